@@ -1,0 +1,195 @@
+// Package graph is synaptic's graph model and its graph.json contract.
+//
+// graph.json uses the NetworkX node-link layout that Synaptic and graphify
+// read (directed, multigraph, graph, nodes, links, hyperedges). The writer is
+// canonical: keys sorted, records sorted, one record per line, so the same
+// graph always gives the same bytes and committed graphs diff well.
+package graph
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Confidence says how an edge is known.
+type Confidence string
+
+// Confidence tiers.
+const (
+	Extracted Confidence = "EXTRACTED" // read directly from the syntax tree
+	Inferred  Confidence = "INFERRED"  // resolved by a heuristic (e.g. a unique name)
+	Ambiguous Confidence = "AMBIGUOUS" // several candidates; never produced by deterministic extraction
+)
+
+// DefaultScore is the confidence_score written when an edge has none.
+func (c Confidence) DefaultScore() float64 {
+	switch c {
+	case Extracted:
+		return 1.0
+	case Inferred:
+		return 0.5
+	case Ambiguous:
+		return 0.2
+	}
+	return 0
+}
+
+// Span is a 1-based source range.
+type Span struct {
+	StartLine int `json:"start_line"`
+	StartCol  int `json:"start_col"`
+	EndLine   int `json:"end_line"`
+	EndCol    int `json:"end_col"`
+}
+
+// Param is one signature parameter.
+type Param struct {
+	Name    string `json:"name"`
+	TypeRef string `json:"type_ref,omitempty"`
+}
+
+// Signature is a callable's header.
+type Signature struct {
+	Params     []Param `json:"params"`
+	ReturnType string  `json:"return_type,omitempty"`
+	Raw        string  `json:"raw"`
+}
+
+// Node is one graph node. SourceFile "" marks an external stub.
+type Node struct {
+	ID             string
+	Label          string
+	FileType       string // code document paper image rationale concept
+	SourceFile     string
+	SourceLocation string // "L<line>"
+	Kind           string
+	Visibility     string
+	Language       string
+	Span           *Span
+	Signature      *Signature
+	Community      *int
+	Repo           string
+	IsTest         bool
+	// Extra holds keys this version does not model, so they round-trip.
+	Extra map[string]json.RawMessage
+}
+
+// Site is an additional place where the same semantic edge was seen.
+type Site struct {
+	SourceFile     string `json:"source_file"`
+	SourceLocation string `json:"source_location,omitempty"`
+}
+
+// Edge is one directed link.
+type Edge struct {
+	Source          string
+	Target          string
+	Relation        string
+	Confidence      Confidence
+	ConfidenceScore float64 // 0 means "use the tier default"
+	SourceFile      string
+	SourceLocation  string
+	Context         string
+	Weight          float64 // written as is; the reader fills 1.0 when absent
+	Sites           []Site
+	Extra           map[string]json.RawMessage
+}
+
+// Score returns the edge's confidence score, filling the tier default.
+func (e *Edge) Score() float64 {
+	if e.ConfidenceScore != 0 {
+		return e.ConfidenceScore
+	}
+	return e.Confidence.DefaultScore()
+}
+
+// Key is the semantic identity of an edge.
+type Key struct{ Source, Target, Relation, Context string }
+
+// Key returns e's identity.
+func (e *Edge) Key() Key { return Key{e.Source, e.Target, e.Relation, e.Context} }
+
+// Hyperedge groups several nodes; deterministic extraction produces none,
+// but they are carried through.
+type Hyperedge = json.RawMessage
+
+// Graph is a whole graph.json.
+type Graph struct {
+	Directed      bool
+	Nodes         []Node
+	Edges         []Edge
+	Hyperedges    []Hyperedge
+	BuiltAtCommit string
+	// GraphAttrs is the "graph" object, normally empty.
+	GraphAttrs map[string]json.RawMessage
+}
+
+// Canonicalize sorts nodes by id and edges by key, merges duplicate edges
+// (the first site stays primary; others become Sites) and sorts sites. It is
+// what makes output independent of extraction order.
+func (g *Graph) Canonicalize() {
+	slices.SortFunc(g.Nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
+	g.Nodes = slices.CompactFunc(g.Nodes, func(a, b Node) bool { return a.ID == b.ID })
+	slices.SortFunc(g.Edges, compareEdges)
+	out := g.Edges[:0]
+	for i := range g.Edges {
+		e := g.Edges[i]
+		if n := len(out); n > 0 && out[n-1].Key() == e.Key() {
+			last := &out[n-1]
+			last.Sites = append(last.Sites, Site{e.SourceFile, e.SourceLocation})
+			last.Sites = append(last.Sites, e.Sites...)
+			continue
+		}
+		out = append(out, e)
+	}
+	g.Edges = out
+	for i := range g.Edges {
+		e := &g.Edges[i]
+		if len(e.Sites) == 0 {
+			continue
+		}
+		primary := Site{e.SourceFile, e.SourceLocation}
+		slices.SortFunc(e.Sites, compareSites)
+		e.Sites = slices.Compact(e.Sites)
+		e.Sites = slices.DeleteFunc(e.Sites, func(s Site) bool { return s == primary })
+		if len(e.Sites) == 0 {
+			e.Sites = nil
+		}
+	}
+}
+
+func compareEdges(a, b Edge) int {
+	return cmp.Or(
+		strings.Compare(a.Source, b.Source),
+		strings.Compare(a.Target, b.Target),
+		strings.Compare(a.Relation, b.Relation),
+		strings.Compare(a.Context, b.Context),
+		compareSites(Site{a.SourceFile, a.SourceLocation}, Site{b.SourceFile, b.SourceLocation}),
+	)
+}
+
+func compareSites(a, b Site) int {
+	return cmp.Or(strings.Compare(a.SourceFile, b.SourceFile), compareLocation(a.SourceLocation, b.SourceLocation))
+}
+
+// compareLocation orders "L9" before "L10".
+func compareLocation(a, b string) int {
+	return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b))
+}
+
+// DropDangling removes edges whose endpoints are not nodes and returns how many.
+func (g *Graph) DropDangling() int {
+	ids := make(map[string]struct{}, len(g.Nodes))
+	for i := range g.Nodes {
+		ids[g.Nodes[i].ID] = struct{}{}
+	}
+	before := len(g.Edges)
+	g.Edges = slices.DeleteFunc(g.Edges, func(e Edge) bool {
+		_, s := ids[e.Source]
+		_, t := ids[e.Target]
+		return !s || !t
+	})
+	return before - len(g.Edges)
+}

@@ -1,0 +1,138 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestMakeID(t *testing.T) {
+	tests := []struct {
+		parts []string
+		want  string
+	}{
+		{[]string{"src/auth.py"}, "src_auth_py"},
+		{[]string{"src.auth", "login"}, "src_auth_login"},
+		{[]string{"_private_", "..x.."}, "private_x"},
+		{[]string{"", "a", ""}, "a"},
+		{[]string{"Straße"}, "strasse"},
+		{[]string{"naïve café"}, "naïve_café"},
+		{[]string{"a--b", "c__d"}, "a_b_c_d"},
+		{[]string{"函数", "名"}, "函数_名"},
+		{[]string{"ＡＢＣ"}, "abc"}, // NFKC folds fullwidth letters
+		{[]string{"net/http", "Server", "ServeHTTP"}, "net_http_server_servehttp"},
+		{[]string{"!!!"}, ""},
+	}
+	for _, tt := range tests {
+		if got := MakeID(tt.parts...); got != tt.want {
+			t.Errorf("MakeID(%q) = %q, want %q", tt.parts, got, tt.want)
+		}
+	}
+}
+
+func sample() *Graph {
+	c := 0
+	return &Graph{
+		Directed: true,
+		Nodes: []Node{
+			{ID: "b", Label: "b()", FileType: "code", SourceFile: "x.go", SourceLocation: "L3", Kind: "function",
+				Span: &Span{3, 1, 5, 2}, Signature: &Signature{Params: []Param{{"n", "int"}}, ReturnType: "error", Raw: "func b(n int) error"}, Community: &c},
+			{ID: "a", Label: "A \"quoted\"\n\x1b[31m", FileType: "code", SourceFile: "", IsTest: true,
+				Extra: map[string]json.RawMessage{"zz": json.RawMessage(`{"y":1,"x":[true]}`), "_node_type": json.RawMessage(`"route"`)}},
+		},
+		Edges: []Edge{
+			{Source: "b", Target: "a", Relation: "calls", Confidence: Inferred, ConfidenceScore: 0.8, SourceFile: "x.go", SourceLocation: "L10", Weight: 1},
+			{Source: "b", Target: "a", Relation: "calls", Confidence: Inferred, ConfidenceScore: 0.8, SourceFile: "x.go", SourceLocation: "L4", Weight: 1},
+			{Source: "a", Target: "b", Relation: "references", Confidence: Extracted, SourceFile: "x.go", Context: "parameter_type", Weight: 1},
+		},
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	g := sample()
+	g.Canonicalize()
+	if len(g.Edges) != 2 {
+		t.Fatalf("Canonicalize kept %d edges, want 2 (duplicate calls merged)", len(g.Edges))
+	}
+	if e := g.Edges[1]; e.SourceLocation != "L4" || len(e.Sites) != 1 || e.Sites[0].SourceLocation != "L10" {
+		t.Errorf("merged edge = %+v, want primary L4 with site L10", e)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	g2, err := Parse(buf.Bytes())
+	if err != nil {
+		t.Fatalf("Parse: %v\n%s", err, buf.String())
+	}
+	var buf2 bytes.Buffer
+	if err := Write(&buf2, g2); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), buf2.Bytes()) {
+		t.Errorf("round trip changed bytes:\n%s\n---\n%s", buf.String(), buf2.String())
+	}
+	var generic map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &generic); err != nil {
+		t.Fatalf("output is not JSON: %v", err)
+	}
+	for _, k := range []string{"directed", "multigraph", "graph", "nodes", "links", "hyperedges"} {
+		if _, ok := generic[k]; !ok {
+			t.Errorf("missing top-level key %q", k)
+		}
+	}
+	out := buf.String()
+	for _, want := range []string{`"zz":{"x":[true],"y":1}`, `"_node_type":"route"`, `"confidence_score":0.8`, `"weight":1.0`, `"norm_label":"b()"`, `\u001b`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := map[string]string{
+		"truncated":      `{"directed": true, "nodes": [{"id": "a", "label": "a", "file_type": "code", "source_file": "x"`,
+		"not json":       `hello`,
+		"no nodes":       `{"links": []}`,
+		"dangling":       `{"nodes": [{"id":"a","label":"a","file_type":"code","source_file":""}], "links": [{"source":"a","target":"b","relation":"calls","confidence":"EXTRACTED","source_file":""}]}`,
+		"bad confidence": `{"nodes": [{"id":"a","label":"a","file_type":"code","source_file":""}], "links": [{"source":"a","target":"a","relation":"calls","confidence":"SURE","source_file":""}]}`,
+		"no source_file": `{"nodes": [{"id":"a","label":"a","file_type":"code"}]}`,
+	}
+	for name, in := range tests {
+		if _, err := Parse([]byte(in)); err == nil {
+			t.Errorf("%s: Parse succeeded, want error", name)
+		}
+	}
+	g, err := Parse([]byte(`{"nodes": [{"id":"a","label":"a","file_type":"code","source_file":""}], "edges": [{"source":"a","target":"a","relation":"calls","confidence":"EXTRACTED","source_file":""}]}`))
+	if err != nil || len(g.Edges) != 1 || g.Edges[0].Weight != 1 {
+		t.Errorf(`"edges" alias: got %v, %v`, g, err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	var buf bytes.Buffer
+	g := sample()
+	g.Canonicalize()
+	_ = Write(&buf, g)
+	f.Add(buf.Bytes())
+	f.Add([]byte(`{"nodes":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g, err := Parse(data)
+		if err != nil {
+			return
+		}
+		var a, b bytes.Buffer
+		if err := Write(&a, g); err != nil {
+			t.Fatal(err)
+		}
+		g2, err := Parse(a.Bytes())
+		if err != nil {
+			t.Fatalf("re-parse of written graph failed: %v\n%s", err, a.String())
+		}
+		_ = Write(&b, g2)
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatalf("write/parse/write not stable")
+		}
+	})
+}

@@ -1,0 +1,308 @@
+package graph
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Write writes g as canonical graph.json: keys sorted, one node or link per
+// line. Callers that want canonical record order call Canonicalize first.
+func Write(w io.Writer, g *Graph) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	var b []byte
+	flush := func() error {
+		_, err := bw.Write(b)
+		b = b[:0]
+		return err
+	}
+	b = append(b, "{\n"...)
+	if g.BuiltAtCommit != "" {
+		b = append(b, `  "built_at_commit": `...)
+		b = appendString(b, g.BuiltAtCommit)
+		b = append(b, ",\n"...)
+	}
+	b = append(b, `  "directed": `...)
+	b = strconv.AppendBool(b, g.Directed)
+	b = append(b, ",\n  \"graph\": "...)
+	b = appendRawMap(b, g.GraphAttrs)
+	b = append(b, ",\n  \"hyperedges\": ["...)
+	for i, h := range g.Hyperedges {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = appendCompact(b, h)
+	}
+	if len(g.Hyperedges) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "],\n  \"links\": ["...)
+	for i := range g.Edges {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = appendEdge(b, &g.Edges[i])
+		if len(b) > 64<<10 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(g.Edges) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "],\n  \"multigraph\": false,\n  \"nodes\": ["...)
+	for i := range g.Nodes {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		b = appendNode(b, &g.Nodes[i])
+		if len(b) > 64<<10 {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if len(g.Nodes) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "]\n}\n"...)
+	if err := flush(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// field is one key of an object being written; objects with pass-through
+// extras are written by sorting fields, the rest in fixed sorted order.
+type field struct {
+	key string
+	val func([]byte) []byte
+}
+
+func appendNode(b []byte, n *Node) []byte {
+	fs := make([]field, 0, 16)
+	if n.IsTest {
+		fs = append(fs, field{"_is_test", func(b []byte) []byte { return append(b, "true"...) }})
+	}
+	if n.Community != nil {
+		c := *n.Community
+		fs = append(fs, field{"community", func(b []byte) []byte { return strconv.AppendInt(b, int64(c), 10) }})
+	}
+	fs = append(fs, strField("file_type", n.FileType), strField("id", n.ID))
+	if n.Kind != "" {
+		fs = append(fs, strField("kind", n.Kind))
+	}
+	fs = append(fs, strField("label", n.Label))
+	if n.Language != "" {
+		fs = append(fs, strField("language", n.Language))
+	}
+	fs = append(fs, strField("norm_label", strings.ToLower(n.Label)))
+	if n.Repo != "" {
+		fs = append(fs, strField("repo", n.Repo))
+	}
+	if s := n.Signature; s != nil {
+		fs = append(fs, field{"signature", func(b []byte) []byte { return appendSignature(b, s) }})
+	}
+	fs = append(fs, strField("source_file", n.SourceFile))
+	if n.SourceLocation != "" {
+		fs = append(fs, strField("source_location", n.SourceLocation))
+	}
+	if s := n.Span; s != nil {
+		fs = append(fs, field{"span", func(b []byte) []byte {
+			b = append(b, `{"end_col":`...)
+			b = strconv.AppendInt(b, int64(s.EndCol), 10)
+			b = append(b, `,"end_line":`...)
+			b = strconv.AppendInt(b, int64(s.EndLine), 10)
+			b = append(b, `,"start_col":`...)
+			b = strconv.AppendInt(b, int64(s.StartCol), 10)
+			b = append(b, `,"start_line":`...)
+			b = strconv.AppendInt(b, int64(s.StartLine), 10)
+			return append(b, '}')
+		}})
+	}
+	if n.Visibility != "" {
+		fs = append(fs, strField("visibility", n.Visibility))
+	}
+	return appendObject(b, fs, n.Extra)
+}
+
+func appendSignature(b []byte, s *Signature) []byte {
+	b = append(b, `{"params":[`...)
+	for i, p := range s.Params {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = appendString(b, p.Name)
+		if p.TypeRef != "" {
+			b = append(b, `,"type_ref":`...)
+			b = appendString(b, p.TypeRef)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `],"raw":`...)
+	b = appendString(b, s.Raw)
+	if s.ReturnType != "" {
+		b = append(b, `,"return_type":`...)
+		b = appendString(b, s.ReturnType)
+	}
+	return append(b, '}')
+}
+
+func appendEdge(b []byte, e *Edge) []byte {
+	fs := make([]field, 0, 12)
+	score := e.Score()
+	fs = append(fs,
+		strField("confidence", string(e.Confidence)),
+		field{"confidence_score", func(b []byte) []byte { return appendFloat(b, score) }},
+	)
+	if e.Context != "" {
+		fs = append(fs, strField("context", e.Context))
+	}
+	fs = append(fs, strField("relation", e.Relation))
+	if len(e.Sites) > 0 {
+		sites := e.Sites
+		fs = append(fs, field{"sites", func(b []byte) []byte {
+			b = append(b, '[')
+			for i, s := range sites {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"source_file":`...)
+				b = appendString(b, s.SourceFile)
+				if s.SourceLocation != "" {
+					b = append(b, `,"source_location":`...)
+					b = appendString(b, s.SourceLocation)
+				}
+				b = append(b, '}')
+			}
+			return append(b, ']')
+		}})
+	}
+	fs = append(fs, strField("source", e.Source), strField("source_file", e.SourceFile))
+	if e.SourceLocation != "" {
+		fs = append(fs, strField("source_location", e.SourceLocation))
+	}
+	w := e.Weight
+	fs = append(fs, strField("target", e.Target), field{"weight", func(b []byte) []byte { return appendFloat(b, w) }})
+	return appendObject(b, fs, e.Extra)
+}
+
+func strField(k, v string) field {
+	return field{k, func(b []byte) []byte { return appendString(b, v) }}
+}
+
+func appendObject(b []byte, fs []field, extra map[string]json.RawMessage) []byte {
+	if len(extra) > 0 {
+		known := make(map[string]bool, len(fs))
+		for _, f := range fs {
+			known[f.key] = true
+		}
+		for k, v := range extra {
+			if known[k] || k == "norm_label" {
+				continue
+			}
+			v := v
+			fs = append(fs, field{k, func(b []byte) []byte { return appendCompact(b, v) }})
+		}
+		slices.SortFunc(fs, func(a, b field) int { return strings.Compare(a.key, b.key) })
+	}
+	b = append(b, '{')
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, f.key)
+		b = append(b, ':')
+		b = f.val(b)
+	}
+	return append(b, '}')
+}
+
+func appendRawMap(b []byte, m map[string]json.RawMessage) []byte {
+	return appendObject(b, nil, m)
+}
+
+// appendCompact writes raw JSON compactly with object keys sorted, so
+// pass-through values are canonical too.
+func appendCompact(b []byte, raw json.RawMessage) []byte {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return append(b, "null"...)
+	}
+	out, err := json.Marshal(v) // encoding/json sorts map keys
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, out...)
+}
+
+// appendFloat writes integral values with ".0" (as serde_json does) and
+// others in the shortest form that round-trips.
+func appendFloat(b []byte, f float64) []byte {
+	if f == float64(int64(f)) && f < 1e15 && f > -1e15 {
+		b = strconv.AppendInt(b, int64(f), 10)
+		return append(b, ".0"...)
+	}
+	return strconv.AppendFloat(b, f, 'g', -1, 64)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString writes s as a JSON string. Invalid UTF-8 becomes U+FFFD so the
+// output is always valid JSON.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

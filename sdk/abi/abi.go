@@ -1,0 +1,54 @@
+// Package abi is the wire contract between the synaptic host and its
+// WebAssembly plugins. Both sides import it, so it uses the standard library
+// only and builds for GOOS=wasip1.
+//
+// # Calling convention
+//
+// A plugin is a WASI reactor (built with -buildmode=c-shared) exporting:
+//
+//	synaptic_abi_version() i32                 ABI version the guest speaks
+//	synaptic_in_buf(size i32) i32              room for the next input; returns its address
+//	synaptic_init(size i32) i64                input = Init; returns packed output
+//	synaptic_extract(size i32) i64             input = FileInput; returns packed output
+//
+// Packed output is ptr<<32 | len, pointing at a Result in guest memory that
+// stays valid until the next call. A Result starts with one status byte
+// (StatusOK or StatusError); after StatusOK comes the payload (Facts for
+// extract, nothing for init); after StatusError comes a UTF-8 message.
+//
+// The host never trusts guest output: every decoder here bounds its reads and
+// returns an error on malformed input instead of panicking.
+package abi
+
+// Version is the ABI version of this package. The host refuses plugins that
+// declare or report another version.
+const Version = 1
+
+// Export names.
+const (
+	ExportVersion = "synaptic_abi_version"
+	ExportInBuf   = "synaptic_in_buf"
+	ExportInit    = "synaptic_init"
+	ExportExtract = "synaptic_extract"
+)
+
+// Result status bytes.
+const (
+	StatusOK    byte = 0
+	StatusError byte = 1
+)
+
+// Record layout of the flat syntax tree: RecordWords little-endian uint32 per
+// node, in preorder. See docs/architecture.md.
+const (
+	RecordWords = 7
+	RecordSize  = RecordWords * 4
+)
+
+// Node flags (the top byte of word 0).
+const (
+	FlagNamed   = 1
+	FlagError   = 2
+	FlagMissing = 4
+	FlagExtra   = 8
+)

@@ -1,0 +1,282 @@
+package abi
+
+import "fmt"
+
+// Facts are what an extractor reports about one file. They hold names as
+// written in the source; the host turns them into graph nodes and edges and
+// resolves names across files.
+type Facts struct {
+	Package   string // package/module the file declares (Go package clause, Java package); "" if none
+	Symbols   []Symbol
+	Calls     []Call
+	Imports   []Import
+	Relations []Relation
+	Errors    []string // non-fatal problems the extractor wants reported (e.g. "syntax error at L12")
+}
+
+// Span is a 1-based line/column range.
+type Span struct {
+	StartLine, StartCol, EndLine, EndCol uint32
+}
+
+// Param is one parameter of a signature.
+type Param struct {
+	Name string
+	Type string
+}
+
+// Signature is a callable's header.
+type Signature struct {
+	Params []Param
+	Return string
+	Raw    string // the header verbatim (one line, whitespace collapsed)
+}
+
+// Symbol is a definition: a type, function, method, field, constant…
+type Symbol struct {
+	Name       string
+	Kind       string // class struct interface trait enum function method constructor field constant variable type_alias module namespace …
+	Parent     int32  // index of the enclosing symbol in Facts.Symbols, -1 at file level
+	Receiver   string // for methods declared outside their type (Go): the receiver type name
+	Visibility string // public protected private internal, or ""
+	Span       Span
+	Signature  *Signature
+	Test       bool // a test function/class by the language's conventions
+}
+
+// Call is a call site.
+type Call struct {
+	Caller       int32  // index of the enclosing symbol, -1 at file level
+	Name         string // the called name, bare ("Println", "save", "Foo" for new Foo())
+	Receiver     string // receiver expression as written ("self", "this", "s", "fmt", "a.b"); "" for a plain call
+	ReceiverType string // the receiver's type when the extractor knows it (self/this, typed parameter, Go receiver)
+	Line, Col    uint32
+}
+
+// ImportName is one name imported from a module.
+type ImportName struct {
+	Name  string // name in the module ("*" for a wildcard)
+	Alias string // local name if renamed
+}
+
+// Import is one import statement (or one module of a multi-module import).
+type Import struct {
+	Path  string // module path or specifier as written: "net/http", "./util", "os.path", "java.util.List"
+	Alias string // local name bound to the module itself ("" if none; "_"/"." kept for Go)
+	Names []ImportName
+	Line  uint32
+}
+
+// Relation is a type-level use from a symbol to a named type.
+type Relation struct {
+	From    int32  // index of the symbol, -1 for the file
+	Kind    string // inherits implements embeds references
+	Target  string // type name as written, possibly qualified ("io.Reader", "models.User")
+	Context string // for references: parameter_type return_type field generic_arg attribute
+	Line    uint32
+}
+
+// EncodeFacts appends the encoding of f to dst.
+func EncodeFacts(dst []byte, f *Facts) []byte {
+	e := Encoder{Buf: dst}
+	e.String(f.Package)
+	e.Uvarint(uint64(len(f.Symbols)))
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		e.String(s.Name)
+		e.String(s.Kind)
+		e.Varint(int64(s.Parent))
+		e.String(s.Receiver)
+		e.String(s.Visibility)
+		e.Uvarint(uint64(s.Span.StartLine))
+		e.Uvarint(uint64(s.Span.StartCol))
+		e.Uvarint(uint64(s.Span.EndLine))
+		e.Uvarint(uint64(s.Span.EndCol))
+		e.Bool(s.Test)
+		e.Bool(s.Signature != nil)
+		if s.Signature != nil {
+			e.Uvarint(uint64(len(s.Signature.Params)))
+			for _, p := range s.Signature.Params {
+				e.String(p.Name)
+				e.String(p.Type)
+			}
+			e.String(s.Signature.Return)
+			e.String(s.Signature.Raw)
+		}
+	}
+	e.Uvarint(uint64(len(f.Calls)))
+	for i := range f.Calls {
+		c := &f.Calls[i]
+		e.Varint(int64(c.Caller))
+		e.String(c.Name)
+		e.String(c.Receiver)
+		e.String(c.ReceiverType)
+		e.Uvarint(uint64(c.Line))
+		e.Uvarint(uint64(c.Col))
+	}
+	e.Uvarint(uint64(len(f.Imports)))
+	for i := range f.Imports {
+		im := &f.Imports[i]
+		e.String(im.Path)
+		e.String(im.Alias)
+		e.Uvarint(uint64(im.Line))
+		e.Uvarint(uint64(len(im.Names)))
+		for _, n := range im.Names {
+			e.String(n.Name)
+			e.String(n.Alias)
+		}
+	}
+	e.Uvarint(uint64(len(f.Relations)))
+	for i := range f.Relations {
+		r := &f.Relations[i]
+		e.Varint(int64(r.From))
+		e.String(r.Kind)
+		e.String(r.Target)
+		e.String(r.Context)
+		e.Uvarint(uint64(r.Line))
+	}
+	e.Uvarint(uint64(len(f.Errors)))
+	for _, s := range f.Errors {
+		e.String(s)
+	}
+	return e.Buf
+}
+
+// DecodeFacts decodes what EncodeFacts wrote and checks that every symbol
+// index points inside the symbol table, so callers can index without checks.
+func DecodeFacts(b []byte) (*Facts, error) {
+	d := NewDecoder(b)
+	f := &Facts{Package: d.String()}
+	if n := d.Len(14); n > 0 {
+		f.Symbols = make([]Symbol, n)
+	}
+	for i := range f.Symbols {
+		s := &f.Symbols[i]
+		s.Name = d.String()
+		s.Kind = d.String()
+		s.Parent = d.Int32()
+		s.Receiver = d.String()
+		s.Visibility = d.String()
+		s.Span = Span{d.Uint32(), d.Uint32(), d.Uint32(), d.Uint32()}
+		s.Test = d.Bool()
+		if d.Bool() {
+			sig := &Signature{}
+			if n := d.Len(2); n > 0 {
+				sig.Params = make([]Param, n)
+			}
+			for j := range sig.Params {
+				sig.Params[j] = Param{Name: d.String(), Type: d.String()}
+			}
+			sig.Return = d.String()
+			sig.Raw = d.String()
+			s.Signature = sig
+		}
+	}
+	if n := d.Len(6); n > 0 {
+		f.Calls = make([]Call, n)
+	}
+	for i := range f.Calls {
+		f.Calls[i] = Call{Caller: d.Int32(), Name: d.String(), Receiver: d.String(), ReceiverType: d.String(), Line: d.Uint32(), Col: d.Uint32()}
+	}
+	if n := d.Len(4); n > 0 {
+		f.Imports = make([]Import, n)
+	}
+	for i := range f.Imports {
+		im := &f.Imports[i]
+		im.Path = d.String()
+		im.Alias = d.String()
+		im.Line = d.Uint32()
+		if n := d.Len(2); n > 0 {
+			im.Names = make([]ImportName, n)
+		}
+		for j := range im.Names {
+			im.Names[j] = ImportName{Name: d.String(), Alias: d.String()}
+		}
+	}
+	if n := d.Len(5); n > 0 {
+		f.Relations = make([]Relation, n)
+	}
+	for i := range f.Relations {
+		f.Relations[i] = Relation{From: d.Int32(), Kind: d.String(), Target: d.String(), Context: d.String(), Line: d.Uint32()}
+	}
+	if n := d.Len(1); n > 0 {
+		f.Errors = make([]string, n)
+	}
+	for i := range f.Errors {
+		f.Errors[i] = d.String()
+	}
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	if d.Remaining() != 0 {
+		return nil, fmt.Errorf("abi: %d trailing bytes after facts", d.Remaining())
+	}
+	return f, f.Validate()
+}
+
+// Validate checks the internal references of f.
+func (f *Facts) Validate() error {
+	n := int32(len(f.Symbols))
+	for i, s := range f.Symbols {
+		if s.Parent < -1 || s.Parent >= n || s.Parent == int32(i) {
+			return fmt.Errorf("abi: symbol %d (%q) has parent %d out of range", i, s.Name, s.Parent)
+		}
+		if s.Name == "" {
+			return fmt.Errorf("abi: symbol %d has no name", i)
+		}
+	}
+	for i, c := range f.Calls {
+		if c.Caller < -1 || c.Caller >= n {
+			return fmt.Errorf("abi: call %d (%q) has caller %d out of range", i, c.Name, c.Caller)
+		}
+	}
+	for i, r := range f.Relations {
+		if r.From < -1 || r.From >= n {
+			return fmt.Errorf("abi: relation %d (%q) has source %d out of range", i, r.Target, r.From)
+		}
+	}
+	// Parents must not form cycles; walking up is bounded by n steps.
+	for i := range f.Symbols {
+		p, steps := f.Symbols[i].Parent, int32(0)
+		for p >= 0 {
+			if steps++; steps > n {
+				return fmt.Errorf("abi: symbol %d has a cyclic parent chain", i)
+			}
+			p = f.Symbols[p].Parent
+		}
+	}
+	return nil
+}
+
+// AppendOK appends the OK status byte; the payload follows it.
+func AppendOK(dst []byte) []byte { return append(dst, StatusOK) }
+
+// AppendError appends an error result with msg.
+func AppendError(dst []byte, msg string) []byte {
+	return append(append(dst, StatusError), msg...)
+}
+
+// SplitResult separates a result's status from its payload. An error result
+// comes back as an error carrying the guest's message.
+func SplitResult(b []byte) ([]byte, error) {
+	if len(b) == 0 {
+		return nil, ErrTruncated
+	}
+	switch b[0] {
+	case StatusOK:
+		return b[1:], nil
+	case StatusError:
+		msg := b[1:]
+		if len(msg) > 4096 {
+			msg = msg[:4096]
+		}
+		return nil, &GuestError{Message: string(msg)}
+	default:
+		return nil, fmt.Errorf("abi: unknown result status %d", b[0])
+	}
+}
+
+// GuestError is an error the plugin reported itself (as opposed to a trap).
+type GuestError struct{ Message string }
+
+func (e *GuestError) Error() string { return e.Message }

@@ -1,0 +1,95 @@
+//go:build wasip1
+
+package extract
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+var (
+	registered Extractor
+	grammars   []*Grammar
+	inBuf      []byte // kept alive by this global; Go's GC does not move it
+	outBuf     []byte
+	file       File
+)
+
+// Register installs the plugin's extractor. Call it from init.
+func Register(ex Extractor) { registered = ex }
+
+func ptr(b []byte) uint32 { return uint32(uintptr(unsafe.Pointer(unsafe.SliceData(b)))) }
+
+func packed(b []byte) uint64 { return uint64(ptr(b))<<32 | uint64(len(b)) }
+
+//go:wasmexport synaptic_abi_version
+func abiVersion() uint32 { return abi.Version }
+
+//go:wasmexport synaptic_in_buf
+func inBufExport(size uint32) uint32 {
+	if uint32(cap(inBuf)) < size {
+		inBuf = make([]byte, size+size/4+64)
+	}
+	inBuf = inBuf[:size]
+	return ptr(inBuf)
+}
+
+//go:wasmexport synaptic_init
+func initExport(size uint32) (out uint64) {
+	defer func() {
+		if r := recover(); r != nil {
+			outBuf = abi.AppendError(outBuf[:0], fmt.Sprintf("init panic: %v", r))
+			out = packed(outBuf)
+		}
+	}()
+	in, err := abi.DecodeInit(inBuf[:size])
+	switch {
+	case err != nil:
+		outBuf = abi.AppendError(outBuf[:0], err.Error())
+	case registered == nil:
+		outBuf = abi.AppendError(outBuf[:0], "plugin did not call extract.Register")
+	default:
+		grammars = grammars[:0]
+		for i := range in.Grammars {
+			grammars = append(grammars, NewGrammar(&in.Grammars[i]))
+		}
+		outBuf = abi.AppendOK(outBuf[:0])
+	}
+	return packed(outBuf)
+}
+
+//go:wasmexport synaptic_extract
+func extractExport(size uint32) (out uint64) {
+	defer func() {
+		if r := recover(); r != nil {
+			outBuf = abi.AppendError(outBuf[:0], fmt.Sprintf("extractor panic: %v", r))
+			out = packed(outBuf)
+		}
+	}()
+	in, err := abi.DecodeFileInput(inBuf[:size])
+	if err == nil && int(in.Grammar) >= len(grammars) {
+		err = fmt.Errorf("grammar index %d out of range", in.Grammar)
+	}
+	if err != nil {
+		outBuf = abi.AppendError(outBuf[:0], err.Error())
+		return packed(outBuf)
+	}
+	// Reuse the File's slices across calls to keep guest garbage low.
+	f := &file
+	f.Path = in.Path
+	f.Tree = NewTree(grammars[in.Grammar], in.Records, in.Source)
+	f.facts = abi.Facts{
+		Symbols:   f.facts.Symbols[:0],
+		Calls:     f.facts.Calls[:0],
+		Imports:   f.facts.Imports[:0],
+		Relations: f.facts.Relations[:0],
+	}
+	if err := run(registered, f); err != nil {
+		outBuf = abi.AppendError(outBuf[:0], err.Error())
+		return packed(outBuf)
+	}
+	outBuf = abi.EncodeFacts(abi.AppendOK(outBuf[:0]), &f.facts)
+	return packed(outBuf)
+}

@@ -1,0 +1,74 @@
+package extract
+
+import (
+	"fmt"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// Extractor turns one file into facts. Implementations must be
+// deterministic: the same file must always give the same facts.
+type Extractor interface {
+	Extract(f *File) error
+}
+
+// File is one file being extracted: its path, tree and the facts reported so far.
+type File struct {
+	Path  string // slash-separated, relative to the repository root
+	Tree  *Tree
+	facts abi.Facts
+}
+
+// Language returns the manifest language name of the file ("go", "tsx", …).
+func (f *File) Language() string { return f.Tree.Grammar.Language }
+
+// Source returns the file's bytes.
+func (f *File) Source() []byte { return f.Tree.src }
+
+// SetPackage records the package or module the file declares.
+func (f *File) SetPackage(name string) { f.facts.Package = name }
+
+// Symbol reports a definition and returns its index, to be used as Parent,
+// Caller or From in later facts.
+func (f *File) Symbol(s abi.Symbol) int32 {
+	f.facts.Symbols = append(f.facts.Symbols, s)
+	return int32(len(f.facts.Symbols) - 1)
+}
+
+// Symbols returns the definitions reported so far (read-only).
+func (f *File) Symbols() []abi.Symbol { return f.facts.Symbols }
+
+// Call reports a call site.
+func (f *File) Call(c abi.Call) { f.facts.Calls = append(f.facts.Calls, c) }
+
+// Import reports an import.
+func (f *File) Import(i abi.Import) { f.facts.Imports = append(f.facts.Imports, i) }
+
+// Relation reports a type-level relation (inherits, implements, embeds, references).
+func (f *File) Relation(r abi.Relation) { f.facts.Relations = append(f.facts.Relations, r) }
+
+// Errorf records a non-fatal problem; extraction of the file continues.
+func (f *File) Errorf(format string, args ...any) {
+	if len(f.facts.Errors) < 20 {
+		f.facts.Errors = append(f.facts.Errors, fmt.Sprintf(format, args...))
+	}
+}
+
+// Run runs ex over one file natively and returns its facts. Tests use it;
+// the wasm glue uses the same path.
+func Run(ex Extractor, g *Grammar, path string, records, source []byte) (facts *abi.Facts, err error) {
+	f := &File{Path: path, Tree: NewTree(g, records, source)}
+	if err := run(ex, f); err != nil {
+		return nil, err
+	}
+	return &f.facts, f.facts.Validate()
+}
+
+func run(ex Extractor, f *File) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("extractor panic on %s: %v", f.Path, r)
+		}
+	}()
+	return ex.Extract(f)
+}

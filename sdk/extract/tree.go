@@ -1,0 +1,303 @@
+// Package extract is the Go API for writing synaptic extractor plugins.
+//
+// An extractor receives each file as a flat, preorder syntax tree (parsed by
+// the host with tree-sitter) plus the source bytes, and reports facts:
+// definitions, calls, imports and type relations. The host turns facts into
+// graph nodes and edges and resolves names across files.
+//
+// A plugin is a package main that registers its extractor in init:
+//
+//	func init() { extract.Register(myExtractor{}) }
+//	func main() {}
+//
+// and is built with
+//
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o plugin.wasm .
+//
+// The same extractor runs natively in tests through [Run].
+package extract
+
+import (
+	"encoding/binary"
+	"iter"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// KindID is a grammar's canonical node-kind id. 0 never names a node.
+type KindID uint16
+
+// FieldID is a grammar's field id. 0 means "no field".
+type FieldID uint8
+
+// Grammar resolves kind and field names to ids for one grammar.
+type Grammar struct {
+	Language string // language name from the plugin manifest
+	Name     string // tree-sitter grammar name
+	kinds    []string
+	named    []bool
+	fields   []string
+	kindIDs  map[string]KindID // named kinds
+	anonIDs  map[string]KindID // anonymous kinds (keywords, punctuation)
+	fieldIDs map[string]FieldID
+}
+
+// NewGrammar builds a Grammar from the tables the host sent.
+func NewGrammar(g *abi.Grammar) *Grammar {
+	gr := &Grammar{
+		Language: g.Language, Name: g.Name,
+		kinds: g.Kinds, named: g.Named, fields: g.Fields,
+		kindIDs:  make(map[string]KindID, len(g.Kinds)),
+		anonIDs:  make(map[string]KindID),
+		fieldIDs: make(map[string]FieldID, len(g.Fields)),
+	}
+	for i, k := range g.Kinds {
+		if i == 0 || i > 0xFFFF {
+			continue
+		}
+		m := gr.anonIDs
+		if i < len(g.Named) && g.Named[i] {
+			m = gr.kindIDs
+		}
+		if _, dup := m[k]; !dup {
+			m[k] = KindID(i)
+		}
+	}
+	for i, f := range g.Fields {
+		if i > 0 && i <= 0xFF {
+			if _, dup := gr.fieldIDs[f]; !dup {
+				gr.fieldIDs[f] = FieldID(i)
+			}
+		}
+	}
+	return gr
+}
+
+// Kind returns the id of a named node kind, or 0 if the grammar has none.
+func (g *Grammar) Kind(name string) KindID { return g.kindIDs[name] }
+
+// Anon returns the id of an anonymous node kind (a keyword or punctuation), or 0.
+func (g *Grammar) Anon(name string) KindID { return g.anonIDs[name] }
+
+// Field returns the id of a field name, or 0 if the grammar has none.
+func (g *Grammar) Field(name string) FieldID { return g.fieldIDs[name] }
+
+// KindName returns the name of kind id k.
+func (g *Grammar) KindName(k KindID) string {
+	if int(k) < len(g.kinds) {
+		return g.kinds[k]
+	}
+	if k == 0xFFFF {
+		return "ERROR"
+	}
+	return ""
+}
+
+// FieldName returns the name of field id f.
+func (g *Grammar) FieldName(f FieldID) string {
+	if int(f) < len(g.fields) {
+		return g.fields[f]
+	}
+	return ""
+}
+
+// Node is the index of a node in its Tree (preorder). The root is 0; None
+// marks "no node".
+type Node int32
+
+// None is returned where no node exists.
+const None Node = -1
+
+// Tree is a read-only view of one file's flat syntax tree.
+type Tree struct {
+	Grammar *Grammar
+	recs    []byte
+	src     []byte
+	n       int
+	parents []Node  // built on first Parent call
+	lines   []int32 // byte offset of each line start, built on first column query
+}
+
+// NewTree wraps records (abi.RecordSize bytes per node) and source.
+func NewTree(g *Grammar, records, source []byte) *Tree {
+	return &Tree{Grammar: g, recs: records, src: source, n: len(records) / abi.RecordSize}
+}
+
+// Len returns the number of nodes.
+func (t *Tree) Len() int { return t.n }
+
+// Source returns the file's bytes.
+func (t *Tree) Source() []byte { return t.src }
+
+func (t *Tree) word(n Node, w int) uint32 {
+	return binary.LittleEndian.Uint32(t.recs[int(n)*abi.RecordSize+w*4:])
+}
+
+// Kind returns n's canonical kind id.
+func (t *Tree) Kind(n Node) KindID { return KindID(t.word(n, 0)) }
+
+// KindName returns n's kind name.
+func (t *Tree) KindName(n Node) string { return t.Grammar.KindName(t.Kind(n)) }
+
+// Field returns the field n occupies in its parent (0 if none).
+func (t *Tree) Field(n Node) FieldID { return FieldID(t.word(n, 0) >> 16) }
+
+func (t *Tree) flags(n Node) uint32 { return t.word(n, 0) >> 24 }
+
+// IsNamed reports whether n is a named node.
+func (t *Tree) IsNamed(n Node) bool { return t.flags(n)&abi.FlagNamed != 0 }
+
+// IsError reports whether n is an ERROR node.
+func (t *Tree) IsError(n Node) bool { return t.flags(n)&abi.FlagError != 0 }
+
+// IsMissing reports whether n was inserted by error recovery.
+func (t *Tree) IsMissing(n Node) bool { return t.flags(n)&abi.FlagMissing != 0 }
+
+// StartByte returns n's first byte offset.
+func (t *Tree) StartByte(n Node) int { return int(t.word(n, 1)) }
+
+// EndByte returns the offset just past n.
+func (t *Tree) EndByte(n Node) int { return int(t.word(n, 2)) }
+
+// StartLine returns n's 1-based first line.
+func (t *Tree) StartLine(n Node) uint32 { return t.word(n, 3) + 1 }
+
+// EndLine returns n's 1-based last line.
+func (t *Tree) EndLine(n Node) uint32 { return t.word(n, 4) + 1 }
+
+// ChildCount returns the number of direct children of n.
+func (t *Tree) ChildCount(n Node) int { return int(t.word(n, 5)) }
+
+// Size returns the number of nodes in n's subtree, n included.
+func (t *Tree) Size(n Node) int { return int(t.word(n, 6)) }
+
+// End returns the index just past n's subtree.
+func (t *Tree) End(n Node) Node { return n + Node(t.Size(n)) }
+
+// Bytes returns n's source bytes (a view; do not modify).
+func (t *Tree) Bytes(n Node) []byte {
+	s, e := t.StartByte(n), t.EndByte(n)
+	if s < 0 || e > len(t.src) || s > e {
+		return nil
+	}
+	return t.src[s:e]
+}
+
+// Text returns n's source text.
+func (t *Tree) Text(n Node) string {
+	if n == None {
+		return ""
+	}
+	return string(t.Bytes(n))
+}
+
+// Children iterates over n's direct children.
+func (t *Tree) Children(n Node) iter.Seq[Node] {
+	return func(yield func(Node) bool) {
+		c, count := n+1, t.ChildCount(n)
+		for i := 0; i < count && int(c) < t.n; i++ {
+			if !yield(c) {
+				return
+			}
+			c = t.End(c)
+		}
+	}
+}
+
+// NamedChildren iterates over n's named direct children.
+func (t *Tree) NamedChildren(n Node) iter.Seq[Node] {
+	return func(yield func(Node) bool) {
+		for c := range t.Children(n) {
+			if t.IsNamed(c) && !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// Child returns n's first child with field f, or None.
+func (t *Tree) Child(n Node, f FieldID) Node {
+	if f == 0 {
+		return None
+	}
+	for c := range t.Children(n) {
+		if t.Field(c) == f {
+			return c
+		}
+	}
+	return None
+}
+
+// ChildOfKind returns n's first direct child of kind k, or None.
+func (t *Tree) ChildOfKind(n Node, k KindID) Node {
+	if k == 0 {
+		return None
+	}
+	for c := range t.Children(n) {
+		if t.Kind(c) == k {
+			return c
+		}
+	}
+	return None
+}
+
+// Descendants iterates over n's subtree in preorder, n excluded.
+func (t *Tree) Descendants(n Node) iter.Seq[Node] {
+	return func(yield func(Node) bool) {
+		for c := n + 1; c < t.End(n); c++ {
+			if !yield(c) {
+				return
+			}
+		}
+	}
+}
+
+// Parent returns n's parent, or None for the root.
+func (t *Tree) Parent(n Node) Node {
+	if t.parents == nil {
+		t.parents = make([]Node, t.n)
+		var stack []Node
+		for i := 0; i < t.n; i++ {
+			for len(stack) > 0 && Node(i) >= t.End(stack[len(stack)-1]) {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) == 0 {
+				t.parents[i] = None
+			} else {
+				t.parents[i] = stack[len(stack)-1]
+			}
+			stack = append(stack, Node(i))
+		}
+	}
+	if n < 0 || int(n) >= t.n {
+		return None
+	}
+	return t.parents[n]
+}
+
+// StartCol returns n's 1-based start column in bytes.
+func (t *Tree) StartCol(n Node) uint32 { return t.col(t.StartByte(n), t.StartLine(n)) }
+
+// EndCol returns the 1-based column just past n's last byte.
+func (t *Tree) EndCol(n Node) uint32 { return t.col(t.EndByte(n), t.EndLine(n)) }
+
+func (t *Tree) col(off int, line uint32) uint32 {
+	if t.lines == nil {
+		t.lines = append(t.lines, 0)
+		for i, b := range t.src {
+			if b == '\n' {
+				t.lines = append(t.lines, int32(i+1))
+			}
+		}
+	}
+	l := int(line) - 1
+	if l < 0 || l >= len(t.lines) {
+		return 1
+	}
+	return uint32(off-int(t.lines[l])) + 1
+}
+
+// Span returns n's span.
+func (t *Tree) Span(n Node) abi.Span {
+	return abi.Span{StartLine: t.StartLine(n), StartCol: t.StartCol(n), EndLine: t.EndLine(n), EndCol: t.EndCol(n)}
+}
