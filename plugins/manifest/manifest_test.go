@@ -1,0 +1,233 @@
+package manifest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+const full = `# TypeScript and TSX extractor.
+name = "typescript"
+version = "0.1.0"
+kind = "extractor"
+abi = 1
+module = "typescript.wasm"
+sha256 = "ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789"
+description = "TypeScript, TSX"
+
+[[languages]]
+name = "typescript"
+extensions = [".ts", ".mts", ".cts"]
+globs = ["*.d.ts"]
+family = "ecmascript"
+
+[[languages]]
+name = "tsx"
+grammar = "tsx"
+extensions = [".tsx"]
+family = "ecmascript"
+
+[limits]
+memory_pages = 2048
+timeout = "500ms"
+max_file_bytes = 1048576
+
+[options]
+named_only = true
+`
+
+func TestParseFull(t *testing.T) {
+	m, err := Parse("x/plugin.toml", []byte(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Manifest{
+		Name: "typescript", Version: "0.1.0", Kind: KindExtractor, ABI: 1,
+		Module: "typescript.wasm", SHA256: "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789",
+		Description: "TypeScript, TSX",
+		Languages: []Language{
+			{Name: "typescript", Grammar: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, Globs: []string{"*.d.ts"}, Family: "ecmascript"},
+			{Name: "tsx", Grammar: "tsx", Extensions: []string{".tsx"}, Family: "ecmascript"},
+		},
+		Limits:  Limits{MemoryPages: 2048, Timeout: 500 * time.Millisecond, MaxFileBytes: 1 << 20},
+		Options: Options{NamedOnly: true},
+		Path:    "x/plugin.toml", Dir: "x",
+	}
+	if !reflect.DeepEqual(m, want) {
+		t.Errorf("Parse = %+v\nwant %+v", m, want)
+	}
+}
+
+const minimal = `name = "go"
+version = "1"
+kind = "extractor"
+abi = 1
+module = "go.wasm"
+[[languages]]
+name = "go"
+extensions = [".go"]
+`
+
+func TestParseDefaults(t *testing.T) {
+	m, err := Parse("plugin.toml", []byte(minimal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := m.Languages[0]
+	if l.Grammar != "go" || l.Family != "go" {
+		t.Errorf("language defaults = %+v, want grammar and family \"go\"", l)
+	}
+	if want := (Limits{DefaultMemoryPages, DefaultTimeout, DefaultMaxFileBytes}); m.Limits != want {
+		t.Errorf("Limits = %+v, want %+v", m.Limits, want)
+	}
+}
+
+func TestParseRules(t *testing.T) {
+	src := `name = "sql-rules"
+version = "0.1.0"
+kind = "rules"
+abi = 1
+module = "rules.wasm"
+[rules]
+targets = ["sql"]
+doc = """
+Flags SELECT *.
+"""
+`
+	m, err := Parse("plugin.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Rules == nil || !reflect.DeepEqual(m.Rules.Targets, []string{"sql"}) || !strings.Contains(m.Rules.Doc, "SELECT") {
+		t.Errorf("Rules = %+v", m.Rules)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(string) string
+		want []string // substrings of the error, each "line: message"
+	}{
+		{"unknown top key", func(s string) string { return "modul = \"x\"\n" + s },
+			[]string{`plugin.toml:1: unknown key "modul"; did you mean "module"?`}},
+		{"unknown key in array table", func(s string) string { return s + "modul = \"x\"\n" },
+			[]string{`plugin.toml:9: unknown key "modul" in [languages]; known keys: name, grammar`}},
+		{"unknown language key", func(s string) string { return strings.Replace(s, "extensions", "extensionz", 1) },
+			[]string{`plugin.toml:8: unknown key "extensionz" in [languages]; did you mean "extensions"?`, `has no extensions or globs`}},
+		{"syntax", func(s string) string { return strings.Replace(s, `version = "1"`, `version = "1`, 1) },
+			[]string{`plugin.toml:2: invalid TOML`}},
+		{"wrong type", func(s string) string { return strings.Replace(s, "abi = 1", `abi = "1"`, 1) },
+			[]string{`plugin.toml:4: "abi" has the wrong type`}},
+		{"wrong abi", func(s string) string { return strings.Replace(s, "abi = 1", "abi = 7", 1) },
+			[]string{`plugin.toml:4: abi = 7, but this synaptic speaks ABI 1; rebuild`}},
+		{"missing abi", func(s string) string { return strings.Replace(s, "abi = 1\n", "", 1) },
+			[]string{`plugin.toml: missing abi; add abi = 1`}},
+		{"bad kind", func(s string) string { return strings.Replace(s, `"extractor"`, `"extracter"`, 1) },
+			[]string{`plugin.toml:3: kind "extracter" is not valid; did you mean "extractor"?`}},
+		{"module escape", func(s string) string { return strings.Replace(s, `"go.wasm"`, `"../go.wasm"`, 1) },
+			[]string{`plugin.toml:5: module "../go.wasm" must be a clean path inside the plugin folder`}},
+		{"module absolute", func(s string) string { return strings.Replace(s, `"go.wasm"`, `"/tmp/go.wasm"`, 1) },
+			[]string{`plugin.toml:5: module "/tmp/go.wasm" must be a clean path`}},
+		{"module not wasm", func(s string) string { return strings.Replace(s, `"go.wasm"`, `"go.so"`, 1) },
+			[]string{`must name a .wasm file`}},
+		{"bad pin", func(s string) string { return s[:strings.Index(s, "[[")] + "sha256 = \"abc\"\n" + s[strings.Index(s, "[["):] },
+			[]string{`plugin.toml:6: sha256 "abc" is not 64 hex digits`}},
+		{"extension without dot", func(s string) string { return strings.Replace(s, `".go"`, `"go"`, 1) },
+			[]string{`plugin.toml:8: extension "go" of language "go" must start with "."`, `did you mean ".go"?`}},
+		{"extension glob", func(s string) string { return strings.Replace(s, `".go"`, `"*.go"`, 1) },
+			[]string{`put patterns in globs`}},
+		{"bad glob", func(s string) string { return s + "globs = [\"[\"]\n" },
+			[]string{`plugin.toml:9: glob "[" of language "go" is not a valid pattern`}},
+		{"no languages", func(s string) string { return s[:strings.Index(s, "[[")] },
+			[]string{`needs at least one [[languages]]`}},
+		{"bad timeout", func(s string) string { return s + "[limits]\ntimeout = \"2 secs\"\n" },
+			[]string{`plugin.toml:10: timeout "2 secs" is not a duration`}},
+		{"memory out of range", func(s string) string { return s + "[limits]\nmemory_pages = 100000\n" },
+			[]string{`plugin.toml:10: memory_pages = 100000 is out of range`}},
+		{"rules on extractor", func(s string) string { return s + "[rules]\ntargets = [\"go\"]\n" },
+			[]string{`plugin.toml:9: [rules] is only allowed with kind = "rules"`}},
+		{"rules without table", func(s string) string { return strings.Replace(s, `"extractor"`, `"rules"`, 1) },
+			[]string{`plugin.toml:3: kind = "rules" needs a [rules] table`}},
+		{"duplicate extension", func(s string) string { return s + "[[languages]]\nname = \"go2\"\nextensions = [\".go\"]\n" },
+			[]string{`plugin.toml:11: extension ".go" is claimed by both "go" and "go2"`}},
+		{"bad name", func(s string) string { return strings.Replace(s, `name = "go"`, `name = "Go Lang"`, 1) },
+			[]string{`plugin.toml:1: name "Go Lang" is not valid`}},
+		{"several problems", func(s string) string {
+			return strings.Replace(strings.Replace(s, "abi = 1", "abi = 2", 1), `kind = "extractor"`, `kind = "x"`, 1)
+		}, []string{`plugin.toml:3: kind "x"`, `plugin.toml:4: abi = 2`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("plugin.toml", []byte(tt.edit(minimal)))
+			if err == nil {
+				t.Fatalf("Parse succeeded, want errors %q", tt.want)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Parse error =\n%v\nwant it to contain %q", err, w)
+				}
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Errorf("errors.As(%T, *Error) = false", err)
+			}
+		})
+	}
+}
+
+func TestFileTimeout(t *testing.T) {
+	l := Limits{Timeout: 2 * time.Second}
+	for _, tt := range []struct {
+		size int
+		want time.Duration
+	}{
+		{0, 2 * time.Second},
+		{1 << 20, 2 * time.Second},
+		{1<<20 + 1, 4 * time.Second},
+		{10 << 20, 20 * time.Second},
+		{1 << 40, MaxTimeout},
+	} {
+		if got := l.FileTimeout(tt.size); got != tt.want {
+			t.Errorf("FileTimeout(%d) = %v, want %v", tt.size, got, tt.want)
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "no plugin.toml") {
+		t.Errorf("Load(empty dir) = %v, want a missing plugin.toml error", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(minimal), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Dir != dir || m.Path != filepath.Join(dir, FileName) {
+		t.Errorf("Load: Dir, Path = %q, %q", m.Dir, m.Path)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(full))
+	f.Add([]byte(minimal))
+	f.Add([]byte("[[languages]]\nname=1\n[limits]\ntimeout=2\n"))
+	f.Add([]byte("a.b.c = 1\n[x.\"y\"]\nz = [1, {a=1}]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := Parse("plugin.toml", data)
+		if err != nil {
+			_ = err.Error()
+			return
+		}
+		if m.Name == "" || m.Module == "" || m.ABI != 1 {
+			t.Errorf("Parse accepted an incomplete manifest: %+v", m)
+		}
+	})
+}
