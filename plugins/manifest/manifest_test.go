@@ -135,7 +135,9 @@ func TestParseErrors(t *testing.T) {
 			[]string{`plugin.toml:5: module "/tmp/go.wasm" must be a clean path`}},
 		{"module not wasm", func(s string) string { return strings.Replace(s, `"go.wasm"`, `"go.so"`, 1) },
 			[]string{`must name a .wasm file`}},
-		{"bad pin", func(s string) string { return s[:strings.Index(s, "[[")] + "sha256 = \"abc\"\n" + s[strings.Index(s, "[["):] },
+		{"bad pin", func(s string) string {
+			return s[:strings.Index(s, "[[")] + "sha256 = \"abc\"\n" + s[strings.Index(s, "[["):]
+		},
 			[]string{`plugin.toml:6: sha256 "abc" is not 64 hex digits`}},
 		{"extension without dot", func(s string) string { return strings.Replace(s, `".go"`, `"go"`, 1) },
 			[]string{`plugin.toml:8: extension "go" of language "go" must start with "."`, `did you mean ".go"?`}},
