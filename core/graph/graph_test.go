@@ -136,3 +136,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestIsTestPath(t *testing.T) {
+	tests := map[string]bool{
+		"net/http/server_test.go":     true,
+		"pkg/tests/helpers.py":        true,
+		"src/__tests__/a.js":          true,
+		"lib/testing/x.go":            true,
+		"a/test_auth.py":              true,
+		"a/conftest.py":               true,
+		"web/app.test.ts":             true,
+		"web/app.spec.js":             true,
+		"src/FooTest.java":            true,
+		"src/FooTests.cs":             true,
+		"spec/api.md":                 false,
+		"src/Test.java":               false,
+		"src/tokenizer.py":            false,
+		"internal/testdata/x.go":      false,
+		"src/contest.py":              false,
+		"src/attestation/verify.go":   false,
+		"docs/latest/notes_testy.txt": false,
+	}
+	for p, want := range tests {
+		if got := IsTestPath(p); got != want {
+			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -1,0 +1,225 @@
+package resolve
+
+import (
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// resolveRelations links inherits/implements/embeds/references to types.
+// Unresolved bases become external stubs (so "extends Exception" survives);
+// unresolved type references are dropped (they are mostly builtins and
+// external types, which would only add noise).
+func (r *resolver) resolveRelations() {
+	for fi := range r.files {
+		f := &r.files[fi]
+		for i := range f.Facts.Relations {
+			rel := &f.Facts.Relations[i]
+			from := f.id
+			fromSym := int32(-1)
+			if rel.From >= 0 {
+				fromSym = f.first + rel.From
+				from = r.syms[fromSym].id
+			}
+			if forType, ok := strings.CutPrefix(rel.Context, "for:"); ok {
+				// Rust: impl Trait for Type — the implementing type is the source.
+				t := r.findType(f, forType, true)
+				if t < 0 {
+					continue
+				}
+				fromSym, from = t, r.syms[t].id
+			}
+			ctx := rel.Context
+			if strings.HasPrefix(ctx, "for:") {
+				ctx = ""
+			}
+			target, conf := r.findType(f, rel.Target, true), graph.Extracted
+			if target < 0 {
+				_, bare, _ := splitQualified(rel.Target)
+				if target = r.uniqueInFamily(f.Family, bare, isType); target >= 0 {
+					conf = graph.Inferred
+				}
+			}
+			if target < 0 {
+				if rel.Kind == "references" {
+					continue
+				}
+				r.edgeCtx(from, r.stub(rel.Target, "class"), rel.Kind, graph.Extracted, ctx, f.Path, rel.Line)
+				continue
+			}
+			if r.syms[target].id == from {
+				continue
+			}
+			r.edgeCtx(from, r.syms[target].id, rel.Kind, conf, ctx, f.Path, rel.Line)
+			if fromSym >= 0 && (rel.Kind == "inherits" || rel.Kind == "embeds") {
+				r.bases[fromSym] = append(r.bases[fromSym], target)
+			}
+		}
+	}
+}
+
+func (r *resolver) edgeCtx(src, dst, rel string, c graph.Confidence, ctx, file string, line uint32) {
+	r.edge(src, dst, rel, c, score(c), file, line)
+	r.edges[len(r.edges)-1].Context = ctx
+}
+
+// method finds a method of type t by name, walking bases (bounded, cycle-safe).
+func (r *resolver) method(t int32, name string) int32 {
+	seen := map[int32]bool{}
+	queue := []int32{t}
+	for depth := 0; depth < 6 && len(queue) > 0; depth++ {
+		var next []int32
+		for _, c := range queue {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
+			if ms := r.methods[c][name]; len(ms) == 1 {
+				return ms[0]
+			} else if len(ms) > 1 {
+				return -1 // overloads: several targets, link none
+			}
+			next = append(next, r.bases[c]...)
+		}
+		queue = next
+	}
+	return -1
+}
+
+func isCallTarget(family string) func(string) bool {
+	return func(kind string) bool {
+		if kind == "function" || kind == "constructor" {
+			return true
+		}
+		if family == "go" || family == "rust" {
+			return false // T(x) and T{...} are conversions/literals, not calls
+		}
+		return kind == "class" || kind == "struct" || kind == "record"
+	}
+}
+
+func (r *resolver) resolveCalls() {
+	for fi := range r.files {
+		f := &r.files[fi]
+		ok := isCallTarget(f.Family)
+		for i := range f.Facts.Calls {
+			c := &f.Facts.Calls[i]
+			r.stats.Calls++
+			caller := f.id
+			if c.Caller >= 0 {
+				caller = r.syms[f.first+c.Caller].id
+			}
+			target, conf := r.resolveCall(f, c, ok)
+			if target < 0 {
+				continue
+			}
+			if conf == graph.Inferred {
+				r.stats.Inferred++
+			} else {
+				r.stats.Extracted++
+			}
+			r.edgeCtx(caller, r.syms[target].id, "calls", conf, "call", f.Path, c.Line)
+		}
+	}
+}
+
+func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (int32, graph.Confidence) {
+	if c.ReceiverType != "" {
+		t := r.findType(f, c.ReceiverType, true)
+		conf := graph.Extracted
+		if t < 0 {
+			_, bare, _ := splitQualified(c.ReceiverType)
+			if t = r.uniqueInFamily(f.Family, bare, isType); t >= 0 {
+				conf = graph.Inferred
+			}
+		}
+		if t >= 0 {
+			if m := r.method(t, c.Name); m >= 0 {
+				return m, conf
+			}
+		}
+		r.stats.Unresolved++
+		return -1, ""
+	}
+	if c.Receiver != "" {
+		// pkg.F(), module.f(), ns.f(), Class.staticMethod()
+		for _, b := range f.bindings[c.Receiver] {
+			if b.sym >= 0 && isType(r.syms[b.sym].kind) {
+				if m := r.method(b.sym, c.Name); m >= 0 {
+					return m, graph.Extracted
+				}
+				continue
+			}
+			if b.name != "" {
+				continue
+			}
+			if t := r.lookupIn(b, c.Name, ok); t >= 0 {
+				return t, graph.Extracted
+			}
+		}
+		if t := r.findType(f, c.Receiver, false); t >= 0 {
+			if m := r.method(t, c.Name); m >= 0 {
+				return m, graph.Extracted
+			}
+		}
+		r.stats.Unresolved++ // a member call through an unknown receiver is never guessed
+		return -1, ""
+	}
+	// Plain call: the file, the enclosing class, imports, the package.
+	if t := pick(r, f.top[c.Name], ok); t >= 0 {
+		return t, graph.Extracted
+	}
+	if f.Family == "java" && c.Caller >= 0 {
+		for p := r.syms[f.first+c.Caller].parent; p >= 0; p = r.syms[p].parent {
+			if isType(r.syms[p].kind) {
+				if m := r.method(p, c.Name); m >= 0 {
+					return m, graph.Extracted
+				}
+			}
+		}
+	}
+	for _, b := range f.bindings[c.Name] {
+		if b.sym >= 0 && (ok(r.syms[b.sym].kind) || r.syms[b.sym].kind == "method") {
+			return b.sym, graph.Extracted
+		}
+	}
+	if f.pkg != nil {
+		if t := pick(r, f.pkg.top[c.Name], ok); t >= 0 {
+			return t, graph.Extracted
+		}
+	}
+	for _, b := range f.bindings["*"] {
+		if t := r.lookupIn(b, c.Name, ok); t >= 0 {
+			return t, graph.Extracted
+		}
+		if b.sym >= 0 {
+			if m := r.method(b.sym, c.Name); m >= 0 {
+				return m, graph.Extracted
+			}
+		}
+	}
+	if f.Family == "go" || f.Family == "java" {
+		// The language resolves plain names only within the package (and
+		// imports); a same-named function elsewhere is never the target.
+		r.stats.Unresolved++
+		return -1, ""
+	}
+	cands := r.byFamily[f.Family][c.Name]
+	n, t := 0, int32(-1)
+	for _, x := range cands {
+		if ok(r.syms[x].kind) {
+			n++
+			t = x
+		}
+	}
+	switch {
+	case n == 1:
+		return t, graph.Inferred
+	case n > 1:
+		r.stats.Ambiguous++
+	default:
+		r.stats.Unresolved++
+	}
+	return -1, ""
+}

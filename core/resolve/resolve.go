@@ -1,0 +1,461 @@
+// Package resolve turns per-file extractor facts into graph nodes and edges.
+//
+// Extractors see one file at a time and report names as written. Resolution
+// runs after every file is extracted, over all facts at once, so its result
+// depends only on the set of files and never on extraction order or worker
+// count; incremental runs re-resolve everything from cached facts and so
+// always equal a full run.
+//
+// Confidence policy:
+//   - facts read from one file's syntax (definitions, containment,
+//     same-file calls) are EXTRACTED;
+//   - cross-file links proven by an import, a package, or a known receiver
+//     type are EXTRACTED;
+//   - otherwise a call is linked only when exactly one candidate of the same
+//     language family has the name: INFERRED with score 0.8;
+//   - names with several candidates are never linked (counted as ambiguous).
+package resolve
+
+import (
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// File is one extracted file.
+type File struct {
+	Path     string // slash-separated, relative to the repository root
+	Language string // manifest language name ("go", "tsx")
+	Family   string // language family ("go", "ecmascript")
+	Facts    *abi.Facts
+}
+
+// Stats counts what resolution did with call sites.
+type Stats struct {
+	Calls      int // call sites seen
+	Extracted  int // linked with proof
+	Inferred   int // linked by a unique name
+	Ambiguous  int // not linked: several candidates
+	Unresolved int // not linked: no candidate (external or dynamic)
+}
+
+// InferredScore is the confidence score of unique-name links.
+const InferredScore = 0.8
+
+// Options carry repository facts that are not in any one file.
+type Options struct {
+	// GoModules maps each directory holding a go.mod to its module path, so
+	// Go import paths can be mapped to directories.
+	GoModules map[string]string
+}
+
+// Build resolves files into a canonical graph. files may be in any order.
+func Build(files []File, opts Options) (*graph.Graph, Stats) {
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	r := &resolver{
+		files:     make([]fileInfo, len(files)),
+		ids:       make(map[string]bool),
+		pkgs:      make(map[string]*pkgInfo),
+		byFamily:  make(map[string]map[string][]int32),
+		methods:   make(map[int32]map[string][]int32),
+		bases:     make(map[int32][]int32),
+		dirs:      make(map[string][]int32),
+		goModules: opts.GoModules,
+	}
+	for i := range files {
+		r.files[i].File = &files[i]
+		r.files[i].idx = int32(i)
+	}
+	r.addFiles()
+	r.addSymbols()
+	r.attachReceivers()
+	r.indexMembers()
+	r.resolveImports()
+	r.resolveRelations()
+	r.resolveCalls()
+	g := &graph.Graph{Directed: true, Nodes: r.nodes, Edges: r.edges}
+	g.Canonicalize()
+	return g, r.stats
+}
+
+type sym struct {
+	file   int32
+	local  int32 // index in the file's Facts.Symbols
+	id     string
+	name   string
+	kind   string
+	parent int32 // global index of the enclosing symbol, -1 at top level
+	owner  int32 // type a receiver method belongs to (-1 if none or unknown)
+}
+
+type fileInfo struct {
+	*File
+	idx      int32
+	id       string
+	stem     string
+	dir      string
+	pkg      *pkgInfo
+	test     bool
+	first    int32                // global index of the file's first symbol
+	top      map[string][]int32   // top-level definitions by name
+	bindings map[string][]binding // import-bound local names
+}
+
+// pkgInfo is a Go or Java package: files whose top-level names share one scope.
+type pkgInfo struct {
+	key   string
+	name  string
+	id    string
+	files []int32
+	top   map[string][]int32
+}
+
+// binding is what an imported local name refers to.
+type binding struct {
+	pkg  *pkgInfo // a whole package (Go import, Java wildcard)
+	file int32    // a whole module file (-1 if none)
+	name string   // a symbol name inside pkg/file ("" = the module itself)
+	sym  int32    // a resolved symbol (-1 if none)
+}
+
+type resolver struct {
+	files    []fileInfo
+	syms     []sym
+	nodes    []graph.Node
+	edges    []graph.Edge
+	ids      map[string]bool
+	pkgs     map[string]*pkgInfo
+	byFamily map[string]map[string][]int32 // family -> name -> top-level definitions
+	methods  map[int32]map[string][]int32  // type -> method name -> methods
+	bases    map[int32][]int32             // type -> resolved bases/embedded types
+	dirs     map[string][]int32            // directory -> files
+	stubs    map[string]string             // stub key -> id
+	stats    Stats
+	// goModules maps a directory holding go.mod to its module path.
+	goModules map[string]string
+}
+
+func (r *resolver) uniqueID(id string, line uint32) string {
+	if id == "" {
+		id = "node"
+	}
+	if !r.ids[id] {
+		r.ids[id] = true
+		return id
+	}
+	alt := graph.MakeID(id, "overload", strconv.Itoa(int(line)))
+	for n := 2; r.ids[alt]; n++ {
+		alt = graph.MakeID(id, "overload", strconv.Itoa(int(line)), strconv.Itoa(n))
+	}
+	r.ids[alt] = true
+	return alt
+}
+
+func stemOf(p string) string {
+	ext := path.Ext(p)
+	return strings.ReplaceAll(strings.TrimSuffix(p, ext), "/", ".")
+}
+
+func loc(line uint32) string { return "L" + strconv.Itoa(int(line)) }
+
+func (r *resolver) addFiles() {
+	for i := range r.files {
+		f := &r.files[i]
+		f.id = r.uniqueID(graph.MakeID(f.Path), 1)
+		f.stem = stemOf(f.Path)
+		f.dir = path.Dir(f.Path)
+		f.test = graph.IsTestPath(f.Path)
+		r.dirs[f.dir] = append(r.dirs[f.dir], int32(i))
+		r.nodes = append(r.nodes, graph.Node{
+			ID: f.id, Label: path.Base(f.Path), FileType: "code", SourceFile: f.Path,
+			SourceLocation: "L1", Kind: "file", Language: f.Language, IsTest: f.test,
+		})
+		if p := f.Facts.Package; p != "" {
+			key := f.Family + ":" + p
+			if f.Family == "go" {
+				key = f.Family + ":" + f.dir + ":" + p // Go packages are directories
+			}
+			pk := r.pkgs[key]
+			if pk == nil {
+				pk = &pkgInfo{key: key, name: p, top: make(map[string][]int32)}
+				r.pkgs[key] = pk
+			}
+			pk.files = append(pk.files, int32(i))
+			f.pkg = pk
+		}
+	}
+	// Package nodes, in key order so ids are assigned deterministically.
+	keys := make([]string, 0, len(r.pkgs))
+	for k := range r.pkgs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		pk := r.pkgs[k]
+		first := &r.files[pk.files[0]]
+		parts := []string{"package", pk.name}
+		if first.Family == "go" {
+			parts = []string{first.dir, "package", pk.name}
+		}
+		pk.id = r.uniqueID(graph.MakeID(parts...), 1)
+		r.nodes = append(r.nodes, graph.Node{
+			ID: pk.id, Label: pk.name, FileType: "code", SourceFile: first.Path,
+			SourceLocation: "L1", Kind: "package", Language: first.Language,
+		})
+		for _, fi := range pk.files {
+			f := &r.files[fi]
+			r.edge(pk.id, f.id, "contains", graph.Extracted, 0, f.Path, 1)
+		}
+	}
+}
+
+func isCallable(kind string) bool {
+	return kind == "function" || kind == "method" || kind == "constructor"
+}
+
+func isType(kind string) bool {
+	switch kind {
+	case "class", "struct", "interface", "trait", "enum", "type_alias", "object", "protocol", "record":
+		return true
+	}
+	return false
+}
+
+func label(s *abi.Symbol) string {
+	switch s.Kind {
+	case "function":
+		return s.Name + "()"
+	case "method", "constructor":
+		return "." + s.Name + "()"
+	}
+	return s.Name
+}
+
+func (r *resolver) addSymbols() {
+	for fi := range r.files {
+		f := &r.files[fi]
+		f.first = int32(len(r.syms))
+		f.top = make(map[string][]int32)
+		for li := range f.Facts.Symbols {
+			s := &f.Facts.Symbols[li]
+			g := int32(len(r.syms))
+			parent := int32(-1)
+			var base string
+			switch {
+			case s.Parent >= 0:
+				parent = f.first + s.Parent
+				base = graph.MakeID(r.syms[parent].id, s.Name)
+			case s.Receiver != "":
+				base = graph.MakeID(f.stem, s.Receiver, s.Name)
+			default:
+				base = graph.MakeID(f.stem, s.Name)
+			}
+			id := r.uniqueID(base, s.Span.StartLine)
+			r.syms = append(r.syms, sym{file: int32(fi), local: int32(li), id: id, name: s.Name, kind: s.Kind, parent: parent, owner: -1})
+			n := graph.Node{
+				ID: id, Label: label(s), FileType: "code", SourceFile: f.Path,
+				SourceLocation: loc(s.Span.StartLine), Kind: s.Kind, Visibility: s.Visibility,
+				Language: f.Language, IsTest: s.Test || f.test,
+			}
+			if s.Span.StartLine > 0 {
+				n.Span = &graph.Span{StartLine: int(s.Span.StartLine), StartCol: int(s.Span.StartCol), EndLine: int(s.Span.EndLine), EndCol: int(s.Span.EndCol)}
+			}
+			if sig := s.Signature; sig != nil {
+				gs := &graph.Signature{ReturnType: sig.Return, Raw: sig.Raw, Params: make([]graph.Param, 0, len(sig.Params))}
+				for _, p := range sig.Params {
+					gs.Params = append(gs.Params, graph.Param{Name: p.Name, TypeRef: p.Type})
+				}
+				n.Signature = gs
+			}
+			r.nodes = append(r.nodes, n)
+			if parent >= 0 {
+				rel := "contains"
+				if isCallable(s.Kind) && isType(r.syms[parent].kind) {
+					rel = "method"
+				}
+				r.edge(r.syms[parent].id, id, rel, graph.Extracted, 0, f.Path, s.Span.StartLine)
+				continue
+			}
+			r.edge(f.id, id, "contains", graph.Extracted, 0, f.Path, s.Span.StartLine)
+			if s.Receiver != "" {
+				continue // attached to its type later
+			}
+			f.top[s.Name] = append(f.top[s.Name], g)
+			if f.pkg != nil {
+				f.pkg.top[s.Name] = append(f.pkg.top[s.Name], g)
+			}
+			if isCallable(s.Kind) || isType(s.Kind) {
+				m := r.byFamily[f.Family]
+				if m == nil {
+					m = make(map[string][]int32)
+					r.byFamily[f.Family] = m
+				}
+				m[s.Name] = append(m[s.Name], g)
+			}
+		}
+	}
+}
+
+// attachReceivers links methods declared outside their type (Go methods,
+// Rust impl blocks) to the type: same file, then same package, then a unique
+// type of that name in the family.
+func (r *resolver) attachReceivers() {
+	for gi := range r.syms {
+		s := &r.syms[gi]
+		f := &r.files[s.file]
+		recv := f.Facts.Symbols[s.local].Receiver
+		if recv == "" {
+			continue
+		}
+		line := f.Facts.Symbols[s.local].Span.StartLine
+		if t := r.findType(f, recv, false); t >= 0 {
+			s.owner = t
+			r.edge(r.syms[t].id, s.id, "method", graph.Extracted, 0, f.Path, line)
+		} else if t := r.uniqueInFamily(f.Family, recv, isType); t >= 0 {
+			s.owner = t
+			r.edge(r.syms[t].id, s.id, "method", graph.Inferred, InferredScore, f.Path, line)
+		}
+	}
+}
+
+func (r *resolver) indexMembers() {
+	for gi := range r.syms {
+		s := &r.syms[gi]
+		if !isCallable(s.kind) {
+			continue
+		}
+		owner := s.owner
+		if owner < 0 && s.parent >= 0 && isType(r.syms[s.parent].kind) {
+			owner = s.parent
+		}
+		if owner < 0 {
+			continue
+		}
+		m := r.methods[owner]
+		if m == nil {
+			m = make(map[string][]int32)
+			r.methods[owner] = m
+		}
+		m[s.name] = append(m[s.name], int32(gi))
+	}
+}
+
+// findType finds a type named name visible from f without guessing: in f,
+// in f's package, or through an import binding (for qualified names).
+func (r *resolver) findType(f *fileInfo, name string, useBindings bool) int32 {
+	if q, n, ok := splitQualified(name); ok {
+		if !useBindings {
+			return -1
+		}
+		for _, b := range f.bindings[q] {
+			if t := r.lookupIn(b, n, isType); t >= 0 {
+				return t
+			}
+		}
+		return -1
+	}
+	if t := pick(r, f.top[name], isType); t >= 0 {
+		return t
+	}
+	if f.pkg != nil {
+		if t := pick(r, f.pkg.top[name], isType); t >= 0 {
+			return t
+		}
+	}
+	if useBindings {
+		for _, b := range f.bindings[name] {
+			if b.sym >= 0 && isType(r.syms[b.sym].kind) {
+				return b.sym
+			}
+			if b.name != "" {
+				if t := r.lookupIn(binding{pkg: b.pkg, file: b.file, sym: -1}, b.name, isType); t >= 0 {
+					return t
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// splitQualified splits "pkg.Type" or "a::b::Type" into qualifier and name.
+func splitQualified(s string) (string, string, bool) {
+	if i := strings.LastIndex(s, "::"); i > 0 {
+		q := s[:i]
+		if j := strings.LastIndex(q, "::"); j >= 0 {
+			q = q[j+2:]
+		}
+		return q, s[i+2:], true
+	}
+	if i := strings.LastIndexByte(s, '.'); i > 0 {
+		q := s[:i]
+		if j := strings.LastIndexByte(q, '.'); j >= 0 {
+			q = q[j+1:]
+		}
+		return q, s[i+1:], true
+	}
+	return "", s, false
+}
+
+// pick returns the single candidate satisfying ok, or -1 when there is none
+// or more than one.
+func pick(r *resolver, cands []int32, ok func(string) bool) int32 {
+	found := int32(-1)
+	for _, c := range cands {
+		if ok(r.syms[c].kind) {
+			if found >= 0 {
+				return -1
+			}
+			found = c
+		}
+	}
+	return found
+}
+
+// lookupIn finds name inside a binding's package or module file.
+func (r *resolver) lookupIn(b binding, name string, ok func(string) bool) int32 {
+	if b.pkg != nil {
+		return pick(r, b.pkg.top[name], ok)
+	}
+	if b.file >= 0 {
+		return pick(r, r.files[b.file].top[name], ok)
+	}
+	return -1
+}
+
+func (r *resolver) uniqueInFamily(family, name string, ok func(string) bool) int32 {
+	return pick(r, r.byFamily[family][name], ok)
+}
+
+func (r *resolver) edge(src, dst, rel string, c graph.Confidence, score float64, file string, line uint32) {
+	if score == 0 {
+		score = c.DefaultScore()
+	}
+	r.edges = append(r.edges, graph.Edge{
+		Source: src, Target: dst, Relation: rel, Confidence: c, ConfidenceScore: score,
+		SourceFile: file, SourceLocation: loc(line), Weight: 1,
+	})
+}
+
+// stub returns the id of an external node for name, creating it once.
+func (r *resolver) stub(name, kind string) string {
+	if r.stubs == nil {
+		r.stubs = make(map[string]string)
+	}
+	key := kind + "\x00" + name
+	if id, ok := r.stubs[key]; ok {
+		return id
+	}
+	id := graph.MakeID(name)
+	if r.ids[id] {
+		id = graph.MakeID("external", kind, name)
+	}
+	id = r.uniqueID(id, 0)
+	r.stubs[key] = id
+	r.nodes = append(r.nodes, graph.Node{ID: id, Label: name, FileType: "code", SourceFile: "", Kind: kind})
+	return id
+}

@@ -1,0 +1,135 @@
+package resolve
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+func sp(l uint32) abi.Span { return abi.Span{StartLine: l, StartCol: 1, EndLine: l + 1, EndCol: 2} }
+
+func fixture() []File {
+	return []File{
+		{Path: "app/main.py", Language: "python", Family: "python", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{
+				{Name: "main", Kind: "function", Parent: -1, Span: sp(3)},
+				{Name: "Service", Kind: "class", Parent: -1, Span: sp(10)},
+				{Name: "run", Kind: "method", Parent: 1, Span: sp(11)},
+				{Name: "helper", Kind: "method", Parent: 1, Span: sp(14)},
+			},
+			Imports: []abi.Import{
+				{Path: ".util", Names: []abi.ImportName{{Name: "load", Alias: "ld"}}, Line: 1},
+				{Path: "os", Line: 2},
+			},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "ld", Line: 4},                                                 // import-bound
+				{Caller: 0, Name: "Service", Line: 5},                                            // same-file class
+				{Caller: 2, Name: "helper", Receiver: "self", ReceiverType: "Service", Line: 12}, // typed member
+				{Caller: 2, Name: "unique_fn", Line: 13},                                         // unique in family -> inferred
+				{Caller: 2, Name: "dup", Line: 13},                                               // ambiguous
+				{Caller: 0, Name: "path", Receiver: "os", Line: 6},                               // external
+				{Caller: 0, Name: "ld", Line: 7},                                                 // second site
+			},
+		}},
+		{Path: "app/util.py", Language: "python", Family: "python", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{{Name: "load", Kind: "function", Parent: -1, Span: sp(1)}, {Name: "dup", Kind: "function", Parent: -1, Span: sp(5)}},
+		}},
+		{Path: "lib/other.py", Language: "python", Family: "python", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{{Name: "unique_fn", Kind: "function", Parent: -1, Span: sp(1)}, {Name: "dup", Kind: "function", Parent: -1, Span: sp(5)}},
+		}},
+		{Path: "srv/server.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{{Name: "Serve", Kind: "method", Parent: -1, Receiver: "Server", Span: sp(5)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "listen", Line: 6}, {Caller: 0, Name: "unique_fn", Line: 7}},
+		}},
+		{Path: "srv/types.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{{Name: "Server", Kind: "struct", Parent: -1, Span: sp(3)}, {Name: "listen", Kind: "function", Parent: -1, Span: sp(9)}},
+		}},
+		{Path: "cmd/main.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "main",
+			Imports: []abi.Import{{Path: "example.com/m/srv", Line: 3}},
+			Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(5)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "Serve", Receiver: "s", ReceiverType: "srv.Server", Line: 7}, {Caller: 0, Name: "listen", Receiver: "srv", Line: 8}},
+		}},
+	}
+}
+
+func edgeSet(g *graph.Graph) map[string]graph.Edge {
+	m := map[string]graph.Edge{}
+	for _, e := range g.Edges {
+		m[fmt.Sprintf("%s -%s-> %s", e.Source, e.Relation, e.Target)] = e
+	}
+	return m
+}
+
+func TestBuild(t *testing.T) {
+	g, st := Build(fixture(), Options{GoModules: map[string]string{".": "example.com/m"}})
+	edges := edgeSet(g)
+	tests := []struct {
+		edge  string
+		conf  graph.Confidence
+		score float64
+	}{
+		{"app_main_main -calls-> app_util_load", graph.Extracted, 1},
+		{"app_main_main -calls-> app_main_service", graph.Extracted, 1},
+		{"app_main_service_run -calls-> app_main_service_helper", graph.Extracted, 1},
+		{"app_main_service_run -calls-> lib_other_unique_fn", graph.Inferred, 0.8},
+		{"app_main_py -imports_from-> app_util_py", graph.Extracted, 1},
+		{"app_main_py -imports-> os", graph.Extracted, 1},
+		{"app_main_service -method-> app_main_service_run", graph.Extracted, 1},
+		{"srv_types_server -method-> srv_server_server_serve", graph.Extracted, 1},
+		{"srv_server_server_serve -calls-> srv_types_listen", graph.Extracted, 1},
+		{"cmd_main_main -calls-> srv_server_server_serve", graph.Extracted, 1},
+		{"cmd_main_main -calls-> srv_types_listen", graph.Extracted, 1},
+		{"cmd_main_go -imports_from-> srv_package_srv", graph.Extracted, 1},
+	}
+	for _, tt := range tests {
+		e, ok := edges[tt.edge]
+		if !ok {
+			t.Errorf("missing edge %s", tt.edge)
+			continue
+		}
+		if e.Confidence != tt.conf || e.Score() != tt.score {
+			t.Errorf("%s: %s %v, want %s %v", tt.edge, e.Confidence, e.Score(), tt.conf, tt.score)
+		}
+	}
+	for k := range edges {
+		if strings.Contains(k, "_dup") && strings.Contains(k, "calls") {
+			t.Errorf("ambiguous call linked: %s", k)
+		}
+		if strings.HasPrefix(k, "srv_server_server_serve -calls-> lib_other") {
+			t.Errorf("Go plain call linked outside its package: %s", k)
+		}
+	}
+	ld := edges["app_main_main -calls-> app_util_load"]
+	if ld.SourceLocation != "L4" || len(ld.Sites) != 1 || ld.Sites[0].SourceLocation != "L7" {
+		t.Errorf("call sites = %s + %v, want L4 + [L7]", ld.SourceLocation, ld.Sites)
+	}
+	if st.Ambiguous != 1 || st.Inferred != 1 {
+		t.Errorf("stats = %+v, want 1 ambiguous, 1 inferred", st)
+	}
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBuildDeterministic(t *testing.T) {
+	files := fixture()
+	var want bytes.Buffer
+	g, _ := Build(files, Options{})
+	_ = graph.Write(&want, g)
+	for i := 0; i < len(files); i++ {
+		rot := append(append([]File{}, files[i:]...), files[:i]...)
+		var got bytes.Buffer
+		g, _ := Build(rot, Options{})
+		_ = graph.Write(&got, g)
+		if !bytes.Equal(want.Bytes(), got.Bytes()) {
+			t.Fatalf("rotation %d changed the output", i)
+		}
+	}
+}
