@@ -148,3 +148,18 @@ func (d *Decoder) Bool() bool {
 	d.off++
 	return b != 0
 }
+
+// Bytes reads a length-prefixed byte string and returns a view of it (no copy).
+func (d *Decoder) Bytes() []byte {
+	n := d.Uvarint()
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(d.Remaining()) {
+		d.fail(ErrTruncated)
+		return nil
+	}
+	b := d.buf[d.off : d.off+int(n) : d.off+int(n)]
+	d.off += int(n)
+	return b
+}

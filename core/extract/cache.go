@@ -1,0 +1,177 @@
+package extract
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// ManifestFile and FactsFile live in the output directory.
+const (
+	ManifestFile = ".manifest.json"
+	FactsFile    = "cache/facts.bin"
+)
+
+// Manifest records what the graph was built from, so the next run can tell
+// which files changed and which plugins were upgraded.
+type Manifest struct {
+	Version int                      `json:"version"`
+	Files   map[string]ManifestEntry `json:"files"`
+	Plugins map[string]PluginInfo    `json:"plugins"`
+}
+
+// ManifestEntry is one input file.
+type ManifestEntry struct {
+	Size   int64   `json:"size"`
+	MTime  float64 `json:"mtime"` // seconds since the epoch
+	Hash   string  `json:"hash"`  // blake3 of the content, hex
+	Plugin string  `json:"plugin"`
+}
+
+// PluginInfo identifies a plugin build.
+type PluginInfo struct {
+	Name    string `json:"-"`
+	Version string `json:"version"`
+	SHA256  string `json:"sha256"`
+}
+
+const manifestVersion = 1
+
+func readManifest(path string) (*Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s is corrupted (%v); doing a full extraction", path, err)
+	}
+	if m.Version != manifestVersion || m.Files == nil {
+		return nil, fmt.Errorf("%s has an unknown format (version %d); doing a full extraction", path, m.Version)
+	}
+	return &m, nil
+}
+
+func writeManifest(path string, m *Manifest) error {
+	data, err := json.MarshalIndent(m, "", "  ") // map keys are sorted: stable bytes
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, append(data, '\n'))
+}
+
+// cachedFile is one file's extraction result, kept between runs so
+// unchanged files are never parsed again.
+type cachedFile struct {
+	Path     string
+	Hash     string
+	Plugin   string // plugin name@sha256
+	Language string
+	Skip     string // non-empty: extraction failed with this reason
+	Facts    *abi.Facts
+}
+
+var factsMagic = []byte("SYNFACTS1\n")
+
+func writeFacts(path string, files []cachedFile) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	var e abi.Encoder
+	e.Buf = append(e.Buf, factsMagic...)
+	e.Uvarint(uint64(len(files)))
+	var buf []byte
+	for i := range files {
+		c := &files[i]
+		e.String(c.Path)
+		e.String(c.Hash)
+		e.String(c.Plugin)
+		e.String(c.Language)
+		e.String(c.Skip)
+		buf = buf[:0]
+		if c.Facts != nil {
+			buf = abi.EncodeFacts(buf, c.Facts)
+		}
+		e.Uvarint(uint64(len(buf)))
+		e.Buf = append(e.Buf, buf...)
+	}
+	return writeFileAtomic(path, e.Buf)
+}
+
+func readFacts(path string) (map[string]cachedFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(bufio.NewReader(f))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < len(factsMagic) || string(data[:len(factsMagic)]) != string(factsMagic) {
+		return nil, errors.New("facts cache has an unknown format")
+	}
+	d := abi.NewDecoder(data[len(factsMagic):])
+	n := d.Len(6)
+	out := make(map[string]cachedFile, n)
+	for i := 0; i < n && d.Err() == nil; i++ {
+		c := cachedFile{Path: d.String(), Hash: d.String(), Plugin: d.String(), Language: d.String(), Skip: d.String()}
+		payload := d.Bytes()
+		if d.Err() != nil {
+			break
+		}
+		if len(payload) > 0 {
+			facts, err := abi.DecodeFacts(payload)
+			if err != nil {
+				return nil, fmt.Errorf("facts cache entry %s: %w", c.Path, err)
+			}
+			c.Facts = facts
+		}
+		out[c.Path] = c
+	}
+	if d.Err() != nil {
+		return nil, d.Err()
+	}
+	return out, nil
+}
+
+// writeFileAtomic writes to a temporary file in the same directory and
+// renames it over path, so readers (a serving `synaptic serve`) never see a
+// half-written file.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,454 @@
+// Package extract is the extraction pipeline: discover files, parse them
+// with tree-sitter, hand each tree to its language's extractor, resolve the
+// facts into a graph and write synaptic-out/.
+//
+// Extractors reach the pipeline through the Extractor interface, so core
+// never depends on the plugin host. Per-file facts are cached with the
+// content hash and the plugin's sha256: a rerun parses only changed files,
+// then resolves everything again from facts, which makes an incremental
+// result byte-identical to a full one.
+package extract
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sourcegraph/conc/pool"
+	"github.com/zeebo/blake3"
+
+	"github.com/synaptic-graph/synaptic/core/discover"
+	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/report"
+	"github.com/synaptic-graph/synaptic/core/resolve"
+	"github.com/synaptic-graph/synaptic/core/syntax"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// Extractor runs one plugin over parsed files. Extract is called
+// concurrently with distinct worker numbers; calls with the same worker
+// number never overlap.
+type Extractor interface {
+	Extract(ctx context.Context, worker int, path string, grammar uint32, records, source []byte) (*abi.Facts, error)
+}
+
+// Language binds files to a grammar and an extractor.
+type Language struct {
+	Name         string   // "tsx"
+	Family       string   // "ecmascript"
+	Grammar      *syntax.Grammar
+	GrammarIndex uint32   // index of Grammar in the plugin's Init
+	Extensions   []string // ".tsx"
+	Globs        []string // matched against the base name, e.g. "*.d.ts"
+	NamedOnly    bool
+	MaxFileBytes int64 // 0 = the discovery default
+	Plugin       PluginInfo
+	Extractor    Extractor
+}
+
+// Options configure a run.
+type Options struct {
+	Root      string
+	OutDir    string // default <Root>/synaptic-out
+	Workers   int    // default GOMAXPROCS
+	Languages []Language
+	// ParseTimeout bounds tree-sitter per file (default 10s).
+	ParseTimeout time.Duration
+	// Progress, if set, is called as files finish (done of total to extract).
+	Progress func(done, total int)
+	// Full ignores the previous manifest and cache.
+	Full bool
+}
+
+// Skip is a file left out, with the reason.
+type Skip struct {
+	Path   string
+	Reason string
+	Detail string
+}
+
+// Summary says what a run did.
+type Summary struct {
+	Root          string
+	OutDir        string
+	Files         int            // files in the graph
+	PerLanguage   map[string]int // files per language
+	Extracted     int            // files parsed and extracted this run
+	Reused        int            // files whose cached facts were reused
+	Removed       int            // files gone since the previous run
+	Nodes         int
+	Edges         int
+	ByRelation    map[string]int
+	ByKind        map[string]int
+	Skipped       []Skip
+	IgnoredCount  int
+	PrunedDirs    int
+	Resolution    resolve.Stats
+	Warnings      []string // e.g. a corrupted manifest, a plugin upgrade
+	Seconds       float64
+	Graph         *graph.Graph
+	GraphBytes    int
+	FullRebuild   bool
+	PluginChanged []string
+}
+
+// Run extracts opts.Root.
+func Run(ctx context.Context, opts Options) (*Summary, error) {
+	start := time.Now()
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", opts.Root)
+	}
+	out := opts.OutDir
+	if out == "" {
+		out = filepath.Join(root, "synaptic-out")
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("create output directory: %w", err)
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = defaultWorkers()
+	}
+	if opts.ParseTimeout == 0 {
+		opts.ParseTimeout = 10 * time.Second
+	}
+	sum := &Summary{Root: root, OutDir: out, PerLanguage: map[string]int{}}
+
+	match := matcher(opts.Languages)
+	walked, err := discover.Walk(root, discover.Options{Match: func(rel string) bool {
+		return match(rel) != nil || path.Base(rel) == "go.mod"
+	}})
+	if err != nil {
+		return nil, err
+	}
+	sum.IgnoredCount, sum.PrunedDirs = walked.IgnoredCount, walked.PrunedDirs
+	for _, s := range walked.Skipped {
+		sum.Skipped = append(sum.Skipped, Skip{Path: s.Rel, Reason: string(s.Reason), Detail: s.Detail})
+	}
+
+	prev, cache := loadPrevious(out, opts.Full, sum)
+	plugins := map[string]PluginInfo{}
+	for _, l := range opts.Languages {
+		plugins[l.Plugin.Name] = l.Plugin
+	}
+	if prev != nil {
+		for name, p := range plugins {
+			if old, ok := prev.Plugins[name]; ok && old.SHA256 != p.SHA256 {
+				sum.PluginChanged = append(sum.PluginChanged, name)
+			}
+		}
+		slices.Sort(sum.PluginChanged)
+	}
+
+	goMods := map[string]string{}
+	var jobs []*job
+	results := map[string]*cachedFile{}
+	for _, f := range walked.Files {
+		if path.Base(f.Rel) == "go.mod" {
+			if mod := readGoModule(f.Abs); mod != "" {
+				goMods[path.Dir(f.Rel)] = mod
+			}
+			if match(f.Rel) == nil {
+				continue
+			}
+		}
+		lang := match(f.Rel)
+		if lang == nil {
+			continue
+		}
+		if lang.MaxFileBytes > 0 && f.Size > lang.MaxFileBytes {
+			sum.Skipped = append(sum.Skipped, Skip{Path: f.Rel, Reason: string(discover.SkipTooLarge),
+				Detail: fmt.Sprintf("%d bytes > %s plugin limit %d", f.Size, lang.Plugin.Name, lang.MaxFileBytes)})
+			continue
+		}
+		pluginKey := lang.Plugin.Name + "@" + lang.Plugin.SHA256
+		j := &job{file: f, lang: lang, pluginKey: pluginKey}
+		if prev != nil {
+			if e, ok := prev.Files[f.Rel]; ok && e.Size == f.Size && e.MTime == mtime(f.ModTime) {
+				if c, ok := cache[f.Rel]; ok && c.Hash == e.Hash && c.Plugin == pluginKey {
+					results[f.Rel] = &c
+					sum.Reused++
+					continue
+				}
+			}
+			j.prevHash = prev.Files[f.Rel].Hash
+		}
+		jobs = append(jobs, j)
+	}
+	if prev != nil {
+		pending := make(map[string]bool, len(jobs))
+		for _, j := range jobs {
+			pending[j.file.Rel] = true
+		}
+		for p := range prev.Files {
+			if _, ok := results[p]; !ok && !pending[p] {
+				sum.Removed++
+			}
+		}
+	}
+
+	if err := runJobs(ctx, opts, jobs, cache); err != nil {
+		return nil, err
+	}
+	for _, j := range jobs {
+		results[j.file.Rel] = &j.result
+		if j.reused {
+			sum.Reused++
+		} else if j.result.Skip == "" {
+			sum.Extracted++
+		}
+	}
+
+	// Assemble in path order; failed files are reported, not graphed.
+	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins}
+	var files []resolve.File
+	var cached []cachedFile
+	langs := map[string]*Language{}
+	for i := range opts.Languages {
+		langs[opts.Languages[i].Name] = &opts.Languages[i]
+	}
+	fileInfo := map[string]discover.File{}
+	for _, f := range walked.Files {
+		fileInfo[f.Rel] = f
+	}
+	for _, p := range sortedKeys(results) {
+		c := results[p]
+		cached = append(cached, *c)
+		f := fileInfo[p]
+		if c.Hash != "" {
+			manifest.Files[p] = ManifestEntry{Size: f.Size, MTime: mtime(f.ModTime), Hash: c.Hash, Plugin: strings.SplitN(c.Plugin, "@", 2)[0]}
+		}
+		if c.Skip != "" {
+			reason, detail, _ := strings.Cut(c.Skip, ": ")
+			sum.Skipped = append(sum.Skipped, Skip{Path: p, Reason: reason, Detail: detail})
+			continue
+		}
+		l := langs[c.Language]
+		if l == nil || c.Facts == nil {
+			continue
+		}
+		files = append(files, resolve.File{Path: p, Language: l.Name, Family: l.Family, Facts: c.Facts})
+		sum.PerLanguage[l.Name]++
+		for _, e := range c.Facts.Errors {
+			sum.Warnings = append(sum.Warnings, p+": "+e)
+		}
+	}
+	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods})
+	sum.Graph, sum.Resolution, sum.Files = g, rs, len(files)
+	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
+	sum.ByRelation, sum.ByKind = map[string]int{}, map[string]int{}
+	for i := range g.Edges {
+		sum.ByRelation[g.Edges[i].Relation]++
+	}
+	for i := range g.Nodes {
+		k := g.Nodes[i].Kind
+		if k == "" {
+			k = "external"
+		}
+		sum.ByKind[k]++
+	}
+	sort.Slice(sum.Skipped, func(a, b int) bool {
+		if sum.Skipped[a].Reason != sum.Skipped[b].Reason {
+			return sum.Skipped[a].Reason < sum.Skipped[b].Reason
+		}
+		return sum.Skipped[a].Path < sum.Skipped[b].Path
+	})
+
+	n, err := writeGraph(filepath.Join(out, "graph.json"), g)
+	if err != nil {
+		return nil, fmt.Errorf("write graph.json: %w", err)
+	}
+	sum.GraphBytes = n
+	var rep bytes.Buffer
+	in := report.Input{Graph: g}
+	for _, s := range sum.Skipped {
+		in.Skipped = append(in.Skipped, report.Skip{Path: s.Path, Reason: s.Reason, Detail: s.Detail})
+	}
+	if err := report.Write(&rep, in); err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(filepath.Join(out, "GRAPH_REPORT.md"), rep.Bytes()); err != nil {
+		return nil, fmt.Errorf("write GRAPH_REPORT.md: %w", err)
+	}
+	if err := writeFacts(filepath.Join(out, FactsFile), cached); err != nil {
+		return nil, fmt.Errorf("write facts cache: %w", err)
+	}
+	// The manifest goes last: if anything above failed, the next run still
+	// sees the old manifest and redoes the work.
+	if err := writeManifest(filepath.Join(out, ManifestFile), manifest); err != nil {
+		return nil, fmt.Errorf("write manifest: %w", err)
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, nil
+}
+
+type job struct {
+	file      discover.File
+	lang      *Language
+	pluginKey string
+	prevHash  string
+	result    cachedFile
+	reused    bool
+}
+
+func loadPrevious(out string, full bool, sum *Summary) (*Manifest, map[string]cachedFile) {
+	if full {
+		sum.FullRebuild = true
+		return nil, nil
+	}
+	m, err := readManifest(filepath.Join(out, ManifestFile))
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			sum.Warnings = append(sum.Warnings, err.Error())
+		}
+		sum.FullRebuild = true
+		return nil, nil
+	}
+	cache, err := readFacts(filepath.Join(out, FactsFile))
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			sum.Warnings = append(sum.Warnings, fmt.Sprintf("%s: %v; doing a full extraction", FactsFile, err))
+		}
+		sum.FullRebuild = true
+		return nil, nil
+	}
+	return m, cache
+}
+
+func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]cachedFile) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	// Big files first, so a huge file does not start last and stretch the run.
+	order := slices.Clone(jobs)
+	slices.SortStableFunc(order, func(a, b *job) int { return int(b.file.Size - a.file.Size) })
+	next := atomic.Int64{}
+	var done atomic.Int64
+	workers := min(opts.Workers, len(jobs))
+	p := pool.New().WithErrors().WithContext(ctx)
+	var progressMu sync.Mutex
+	for w := 0; w < workers; w++ {
+		p.Go(func(ctx context.Context) error {
+			parser := syntax.NewParser()
+			defer parser.Close()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(order) {
+					return nil
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				j := order[i]
+				extractOne(ctx, opts, w, parser, j, cache)
+				d := int(done.Add(1))
+				if opts.Progress != nil {
+					progressMu.Lock()
+					opts.Progress(d, len(jobs))
+					progressMu.Unlock()
+				}
+			}
+		})
+	}
+	return p.Wait()
+}
+
+func extractOne(ctx context.Context, opts Options, worker int, parser *syntax.Parser, j *job, cache map[string]cachedFile) {
+	j.result = cachedFile{Path: j.file.Rel, Plugin: j.pluginKey, Language: j.lang.Name}
+	src, err := os.ReadFile(j.file.Abs)
+	if err != nil {
+		j.result.Skip = string(discover.SkipUnreadable) + ": " + err.Error()
+		return
+	}
+	sum := blake3.Sum256(src)
+	j.result.Hash = hex.EncodeToString(sum[:16])
+	if j.prevHash == j.result.Hash { // touched, not changed
+		if c, ok := cache[j.file.Rel]; ok && c.Plugin == j.pluginKey {
+			j.result = c
+			j.reused = true
+			return
+		}
+	}
+	if discover.IsBinary(src) {
+		j.result.Skip = string(discover.SkipBinary) + ": binary content"
+		return
+	}
+	tree, err := parser.Parse(j.lang.Grammar, src, syntax.ParseOptions{NamedOnly: j.lang.NamedOnly, Timeout: opts.ParseTimeout})
+	if err != nil {
+		j.result.Skip = "parse-failed: " + err.Error()
+		return
+	}
+	facts, err := j.lang.Extractor.Extract(ctx, worker, j.file.Rel, j.lang.GrammarIndex, tree.Records, src)
+	if err != nil {
+		j.result.Skip = "plugin-failed: " + err.Error()
+		return
+	}
+	if tree.HasError {
+		facts.Errors = append(facts.Errors, "syntax errors: extracted what parses")
+	}
+	j.result.Facts = facts
+}
+
+func writeGraph(p string, g *graph.Graph) (int, error) {
+	var buf bytes.Buffer
+	if err := graph.Write(&buf, g); err != nil {
+		return 0, err
+	}
+	return buf.Len(), writeFileAtomic(p, buf.Bytes())
+}
+
+func mtime(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
+
+// matcher returns the language for a path, by extension then glob. Earlier
+// languages win, so callers order overrides first.
+func matcher(langs []Language) func(rel string) *Language {
+	byExt := map[string]*Language{}
+	for i := range langs {
+		for _, e := range langs[i].Extensions {
+			if _, ok := byExt[e]; !ok {
+				byExt[e] = &langs[i]
+			}
+		}
+	}
+	return func(rel string) *Language {
+		base := path.Base(rel)
+		for i := range langs {
+			for _, gl := range langs[i].Globs {
+				if ok, _ := path.Match(gl, base); ok {
+					return &langs[i]
+				}
+			}
+		}
+		return byExt[path.Ext(base)]
+	}
+}
+
+// readGoModule returns the module path declared by a go.mod file.
+func readGoModule(p string) string {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}

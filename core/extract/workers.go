@@ -1,0 +1,5 @@
+package extract
+
+import "runtime"
+
+func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
