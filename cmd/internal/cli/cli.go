@@ -1,0 +1,137 @@
+// Package cli implements synaptic's commands. It is the composition root:
+// the only place that wires the plugin host into the core pipeline and the
+// graph catalog into the MCP server.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// IO is the command's standard streams.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3".
+var Version = "dev"
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, io IO) error
+}
+
+func commands() []command {
+	return []command{
+		{"extract", "build synaptic-out/graph.json from a source tree", runExtract},
+		{"plugins", "list the loaded plugins, or validate a plugin folder", runPlugins},
+		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
+			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
+			return nil
+		}},
+	}
+}
+
+// usageError makes Main print the command's usage and exit with status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// Main runs the command line and returns the process exit status.
+func Main(ctx context.Context, args []string, io IO) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 {
+			return Main(ctx, []string{args[1], "--help"}, io)
+		}
+		printUsage(io.Out, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args[0] = "version"
+	}
+	for _, c := range cmds {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, args[1:], io)
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, new(usageError)):
+			fmt.Fprintf(io.Err, "synaptic %s: %v\nRun 'synaptic %s --help' for usage.\n", c.name, err, c.name)
+			return 2
+		default:
+			fmt.Fprintf(io.Err, "synaptic %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(io.Err, "synaptic: unknown command %q\n\n", args[0])
+	printUsage(io.Err, cmds)
+	return 2
+}
+
+func printUsage(w io.Writer, cmds []command) {
+	fmt.Fprint(w, "synaptic turns a source tree into a code knowledge graph and serves it over MCP.\n\nUsage:\n\n  synaptic <command> [arguments]\n\nCommands:\n\n")
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, "\nRun 'synaptic <command> --help' for a command's flags.\n\nTypical use:\n\n  synaptic extract path/to/repo\n  synaptic serve --graph path/to/repo/synaptic-out/graph.json\n")
+}
+
+// newFlags returns a FlagSet whose usage prints a synopsis and the flags.
+func newFlags(io IO, name, synopsis, about string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Err)
+	fs.Usage = func() {
+		fmt.Fprintf(io.Out, "Usage: synaptic %s %s\n\n%s\n\nFlags:\n", name, synopsis, strings.TrimSpace(about))
+		fs.SetOutput(io.Out)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Err)
+	}
+	return fs
+}
+
+// parseInterspersed parses flags that may come before or after positional
+// arguments ("extract repo --workers 2") and returns the positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func envOr(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
