@@ -1,0 +1,140 @@
+package main
+
+import (
+	"sync"
+
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+// action is what the main pass does when it meets a node kind. The pass
+// looks actions up in a table indexed by kind id, so it never compares kind
+// names per node.
+type action uint8
+
+const (
+	actNone action = iota
+	actFunction
+	actClass
+	actDecorated
+	actDecorator
+	actCall
+	actImport
+	actFromImport
+	actFutureImport
+	actAssignment
+	actTypeAlias
+)
+
+// lang holds the kind and field ids the extractor needs for one grammar,
+// resolved once: kind ids depend on the grammar build, names do not.
+type lang struct {
+	act [1 << 16]action
+
+	identifier, attribute, call, dottedName, aliasedImport, wildcardImport,
+	relativeImport, patternList, tuplePattern, typ, genericType,
+	typeParameter, subscript, unionType, binaryOperator, str, stringContent,
+	none, list, memberType, typedParameter, defaultParameter,
+	typedDefaultParameter, listSplatPattern, dictSplatPattern,
+	keywordArgument, listSplat, dictSplat, comment, decorator,
+	decoratedDefinition, functionDefinition, classDefinition extract.KindID
+
+	fName, fParameters, fReturnType, fBody, fSuperclasses, fDefinition,
+	fFunction, fObject, fAttribute, fLeft, fRight, fType, fValue, fSubscript,
+	fModuleName, fAlias, fTypeParameters extract.FieldID
+}
+
+var langs struct {
+	sync.Mutex
+	m map[*extract.Grammar]*lang
+}
+
+// langFor returns the cached ids for g, resolving them on first use. Tests
+// may extract concurrently, hence the lock; in the wasm guest it is
+// uncontended.
+func langFor(g *extract.Grammar) *lang {
+	langs.Lock()
+	defer langs.Unlock()
+	if l := langs.m[g]; l != nil {
+		return l
+	}
+	if langs.m == nil {
+		langs.m = map[*extract.Grammar]*lang{}
+	}
+	l := newLang(g)
+	langs.m[g] = l
+	return l
+}
+
+func newLang(g *extract.Grammar) *lang {
+	l := &lang{}
+	k := g.Kind
+	set := func(kind string, a action) {
+		if id := k(kind); id != 0 {
+			l.act[id] = a
+		}
+	}
+	set("function_definition", actFunction)
+	set("class_definition", actClass)
+	set("decorated_definition", actDecorated)
+	set("decorator", actDecorator)
+	set("call", actCall)
+	set("import_statement", actImport)
+	set("import_from_statement", actFromImport)
+	set("future_import_statement", actFutureImport)
+	set("assignment", actAssignment)
+	set("type_alias_statement", actTypeAlias)
+
+	l.identifier = k("identifier")
+	l.attribute = k("attribute")
+	l.call = k("call")
+	l.dottedName = k("dotted_name")
+	l.aliasedImport = k("aliased_import")
+	l.wildcardImport = k("wildcard_import")
+	l.relativeImport = k("relative_import")
+	l.patternList = k("pattern_list")
+	l.tuplePattern = k("tuple_pattern")
+	l.typ = k("type")
+	l.genericType = k("generic_type")
+	l.typeParameter = k("type_parameter")
+	l.subscript = k("subscript")
+	l.unionType = k("union_type")
+	l.binaryOperator = k("binary_operator")
+	l.str = k("string")
+	l.stringContent = k("string_content")
+	l.none = k("none")
+	l.list = k("list")
+	l.memberType = k("member_type")
+	l.typedParameter = k("typed_parameter")
+	l.defaultParameter = k("default_parameter")
+	l.typedDefaultParameter = k("typed_default_parameter")
+	l.listSplatPattern = k("list_splat_pattern")
+	l.dictSplatPattern = k("dictionary_splat_pattern")
+	l.keywordArgument = k("keyword_argument")
+	l.listSplat = k("list_splat")
+	l.dictSplat = k("dictionary_splat")
+	l.comment = k("comment")
+	l.decorator = k("decorator")
+	l.decoratedDefinition = k("decorated_definition")
+	l.functionDefinition = k("function_definition")
+	l.classDefinition = k("class_definition")
+
+	f := g.Field
+	l.fName = f("name")
+	l.fParameters = f("parameters")
+	l.fReturnType = f("return_type")
+	l.fBody = f("body")
+	l.fSuperclasses = f("superclasses")
+	l.fDefinition = f("definition")
+	l.fFunction = f("function")
+	l.fObject = f("object")
+	l.fAttribute = f("attribute")
+	l.fLeft = f("left")
+	l.fRight = f("right")
+	l.fType = f("type")
+	l.fValue = f("value")
+	l.fSubscript = f("subscript")
+	l.fModuleName = f("module_name")
+	l.fAlias = f("alias")
+	l.fTypeParameters = f("type_parameters")
+	return l
+}

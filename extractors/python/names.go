@@ -1,0 +1,210 @@
+package main
+
+import "strings"
+
+// builtinCalls are Python builtins (functions and exception classes) whose
+// bare calls are not reported: they never resolve to project code, and a
+// project function that happens to share the name (open, filter, format…)
+// would otherwise attract every call in the repository as an inferred edge.
+var builtinCalls = setOf(`
+	abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable
+	chr classmethod compile complex delattr dict dir divmod enumerate eval exec
+	filter float format frozenset getattr globals hasattr hash help hex id
+	input int isinstance issubclass iter len list locals map max memoryview
+	min next object oct open ord pow print property range repr reversed round
+	set setattr slice sorted staticmethod str sum super tuple type vars zip
+	__import__
+	BaseException Exception ArithmeticError AssertionError AttributeError
+	BlockingIOError BrokenPipeError BufferError ConnectionError
+	ConnectionAbortedError ConnectionRefusedError ConnectionResetError
+	EOFError FileExistsError FileNotFoundError FloatingPointError
+	GeneratorExit ImportError IndexError InterruptedError IsADirectoryError
+	KeyError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError
+	NameError NotADirectoryError NotImplementedError OSError OverflowError
+	PermissionError ProcessLookupError RecursionError ReferenceError
+	RuntimeError StopAsyncIteration StopIteration SyntaxError SystemError
+	SystemExit TimeoutError TypeError UnboundLocalError UnicodeDecodeError
+	UnicodeEncodeError UnicodeError ValueError ZeroDivisionError
+	ExceptionGroup BaseExceptionGroup
+	DeprecationWarning RuntimeWarning UserWarning Warning
+`)
+
+// builtinTypes are annotation names that never name project types: builtin
+// types and typing's special forms and generic aliases. They are not
+// reported as references (their type arguments still are).
+var builtinTypes = setOf(`
+	int float complex str bytes bool object None NoneType list dict set
+	frozenset tuple type bytearray memoryview range slice
+	Any Optional Union List Dict Set FrozenSet Tuple Type Callable Literal
+	Final ClassVar Annotated Iterable Iterator Sequence MutableSequence
+	Mapping MutableMapping MutableSet AbstractSet Collection Container
+	Generator AsyncGenerator AsyncIterator AsyncIterable Awaitable Coroutine
+	NoReturn Never Self TypeAlias TypeGuard TypeIs Unpack Concatenate
+	ParamSpec TypeVar TypeVarTuple LiteralString Hashable Sized Reversible
+	DefaultDict OrderedDict Counter Deque ChainMap Required NotRequired
+	ReadOnly
+`)
+
+// typingModules are module names whose attributes are judged by their last
+// segment against builtinTypes (typing.Optional, t.Any, collections.abc.Iterable).
+var typingModules = setOf(`typing typing_extensions t tp builtins collections.abc abc`)
+
+// transparentGenerics wrap a type without making it a container: their
+// arguments keep the context of the annotation (Optional[User] is a
+// parameter_type use of User, not a generic_arg).
+var transparentGenerics = setOf(`Optional Union Annotated Required NotRequired ReadOnly Final ClassVar`)
+
+// typeVarFactories are calls whose result is a type variable, not a constant.
+var typeVarFactories = setOf(`TypeVar ParamSpec TypeVarTuple`)
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// lastSegment returns the part of a dotted name after the last dot.
+func lastSegment(s string) string {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// isDunder reports whether name is a special name like __init__.
+func isDunder(name string) bool {
+	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
+}
+
+// visibility applies Python's convention: a leading underscore marks a name
+// private (name-mangled __x included); dunder names are public protocol.
+func visibility(name string) string {
+	if strings.HasPrefix(name, "_") && !isDunder(name) {
+		return "private"
+	}
+	return "public"
+}
+
+// isConstName reports whether name is UPPER_CASE: at least one letter, no
+// lowercase letter. A leading underscore is allowed (_DEFAULT_TIMEOUT).
+func isConstName(name string) bool {
+	letter := false
+	for _, r := range name {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			letter = true
+		case r == '_' || r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return letter && !isDunder(name)
+}
+
+// hasWordPrefix reports whether name starts with prefix followed by a word
+// boundary: end of name, '_', a digit or an upper-case letter. It accepts
+// test_x, testX, test1 and TestX but not testing or Testament.
+func hasWordPrefix(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
+		return false
+	}
+	if len(name) == len(prefix) {
+		return true
+	}
+	c := name[len(prefix)]
+	return c == '_' || c >= '0' && c <= '9' || c >= 'A' && c <= 'Z'
+}
+
+// isTestFunc follows pytest's and unittest's "test" prefix.
+func isTestFunc(name string) bool { return hasWordPrefix(name, "test") }
+
+// isTestClass follows pytest's "Test" prefix (TestX, Tests, Test_x).
+func isTestClass(name string) bool {
+	return hasWordPrefix(name, "Test") || hasWordPrefix(name, "Tests")
+}
+
+// isTestBase reports whether a base class name marks a unittest case
+// (unittest.TestCase, IsolatedAsyncioTestCase, django's SimpleTestCase…).
+func isTestBase(name string) bool { return strings.HasSuffix(lastSegment(name), "TestCase") }
+
+// isDottedName reports whether s is a dotted identifier ("a", "a.b.C"), as
+// found in string (forward-reference) annotations.
+func isDottedName(s string) bool {
+	if s == "" {
+		return false
+	}
+	start := true
+	for _, r := range s {
+		switch {
+		case r == '.':
+			if start {
+				return false
+			}
+			start = true
+			continue
+		case r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80:
+		case r >= '0' && r <= '9':
+			if start {
+				return false
+			}
+		default:
+			return false
+		}
+		start = false
+	}
+	return !start
+}
+
+// collapse renders source text on one line: comments dropped, runs of
+// whitespace (newlines and line continuations included) turned into one
+// space, and no space just inside brackets or before a comma, so a
+// multi-line parameter list reads like a single-line one. String literals
+// are copied as they are (only their newlines become spaces).
+func collapse(dst []byte, src []byte) []byte {
+	var quote byte
+	space := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if quote != 0 {
+			switch {
+			case c == '\\' && i+1 < len(src):
+				dst = append(dst, c, src[i+1])
+				i++
+			case c == '\n' || c == '\r':
+				dst = append(dst, ' ')
+			default:
+				dst = append(dst, c)
+				if c == quote {
+					quote = 0
+				}
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r', '\f', '\\':
+			space = true
+			continue
+		case '#':
+			for i+1 < len(src) && src[i+1] != '\n' {
+				i++
+			}
+			space = true
+			continue
+		}
+		if space {
+			n := len(dst)
+			open := n > 0 && (dst[n-1] == '(' || dst[n-1] == '[' || dst[n-1] == '{')
+			if n > 0 && !open && c != ')' && c != ']' && c != '}' && c != ',' && c != ':' {
+				dst = append(dst, ' ')
+			}
+			space = false
+		}
+		if c == '"' || c == '\'' {
+			quote = c
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
