@@ -1,0 +1,32 @@
+//go:build !wasip1
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/syntax"
+)
+
+// TestDump prints the syntax tree of $GODUMP; a development aid for reading
+// the grammar's node kinds and fields. Skipped unless GODUMP is set.
+func TestDump(t *testing.T) {
+	path := os.Getenv("GODUMP")
+	if path == "" {
+		t.Skip("set GODUMP=file.go to print its tree")
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := syntax.Lookup("go")
+	p := syntax.NewParser()
+	defer p.Close()
+	tree, err := p.Parse(g, src, syntax.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Print(syntax.DebugString(g, tree, src))
+}

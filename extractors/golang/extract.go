@@ -1,0 +1,1029 @@
+package main
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+// Extractor reports the facts of one Go file. It is stateless; everything
+// per file lives in a walker.
+type Extractor struct{}
+
+// Extract walks f's tree once, in preorder, and reports its facts.
+func (Extractor) Extract(f *extract.File) error {
+	t := f.Tree
+	if t.Len() == 0 {
+		return nil
+	}
+	w := &walker{
+		f:      f,
+		t:      t,
+		k:      kindsFor(t.Grammar),
+		src:    string(t.Source()),
+		isTest: strings.HasSuffix(f.Path, "_test.go"),
+	}
+	w.prescan()
+	w.walk()
+	w.assertions()
+	return nil
+}
+
+// roles say what the main walk does at a node kind; most kinds have none.
+const (
+	roleNone uint8 = iota
+	rolePackage
+	roleImport
+	roleTypeDecl
+	roleFunc
+	roleMethod
+	roleFuncLit
+	roleVarDecl
+	roleConstDecl
+	roleShortVar
+	roleCall
+	roleTypeConv
+)
+
+// kinds holds the grammar's kind and field ids, resolved once per grammar so
+// the walk compares small integers, never names.
+type kinds struct {
+	roles []uint8 // indexed by KindID
+
+	sourceFile, packageIdent, importSpec, importSpecList                extract.KindID
+	typeSpec, typeAlias, structType, interfaceType, functionType        extract.KindID
+	fieldDeclList, fieldDecl, fieldIdent, methodElem, methodSpec        extract.KindID
+	typeElem, constraintElem, negatedType                               extract.KindID
+	paramList, paramDecl, variadicParamDecl, typeParamDecl              extract.KindID
+	identifier, typeIdent, qualifiedType, pointerType, genericType      extract.KindID
+	parenType, typeArgs, varSpec, constSpec, expressionList             extract.KindID
+	compositeLit, unaryExpr, callExpr, selectorExpr, parenExpr, funcLit extract.KindID
+	blankIdent                                                          extract.KindID
+
+	fName, fType, fPath, fBody, fReceiver, fParams, fResult, fTypeParams extract.FieldID
+	fFunction, fOperand, fField, fArguments, fLeft, fRight, fValue       extract.FieldID
+	fPackage                                                             extract.FieldID
+}
+
+var (
+	kindsMu    sync.Mutex
+	kindsCache = map[*extract.Grammar]*kinds{}
+)
+
+// kindsFor returns the ids for g, resolving them on first use. The host
+// hands each plugin instance its grammars once, so this runs once per
+// instance; the mutex only matters for native tests running in parallel.
+func kindsFor(g *extract.Grammar) *kinds {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	if k := kindsCache[g]; k != nil {
+		return k
+	}
+	k := &kinds{
+		sourceFile: g.Kind("source_file"), packageIdent: g.Kind("package_identifier"),
+		importSpec: g.Kind("import_spec"), importSpecList: g.Kind("import_spec_list"),
+		typeSpec: g.Kind("type_spec"), typeAlias: g.Kind("type_alias"),
+		structType: g.Kind("struct_type"), interfaceType: g.Kind("interface_type"),
+		functionType:  g.Kind("function_type"),
+		fieldDeclList: g.Kind("field_declaration_list"), fieldDecl: g.Kind("field_declaration"),
+		fieldIdent: g.Kind("field_identifier"),
+		// method_elem is the current name; older grammars call it method_spec.
+		methodElem: g.Kind("method_elem"), methodSpec: g.Kind("method_spec"),
+		typeElem: g.Kind("type_elem"), constraintElem: g.Kind("constraint_elem"),
+		negatedType: g.Kind("negated_type"),
+		paramList:   g.Kind("parameter_list"), paramDecl: g.Kind("parameter_declaration"),
+		variadicParamDecl: g.Kind("variadic_parameter_declaration"),
+		typeParamDecl:     g.Kind("type_parameter_declaration"),
+		identifier:        g.Kind("identifier"), typeIdent: g.Kind("type_identifier"),
+		qualifiedType: g.Kind("qualified_type"), pointerType: g.Kind("pointer_type"),
+		genericType: g.Kind("generic_type"), parenType: g.Kind("parenthesized_type"),
+		typeArgs: g.Kind("type_arguments"), varSpec: g.Kind("var_spec"), constSpec: g.Kind("const_spec"),
+		expressionList: g.Kind("expression_list"), compositeLit: g.Kind("composite_literal"),
+		unaryExpr: g.Kind("unary_expression"), callExpr: g.Kind("call_expression"),
+		selectorExpr: g.Kind("selector_expression"), parenExpr: g.Kind("parenthesized_expression"),
+		funcLit: g.Kind("func_literal"), blankIdent: g.Kind("blank_identifier"),
+
+		fName: g.Field("name"), fType: g.Field("type"), fPath: g.Field("path"), fBody: g.Field("body"),
+		fReceiver: g.Field("receiver"), fParams: g.Field("parameters"), fResult: g.Field("result"),
+		fTypeParams: g.Field("type_parameters"), fFunction: g.Field("function"),
+		fOperand: g.Field("operand"), fField: g.Field("field"), fArguments: g.Field("arguments"),
+		fLeft: g.Field("left"), fRight: g.Field("right"), fValue: g.Field("value"),
+		fPackage: g.Field("package"),
+	}
+	roles := map[string]uint8{
+		"package_clause":             rolePackage,
+		"import_declaration":         roleImport,
+		"type_declaration":           roleTypeDecl,
+		"function_declaration":       roleFunc,
+		"method_declaration":         roleMethod,
+		"func_literal":               roleFuncLit,
+		"var_declaration":            roleVarDecl,
+		"const_declaration":          roleConstDecl,
+		"short_var_declaration":      roleShortVar,
+		"call_expression":            roleCall,
+		"type_conversion_expression": roleTypeConv,
+	}
+	for name, r := range roles {
+		id := g.Kind(name)
+		if id == 0 {
+			continue
+		}
+		if int(id) >= len(k.roles) {
+			k.roles = append(k.roles, make([]uint8, int(id)+1-len(k.roles))...)
+		}
+		k.roles[id] = r
+	}
+	kindsCache[g] = k
+	return k
+}
+
+// errorKind is the kind id the host gives ERROR nodes.
+const errorKind extract.KindID = 0xFFFF
+
+// binding is a name in scope with the named type it was declared with ("" if
+// unknown or not a named type). Strings are views into the file's source.
+type binding struct{ name, typ string }
+
+// frame is a callable being walked: a function, method or func literal
+// (which shares its enclosing function's symbol).
+type frame struct {
+	end     extract.Node
+	sym     int32
+	vars    int // len(walker.vars) at entry
+	tparams int // len(walker.tparams) at entry
+}
+
+// assertion is a `var _ I = (*T)(nil)` compile-time interface check.
+type assertion struct {
+	typ, iface string
+	line       uint32
+}
+
+type walker struct {
+	f      *extract.File
+	t      *extract.Tree
+	k      *kinds
+	src    string // the source as one string: names are substrings, not copies
+	isTest bool   // a _test.go file
+
+	frames  []frame
+	vars    []binding // globals first (vars[:globals]), then locals of open frames
+	globals int
+	tparams []string // type parameter names in scope
+	// shadowed lists builtins the file redeclares as top-level functions
+	// (pre-1.21 code often has its own min/max), so calls to them are kept.
+	shadowed []string
+
+	relFrom int32          // symbol whose references relKeys dedupes
+	relKeys []abi.Relation // references already reported for relFrom
+
+	asserts []assertion
+}
+
+func (w *walker) text(n extract.Node) string {
+	if n == extract.None {
+		return ""
+	}
+	s, e := w.t.StartByte(n), w.t.EndByte(n)
+	if s < 0 || e > len(w.src) || s > e {
+		return ""
+	}
+	return w.src[s:e]
+}
+
+func (w *walker) is(n extract.Node, k extract.KindID) bool {
+	return n != extract.None && k != 0 && w.t.Kind(n) == k
+}
+
+// caller is the symbol calls are attributed to right now.
+func (w *walker) caller() int32 {
+	if len(w.frames) == 0 {
+		return -1
+	}
+	return w.frames[len(w.frames)-1].sym
+}
+
+// prescan reads only the file's top-level declarations: package-level
+// variables with an explicit type (receivers of calls anywhere in the file)
+// and top-level functions that shadow builtins.
+func (w *walker) prescan() {
+	t, k := w.t, w.k
+	for c := range t.Children(0) {
+		switch k.roleOf(t.Kind(c)) {
+		case roleFunc:
+			if name := w.text(t.Child(c, k.fName)); isBuiltinFunc(name) {
+				w.shadowed = append(w.shadowed, name)
+			}
+		case roleVarDecl:
+			w.eachSpec(c, k.varSpec, func(spec extract.Node) { w.bindVarSpec(spec) })
+		}
+	}
+	w.globals = len(w.vars)
+}
+
+func (k *kinds) roleOf(id extract.KindID) uint8 {
+	if int(id) < len(k.roles) {
+		return k.roles[id]
+	}
+	return roleNone
+}
+
+// eachSpec calls fn for every spec of kind spec in a declaration, grouped
+// (`var ( … )`) or not.
+func (w *walker) eachSpec(decl extract.Node, spec extract.KindID, fn func(extract.Node)) {
+	for c := range w.t.NamedChildren(decl) {
+		if w.t.Kind(c) == spec {
+			fn(c)
+			continue
+		}
+		for s := range w.t.NamedChildren(c) { // var_spec_list
+			if w.t.Kind(s) == spec {
+				fn(s)
+			}
+		}
+	}
+}
+
+// walk is the single linear pass. Handlers return the next node to visit:
+// past a subtree they fully handled, or into it to find calls.
+func (w *walker) walk() {
+	t, k := w.t, w.k
+	n := extract.Node(t.Len())
+	for i := extract.Node(0); i < n; {
+		for len(w.frames) > 0 && i >= w.frames[len(w.frames)-1].end {
+			fr := w.frames[len(w.frames)-1]
+			w.frames = w.frames[:len(w.frames)-1]
+			w.vars, w.tparams = w.vars[:fr.vars], w.tparams[:fr.tparams]
+		}
+		id := t.Kind(i)
+		if id == errorKind || t.IsError(i) {
+			w.f.Errorf("syntax error at L%d", t.StartLine(i))
+			if i == 0 { // a wholly broken file: salvage what its children hold
+				i++
+			} else {
+				i = t.End(i)
+			}
+			continue
+		}
+		if t.IsMissing(i) {
+			w.f.Errorf("syntax error at L%d: missing %s", t.StartLine(i), t.KindName(i))
+			i++
+			continue
+		}
+		switch k.roleOf(id) {
+		case rolePackage:
+			if p := t.ChildOfKind(i, k.packageIdent); p != extract.None {
+				w.f.SetPackage(w.text(p))
+			}
+			i = t.End(i)
+		case roleImport:
+			w.imports(i)
+			i = t.End(i)
+		case roleTypeDecl:
+			w.typeDecl(i) // then walk in: array lengths may call, errors may hide
+			i++
+		case roleFunc, roleMethod:
+			i = w.function(i)
+		case roleFuncLit:
+			w.pushFrame(i, w.caller())
+			w.bindParams(t.Child(i, k.fParams))
+			i++
+		case roleVarDecl:
+			w.varDecl(i)
+			i++
+		case roleConstDecl:
+			if len(w.frames) == 0 {
+				w.constDecl(i)
+			}
+			i++
+		case roleShortVar:
+			w.shortVar(i)
+			i++
+		case roleCall:
+			w.call(i)
+			i++
+		case roleTypeConv:
+			w.genericCall(i)
+			i++
+		default:
+			i++
+		}
+	}
+}
+
+func (w *walker) pushFrame(n extract.Node, sym int32) {
+	w.frames = append(w.frames, frame{end: w.t.End(n), sym: sym, vars: len(w.vars), tparams: len(w.tparams)})
+}
+
+func (w *walker) imports(decl extract.Node) {
+	t, k := w.t, w.k
+	for s := range t.Descendants(decl) {
+		if t.Kind(s) != k.importSpec {
+			continue
+		}
+		path := unquote(w.text(t.Child(s, k.fPath)))
+		if path == "" {
+			continue
+		}
+		w.f.Import(abi.Import{Path: path, Alias: w.text(t.Child(s, k.fName)), Line: t.StartLine(s)})
+	}
+}
+
+// declSpan is the span of a spec's definition: the whole declaration when it
+// declares this one spec (`type T struct{…}` starts at "type"), else the spec.
+func (w *walker) declSpan(decl, spec extract.Node) abi.Span {
+	if w.t.ChildCount(decl) == 2 && spec == decl+2 {
+		return w.t.Span(decl)
+	}
+	return w.t.Span(spec)
+}
+
+func (w *walker) typeDecl(decl extract.Node) {
+	t, k := w.t, w.k
+	for spec := range t.NamedChildren(decl) {
+		switch t.Kind(spec) {
+		case k.typeSpec, k.typeAlias:
+			w.typeSpec(decl, spec)
+		}
+	}
+}
+
+func (w *walker) typeSpec(decl, spec extract.Node) {
+	t, k := w.t, w.k
+	nameNode := t.Child(spec, k.fName)
+	name := w.text(nameNode)
+	if name == "" || name == "_" || t.IsMissing(nameNode) {
+		return
+	}
+	typ := t.Child(spec, k.fType)
+	kind := "type_alias"
+	switch {
+	case t.Kind(spec) == k.typeAlias:
+	case w.is(typ, k.structType):
+		kind = "struct"
+	case w.is(typ, k.interfaceType):
+		kind = "interface"
+	}
+	sym := w.f.Symbol(abi.Symbol{
+		Name: name, Kind: kind, Parent: w.caller(),
+		Visibility: w.visibility(name), Span: w.declSpan(decl, spec),
+	})
+	mark := len(w.tparams)
+	w.bindTypeParams(t.Child(spec, k.fTypeParams))
+	defer func() { w.tparams = w.tparams[:mark] }()
+	switch {
+	case t.Kind(spec) == k.typeAlias:
+	case w.is(typ, k.structType):
+		w.structFields(sym, typ)
+	case w.is(typ, k.interfaceType):
+		w.interfaceElems(sym, typ)
+	case w.is(typ, k.functionType):
+		w.refs(sym, t.Child(typ, k.fParams), "parameter_type")
+		w.refs(sym, t.Child(typ, k.fResult), "return_type")
+	}
+}
+
+func (w *walker) structFields(sym int32, st extract.Node) {
+	t, k := w.t, w.k
+	list := t.ChildOfKind(st, k.fieldDeclList)
+	if list == extract.None {
+		return
+	}
+	for fd := range t.NamedChildren(list) {
+		if t.Kind(fd) != k.fieldDecl {
+			continue
+		}
+		typ := t.Child(fd, k.fType)
+		named := false
+		for c := range t.Children(fd) {
+			if t.Field(c) != k.fName || t.Kind(c) != k.fieldIdent {
+				continue
+			}
+			named = true
+			if name := w.text(c); name != "_" {
+				w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: sym, Visibility: w.visibility(name), Span: t.Span(fd)})
+			}
+		}
+		if named {
+			w.refs(sym, typ, "field")
+			continue
+		}
+		// An embedded field: `T`, `*T`, `pkg.T`, `T[U]`. A lone name that
+		// error recovery cut from the rest of its line (`y int =`) is more
+		// likely a broken named field than an embedding: skip it.
+		if next := t.End(fd); int(next) < t.Len() && t.IsError(next) && t.StartLine(next) == t.StartLine(fd) {
+			continue
+		}
+		if target := w.baseType(typ); target != "" {
+			w.f.Relation(abi.Relation{From: sym, Kind: "embeds", Target: target, Line: t.StartLine(typ)})
+		}
+		w.typeArgRefs(sym, typ)
+	}
+}
+
+func (w *walker) interfaceElems(sym int32, it extract.Node) {
+	t, k := w.t, w.k
+	for el := range t.NamedChildren(it) {
+		switch id := t.Kind(el); id {
+		case k.methodElem, k.methodSpec:
+			name := w.text(t.Child(el, k.fName))
+			if name == "" {
+				continue
+			}
+			params, result := t.Child(el, k.fParams), t.Child(el, k.fResult)
+			m := w.f.Symbol(abi.Symbol{
+				Name: name, Kind: "method", Parent: sym, Visibility: w.visibility(name),
+				Span: t.Span(el), Signature: w.signature(el, params, result, extract.None),
+			})
+			w.refs(m, params, "parameter_type")
+			w.refs(m, result, "return_type")
+		case k.typeElem, k.constraintElem:
+			// One plain type is an embedded interface; unions and ~T are
+			// type sets, not embedding.
+			if t.ChildCount(el) != 1 {
+				continue
+			}
+			if target := w.baseType(el + 1); target != "" {
+				w.f.Relation(abi.Relation{From: sym, Kind: "embeds", Target: target, Line: t.StartLine(el)})
+			}
+			w.typeArgRefs(sym, el+1)
+		case k.typeIdent, k.qualifiedType: // older grammars embed without type_elem
+			if target := w.baseType(el); target != "" {
+				w.f.Relation(abi.Relation{From: sym, Kind: "embeds", Target: target, Line: t.StartLine(el)})
+			}
+		}
+	}
+}
+
+// function reports a function or method declaration and opens its frame.
+// It returns the node after n: the walk goes on through the header (to
+// report syntax errors there) and the body (for calls).
+func (w *walker) function(n extract.Node) extract.Node {
+	t, k := w.t, w.k
+	body := t.Child(n, k.fBody)
+	next := n + 1
+	nameNode := t.Child(n, k.fName)
+	name := w.text(nameNode)
+	if name == "" || t.IsMissing(nameNode) {
+		w.pushFrame(n, w.caller())
+		return next
+	}
+	params, result := t.Child(n, k.fParams), t.Child(n, k.fResult)
+	sym := abi.Symbol{Name: name, Kind: "function", Parent: -1, Visibility: w.visibility(name), Span: t.Span(n)}
+	sym.Signature = w.signature(n, params, result, body)
+	var recvName, recvType string
+	recv := t.Child(n, k.fReceiver)
+	mark := len(w.tparams)
+	if recv != extract.None {
+		sym.Kind = "method"
+		if pd := t.ChildOfKind(recv, k.paramDecl); pd != extract.None {
+			recvName = w.text(t.Child(pd, k.fName))
+			rt := t.Child(pd, k.fType)
+			w.bindReceiverTypeParams(rt)
+			recvType = w.baseType(rt)
+		}
+		sym.Receiver = recvType
+	} else {
+		w.bindTypeParams(t.Child(n, k.fTypeParams))
+		sym.Test = w.isTest && isTestName(name)
+	}
+	idx := w.f.Symbol(sym)
+	w.refs(idx, params, "parameter_type")
+	w.refs(idx, result, "return_type")
+	// The frame spans the whole declaration; the type parameters bound above
+	// belong to it.
+	w.frames = append(w.frames, frame{end: t.End(n), sym: idx, vars: len(w.vars), tparams: mark})
+	if recvName != "" && recvName != "_" {
+		w.vars = append(w.vars, binding{recvName, recvType})
+	}
+	w.bindParams(params)
+	return next
+}
+
+// signature builds a callable's header. Params keep their types as written;
+// Raw is everything before the body with whitespace collapsed.
+func (w *walker) signature(n, params, result, body extract.Node) *abi.Signature {
+	t, k := w.t, w.k
+	sig := &abi.Signature{Return: collapse(w.text(result))}
+	if params != extract.None {
+		for pd := range t.NamedChildren(params) {
+			id := t.Kind(pd)
+			if id != k.paramDecl && id != k.variadicParamDecl {
+				continue
+			}
+			typ := t.Child(pd, k.fType)
+			typText := w.text(typ)
+			if id == k.variadicParamDecl && typ != extract.None {
+				// "...T": from the ellipsis token to the type's end.
+				start := t.StartByte(typ)
+				for c := range t.Children(pd) {
+					if !t.IsNamed(c) && t.EndByte(c) <= start {
+						start = t.StartByte(c)
+					}
+				}
+				typText = w.src[start:t.EndByte(typ)]
+			}
+			typText = collapse(typText)
+			named := false
+			for c := range t.Children(pd) {
+				if t.Field(c) == k.fName && t.Kind(c) == k.identifier {
+					sig.Params = append(sig.Params, abi.Param{Name: w.text(c), Type: typText})
+					named = true
+				}
+			}
+			if !named {
+				sig.Params = append(sig.Params, abi.Param{Type: typText})
+			}
+		}
+	}
+	end := t.EndByte(n)
+	if body != extract.None {
+		end = t.StartByte(body)
+	}
+	sig.Raw = collapse(w.src[t.StartByte(n):end])
+	return sig
+}
+
+// bindParams puts a parameter list's names in scope with their named types,
+// so calls through them get a ReceiverType and calls of them are not
+// mistaken for calls of package functions.
+func (w *walker) bindParams(params extract.Node) {
+	t, k := w.t, w.k
+	if params == extract.None {
+		return
+	}
+	for pd := range t.NamedChildren(params) {
+		id := t.Kind(pd)
+		if id != k.paramDecl && id != k.variadicParamDecl {
+			continue
+		}
+		typ := ""
+		if id == k.paramDecl {
+			typ = w.baseType(t.Child(pd, k.fType))
+		}
+		for c := range t.Children(pd) {
+			if t.Field(c) == k.fName && t.Kind(c) == k.identifier {
+				w.vars = append(w.vars, binding{w.text(c), typ})
+			}
+		}
+	}
+}
+
+func (w *walker) bindTypeParams(list extract.Node) {
+	if list == extract.None {
+		return
+	}
+	for pd := range w.t.NamedChildren(list) {
+		if w.t.Kind(pd) != w.k.typeParamDecl {
+			continue
+		}
+		for c := range w.t.Children(pd) {
+			if w.t.Field(c) == w.k.fName {
+				w.tparams = append(w.tparams, w.text(c))
+			}
+		}
+	}
+}
+
+// bindReceiverTypeParams binds T and K of a receiver `*Gen[T, K]`.
+func (w *walker) bindReceiverTypeParams(rt extract.Node) {
+	t, k := w.t, w.k
+	for rt != extract.None && t.Kind(rt) == k.pointerType {
+		rt = firstNamed(t, rt)
+	}
+	if !w.is(rt, k.genericType) {
+		return
+	}
+	args := t.ChildOfKind(rt, k.typeArgs)
+	if args == extract.None {
+		return
+	}
+	for a := range t.Descendants(args) {
+		if t.Kind(a) == k.typeIdent {
+			w.tparams = append(w.tparams, w.text(a))
+		}
+	}
+}
+
+func firstNamed(t *extract.Tree, n extract.Node) extract.Node {
+	for c := range t.NamedChildren(n) {
+		return c
+	}
+	return extract.None
+}
+
+// varDecl reports package-level variables as symbols and binds local ones.
+func (w *walker) varDecl(decl extract.Node) {
+	k := w.k
+	w.eachSpec(decl, k.varSpec, func(spec extract.Node) {
+		if len(w.frames) > 0 {
+			w.bindVarSpec(spec)
+			return
+		}
+		w.valueSymbols(decl, spec, "variable")
+		w.checkAssertion(spec)
+	})
+}
+
+func (w *walker) constDecl(decl extract.Node) {
+	w.eachSpec(decl, w.k.constSpec, func(spec extract.Node) { w.valueSymbols(decl, spec, "constant") })
+}
+
+func (w *walker) valueSymbols(decl, spec extract.Node, kind string) {
+	t, k := w.t, w.k
+	for c := range t.Children(spec) {
+		if t.Field(c) != k.fName || t.Kind(c) != k.identifier {
+			continue
+		}
+		if name := w.text(c); name != "_" {
+			w.f.Symbol(abi.Symbol{Name: name, Kind: kind, Parent: -1, Visibility: w.visibility(name), Span: w.declSpan(decl, spec)})
+		}
+	}
+}
+
+// bindVarSpec binds `var x T` to T, and `var x = T{}` / `&T{}` / `new(T)`
+// to T; other initial values bind the name with an unknown type.
+func (w *walker) bindVarSpec(spec extract.Node) {
+	t, k := w.t, w.k
+	declared := w.baseType(t.Child(spec, k.fType))
+	values := t.Child(spec, k.fValue)
+	i := 0
+	for c := range t.Children(spec) {
+		if t.Field(c) != k.fName || t.Kind(c) != k.identifier {
+			continue
+		}
+		typ := declared
+		if typ == "" && values != extract.None {
+			typ = w.valueType(nthNamed(t, values, i))
+		}
+		w.vars = append(w.vars, binding{w.text(c), typ})
+		i++
+	}
+}
+
+// shortVar binds `x := T{}` / `&T{}` / `new(T)` to T and every other name on
+// the left with an unknown type, which shadows outer bindings.
+func (w *walker) shortVar(n extract.Node) {
+	t, k := w.t, w.k
+	left, right := t.Child(n, k.fLeft), t.Child(n, k.fRight)
+	if left == extract.None {
+		return
+	}
+	i := 0
+	for c := range t.NamedChildren(left) {
+		if t.Kind(c) == k.identifier {
+			if name := w.text(c); name != "_" {
+				w.vars = append(w.vars, binding{name, w.valueType(nthNamed(t, right, i))})
+			}
+		}
+		i++
+	}
+}
+
+func nthNamed(t *extract.Tree, list extract.Node, i int) extract.Node {
+	if list == extract.None {
+		return extract.None
+	}
+	for c := range t.NamedChildren(list) {
+		if i == 0 {
+			return c
+		}
+		i--
+	}
+	return extract.None
+}
+
+// valueType is the named type of a value written as T{…}, &T{…} or new(T).
+func (w *walker) valueType(v extract.Node) string {
+	t, k := w.t, w.k
+	if v == extract.None {
+		return ""
+	}
+	switch t.Kind(v) {
+	case k.unaryExpr:
+		if op := t.Child(v, k.fOperand); w.is(op, k.compositeLit) && strings.HasPrefix(w.text(v), "&") {
+			return w.baseType(t.Child(op, k.fType))
+		}
+	case k.compositeLit:
+		return w.baseType(t.Child(v, k.fType))
+	case k.callExpr:
+		if fn := t.Child(v, k.fFunction); w.is(fn, k.identifier) && w.text(fn) == "new" && !w.isShadowed("new") {
+			return w.baseType(firstNamed(t, t.Child(v, k.fArguments)))
+		}
+	}
+	return ""
+}
+
+func (w *walker) call(n extract.Node) {
+	t, k := w.t, w.k
+	fn := t.Child(n, k.fFunction)
+	switch {
+	case w.is(fn, k.identifier):
+		name := w.text(fn)
+		if (isBuiltinFunc(name) && !w.isShadowed(name)) || isPredeclaredType(name) {
+			return
+		}
+		if _, local := w.lookup(name, true); local {
+			return // a closure or func-typed parameter, not a named function
+		}
+		w.f.Call(abi.Call{Caller: w.caller(), Name: name, Line: t.StartLine(fn), Col: t.StartCol(fn)})
+	case w.is(fn, k.selectorExpr):
+		op, field := t.Child(fn, k.fOperand), t.Child(fn, k.fField)
+		if op == extract.None || field == extract.None {
+			return
+		}
+		c := abi.Call{Caller: w.caller(), Name: w.text(field), Receiver: receiverText(w.text(op)), Line: t.StartLine(field), Col: t.StartCol(field)}
+		if t.Kind(op) == k.identifier {
+			c.ReceiverType, _ = w.lookup(c.Receiver, false)
+		}
+		w.f.Call(c)
+	}
+}
+
+// genericCall reports F[T](x) and pkg.F[T](x), which the grammar parses as
+// conversions to a generic type; conversions to non-generic types are not calls.
+func (w *walker) genericCall(n extract.Node) {
+	t, k := w.t, w.k
+	g := t.Child(n, k.fType)
+	if !w.is(g, k.genericType) {
+		return
+	}
+	fn := t.Child(g, k.fType)
+	switch {
+	case w.is(fn, k.typeIdent):
+		w.f.Call(abi.Call{Caller: w.caller(), Name: w.text(fn), Line: t.StartLine(fn), Col: t.StartCol(fn)})
+	case w.is(fn, k.qualifiedType):
+		name := t.Child(fn, k.fName)
+		w.f.Call(abi.Call{Caller: w.caller(), Name: w.text(name), Receiver: w.text(t.Child(fn, k.fPackage)), Line: t.StartLine(name), Col: t.StartCol(name)})
+	}
+}
+
+// lookup finds the innermost binding of name: its type, and whether it is
+// local to the open frames (as opposed to a package-level variable).
+func (w *walker) lookup(name string, localOnly bool) (typ string, local bool) {
+	for i := len(w.vars) - 1; i >= 0; i-- {
+		if localOnly && i < w.globals {
+			break
+		}
+		if w.vars[i].name == name {
+			return w.vars[i].typ, i >= w.globals
+		}
+	}
+	return "", false
+}
+
+func (w *walker) isShadowed(name string) bool {
+	for _, s := range w.shadowed {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+// baseType is the named type under pointers and type arguments, as written:
+// *pkg.T[U] → "pkg.T". Predeclared types and type parameters give "".
+func (w *walker) baseType(n extract.Node) string {
+	t, k := w.t, w.k
+	for n != extract.None {
+		switch t.Kind(n) {
+		case k.pointerType, k.parenType:
+			n = firstNamed(t, n)
+		case k.genericType:
+			n = t.Child(n, k.fType)
+		case k.typeIdent:
+			name := w.text(n)
+			if isPredeclaredType(name) || w.isTypeParam(name) {
+				return ""
+			}
+			return name
+		case k.qualifiedType:
+			return collapse(w.text(n))
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+func (w *walker) isTypeParam(name string) bool {
+	for _, p := range w.tparams {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// refs reports the named types used inside a type expression (or a
+// parameter list) as references from sym: the base names as written,
+// without pointers, slices or maps; type arguments get context generic_arg.
+func (w *walker) refs(sym int32, n extract.Node, ctx string) {
+	if n == extract.None {
+		return
+	}
+	t, k := w.t, w.k
+	genericEnd := extract.None
+	for i, end := n, t.End(n); i < end; {
+		id := t.Kind(i)
+		if id == errorKind || t.IsError(i) {
+			i = t.End(i)
+			continue
+		}
+		c := ctx
+		if i < genericEnd {
+			c = "generic_arg"
+		}
+		switch id {
+		case k.typeArgs:
+			if i >= genericEnd {
+				genericEnd = t.End(i)
+			}
+		case k.typeIdent:
+			if name := w.text(i); !isPredeclaredType(name) && !w.isTypeParam(name) {
+				w.reference(sym, name, c, t.StartLine(i))
+			}
+		case k.qualifiedType:
+			w.reference(sym, collapse(w.text(i)), c, t.StartLine(i))
+			i = t.End(i)
+			continue
+		}
+		i++
+	}
+}
+
+// typeArgRefs reports the type arguments of an embedded generic type.
+func (w *walker) typeArgRefs(sym int32, n extract.Node) {
+	t, k := w.t, w.k
+	for n != extract.None && t.Kind(n) == k.pointerType {
+		n = firstNamed(t, n)
+	}
+	if w.is(n, k.genericType) {
+		w.refs(sym, t.ChildOfKind(n, k.typeArgs), "generic_arg")
+	}
+}
+
+// reference reports one type use, once per (symbol, type, context).
+func (w *walker) reference(sym int32, target, ctx string, line uint32) {
+	if sym != w.relFrom {
+		w.relFrom, w.relKeys = sym, w.relKeys[:0]
+	}
+	for _, r := range w.relKeys {
+		if r.Target == target && r.Context == ctx {
+			return
+		}
+	}
+	r := abi.Relation{From: sym, Kind: "references", Target: target, Context: ctx, Line: line}
+	w.relKeys = append(w.relKeys, r)
+	w.f.Relation(r)
+}
+
+// checkAssertion records `var _ I = (*T)(nil)`, `T{}` or `&T{}`: Go's idiom
+// for stating that T implements I.
+func (w *walker) checkAssertion(spec extract.Node) {
+	t, k := w.t, w.k
+	name := t.Child(spec, k.fName)
+	iface := w.baseType(t.Child(spec, k.fType))
+	if w.text(name) != "_" || iface == "" {
+		return
+	}
+	v := firstNamed(t, t.Child(spec, k.fValue))
+	typ := w.valueType(v)
+	if typ == "" && w.is(v, k.callExpr) { // (*T)(nil)
+		if p := t.Child(v, k.fFunction); w.is(p, k.parenExpr) {
+			if u := firstNamed(t, p); w.is(u, k.unaryExpr) && strings.HasPrefix(w.text(u), "*") {
+				if op := t.Child(u, k.fOperand); w.is(op, k.identifier) || w.is(op, k.selectorExpr) {
+					typ = collapse(w.text(op))
+				}
+			}
+		}
+	}
+	if typ != "" {
+		w.asserts = append(w.asserts, assertion{typ: typ, iface: iface, line: t.StartLine(spec)})
+	}
+}
+
+// assertions reports the recorded interface checks as implements relations
+// from the type when this file declares it, else from the file with
+// Context "for:T" so the core can still attach them.
+func (w *walker) assertions() {
+	syms := w.f.Symbols()
+	for _, a := range w.asserts {
+		r := abi.Relation{From: -1, Kind: "implements", Target: a.iface, Line: a.line}
+		for i, s := range syms {
+			if s.Parent == -1 && s.Name == a.typ && (s.Kind == "struct" || s.Kind == "type_alias" || s.Kind == "interface") {
+				r.From = int32(i)
+				break
+			}
+		}
+		if r.From == -1 {
+			r.Context = "for:" + a.typ
+		}
+		w.f.Relation(r)
+	}
+}
+
+// visibility follows Go's export rule for package-level names; everything
+// declared inside a function is private to it.
+func (w *walker) visibility(name string) string {
+	if len(w.frames) > 0 {
+		return "private"
+	}
+	r, _ := utf8.DecodeRuneInString(name)
+	if unicode.IsUpper(r) {
+		return "public"
+	}
+	return "private"
+}
+
+// isTestName follows go test: Test, Benchmark, Fuzz or Example, optionally
+// followed by a name that does not start with a lower-case letter.
+func isTestName(name string) bool {
+	for _, p := range [...]string{"Test", "Benchmark", "Fuzz", "Example"} {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			r, _ := utf8.DecodeRuneInString(rest)
+			return rest == "" || !unicode.IsLower(r)
+		}
+	}
+	return false
+}
+
+func isBuiltinFunc(name string) bool {
+	switch name {
+	case "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len",
+		"make", "max", "min", "new", "panic", "print", "println", "real", "recover":
+		return true
+	}
+	return false
+}
+
+func isPredeclaredType(name string) bool {
+	switch name {
+	case "any", "bool", "byte", "comparable", "complex64", "complex128", "error",
+		"float32", "float64", "int", "int8", "int16", "int32", "int64", "rune",
+		"string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr":
+		return true
+	}
+	return false
+}
+
+// unquote strips the quotes of an import path literal. Import paths never
+// need escapes, so the text between the quotes is the path.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '`') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return ""
+}
+
+// maxReceiver caps receiver texts: a receiver that is itself a long call
+// chain or literal carries no name the core could resolve.
+const maxReceiver = 80
+
+// receiverText is the receiver expression as written, on one line, capped.
+func receiverText(s string) string {
+	s = collapse(s)
+	if len(s) <= maxReceiver {
+		return s
+	}
+	cut := maxReceiver
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// collapse trims s and turns each run of whitespace into one space. It
+// returns s itself (no copy) when nothing changes, the common case.
+func collapse(s string) string {
+	s = strings.TrimSpace(s)
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '\n' || c == '\t' || c == '\r' || c == ' ' && i+1 < len(s) && s[i+1] == ' ' {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || c == '\n' || c == '\t' || c == '\r' {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

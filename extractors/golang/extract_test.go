@@ -1,0 +1,153 @@
+//go:build !wasip1
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/syntax"
+	"github.com/synaptic-graph/synaptic/plugins/plugintest"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+func target(t testing.TB) ([]plugintest.Language, plugintest.Target, []abi.Grammar) {
+	t.Helper()
+	langs, err := plugintest.Languages(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grammars, err := plugintest.Grammars(langs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return langs, plugintest.Native(Extractor{}, grammars), grammars
+}
+
+func TestGolden(t *testing.T) {
+	langs, tg, _ := target(t)
+	plugintest.Run(t, ".", langs, tg)
+}
+
+func TestIsTestName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Test": true, "TestFoo": true, "Test_foo": true, "Testify": false,
+		"BenchmarkX": true, "Benchmarking": false, "FuzzParse": true,
+		"Example": true, "ExampleT_M": true, "Example_suffix": true, "Examples": false,
+		"TestÉté": true, "Testé": false, "helper": false,
+	} {
+		if got := isTestName(name); got != want {
+			t.Errorf("isTestName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestCollapse(t *testing.T) {
+	for in, want := range map[string]string{
+		"func f()":             "func f()",
+		"  func f() ":          "func f()",
+		"func f(\n\ta int,\n)": "func f( a int, )",
+		"func  f(a\tint)":      "func f(a int)",
+		"func été(\n)\xff":     "func été( )\xff",
+		"":                     "",
+	} {
+		if got := collapse(in); got != want {
+			t.Errorf("collapse(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestReceiverTextCap(t *testing.T) {
+	long := "a" + string(make([]byte, 0)) // keep vet quiet about unused helpers
+	for range 100 {
+		long += "é"
+	}
+	got := receiverText(long)
+	if len(got) > maxReceiver+len("…") || got[len(got)-len("…"):] != "…" {
+		t.Errorf("receiverText not capped on a rune boundary: %q", got)
+	}
+}
+
+// TestHostileInputs: invalid UTF-8, deep nesting and a huge generated file
+// must extract without panics and give valid facts.
+func TestHostileInputs(t *testing.T) {
+	_, tg, _ := target(t)
+	g, _ := syntax.Lookup("go")
+	p := syntax.NewParser()
+	defer p.Close()
+	deep := "package p\nfunc f() { x := "
+	for range 2000 {
+		deep += "g("
+	}
+	deep += "1"
+	for range 2000 {
+		deep += ")"
+	}
+	deep += " }\n"
+	huge := []byte("package p\n")
+	for i := range 20000 {
+		huge = append(huge, "func F"...)
+		huge = append(huge, byte('a'+i%26))
+		huge = append(huge, "(x *T) error { return x.Do(y) }\n"...)
+	}
+	for name, src := range map[string][]byte{
+		"bad_utf8.go": []byte("package p\nfunc \xff\xfe() { a.\xffb() }\n"),
+		"deep.go":     []byte(deep),
+		"huge.go":     huge,
+		"garbage.go":  []byte("}}}{{{ func ( type struct interface"),
+	} {
+		tree, err := p.Parse(g, src, syntax.ParseOptions{})
+		if err != nil {
+			t.Fatalf("%s: parse: %v", name, err)
+		}
+		if _, err := tg.Extract(name, 0, tree.Records, src); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// BenchmarkExtract measures extraction alone (files are parsed before the
+// timer starts) over the standard library's net/http.
+func BenchmarkExtract(b *testing.B) {
+	_, _, grammars := target(b)
+	g, _ := syntax.Lookup("go")
+	eg := extract.NewGrammar(&grammars[0])
+	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	if len(files) == 0 {
+		b.Skip("no GOROOT sources")
+	}
+	p := syntax.NewParser()
+	defer p.Close()
+	type parsed struct {
+		path      string
+		recs, src []byte
+	}
+	var corpus []parsed
+	var size int64
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tree, err := p.Parse(g, src, syntax.ParseOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		corpus = append(corpus, parsed{filepath.Base(f), append([]byte(nil), tree.Records...), src})
+		size += int64(len(src))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, c := range corpus {
+			if _, err := extract.Run(Extractor{}, eg, c.path, c.recs, c.src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(corpus)), "files/op")
+}
