@@ -1,0 +1,65 @@
+package graph
+
+import "testing"
+
+func indexFixture() *Index {
+	g := &Graph{Directed: true, Nodes: []Node{
+		{ID: "a_go", Label: "a.go", SourceFile: "pkg/a.go", Kind: "file"},
+		{ID: "a_serve", Label: ".Serve()", SourceFile: "pkg/a.go", Kind: "method"},
+		{ID: "b_serve", Label: ".Serve()", SourceFile: "other/b.go", Kind: "method"},
+		{ID: "b_handler", Label: "HandlerFunc", SourceFile: "other/b.go", Kind: "type_alias"},
+		{ID: "ext", Label: "fmt", SourceFile: ""},
+	}, Edges: []Edge{
+		{Source: "a_go", Target: "a_serve", Relation: "contains", Confidence: Extracted},
+		{Source: "a_serve", Target: "b_serve", Relation: "calls", Confidence: Extracted},
+		{Source: "b_handler", Target: "b_serve", Relation: "calls", Confidence: Extracted},
+	}}
+	return NewIndex(g)
+}
+
+func TestResolve(t *testing.T) {
+	x := indexFixture()
+	tests := []struct {
+		ref   string
+		want  string // node id, "" = not found, "?" = ambiguous
+		how   string
+		ncand int
+	}{
+		{"a_serve", "a_serve", "id", 0},
+		{"handlerfunc", "b_handler", "label", 0},
+		{"Serve", "?", "name", 2},
+		{"serve@pkg/", "a_serve", "qualified", 0},
+		{".Serve()@other", "b_serve", "qualified", 0},
+		{"pkg/a.go", "a_go", "label", 0}, // "a.go" label differs, path resolves via file rule
+		{"Handler", "b_handler", "substring", 0},
+		{"nothing", "", "", 0},
+		{"", "", "", 0},
+	}
+	for _, tt := range tests {
+		r := x.Resolve(tt.ref)
+		got := ""
+		switch {
+		case r.Found():
+			got = x.Node(r.Node).ID
+		case len(r.Candidates) > 0:
+			got = "?"
+		}
+		if got != tt.want || len(r.Candidates) != tt.ncand {
+			t.Errorf("Resolve(%q) = %q (%d candidates, by %s), want %q (%d)", tt.ref, got, len(r.Candidates), r.How, tt.want, tt.ncand)
+		}
+	}
+	r := x.Resolve("Serve")
+	// Equal degree (2 each): ties go by id.
+	if x.Node(r.Candidates[0]).ID != "a_serve" {
+		t.Errorf("candidates not ordered by degree, then id: %v", r.Candidates)
+	}
+	if q := x.Qualified(r.Candidates[1]); q != ".Serve()@other/b.go" {
+		t.Errorf("Qualified = %q", q)
+	}
+	if got := x.Resolve(x.Qualified(r.Candidates[0])); !got.Found() || x.Node(got.Node).ID != "a_serve" {
+		t.Errorf("qualified reference does not resolve back: %+v", got)
+	}
+	if len(x.Out(1)) != 1 || len(x.In(2)) != 2 || x.Degree(2) != 2 {
+		t.Errorf("adjacency wrong: out(1)=%v in(2)=%v", x.Out(1), x.In(2))
+	}
+}
