@@ -654,7 +654,7 @@ func (x *state) callee(at, fn extract.Node) {
 	switch t.Kind(fn) {
 	case l.identifier:
 		b := t.Bytes(fn)
-		if builtinCalls[string(b)] {
+		if builtinCalls[string(b)] || keywords[string(b)] {
 			return
 		}
 		c.Name = string(b)

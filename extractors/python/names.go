@@ -1,6 +1,10 @@
 package main
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // builtinCalls are Python builtins (functions and exception classes) whose
 // bare calls are not reported: they never resolve to project code, and a
@@ -27,6 +31,16 @@ var builtinCalls = setOf(`
 	UnicodeEncodeError UnicodeError ValueError ZeroDivisionError
 	ExceptionGroup BaseExceptionGroup
 	DeprecationWarning RuntimeWarning UserWarning Warning
+`)
+
+// keywords are never callee names (soft keywords like match are left out:
+// they are valid function names), but tree-sitter's error recovery can
+// turn them into identifiers (`def m(self)` inside an ERROR node parses as
+// a call of "def").
+var keywords = setOf(`
+	False None True and as assert async await break class continue def del
+	elif else except finally for from global if import in is lambda nonlocal
+	not or pass raise return try while with yield
 `)
 
 // builtinTypes are annotation names that never name project types: builtin
@@ -87,20 +101,23 @@ func visibility(name string) string {
 	return "public"
 }
 
-// isConstName reports whether name is UPPER_CASE: at least one letter, no
-// lowercase letter. A leading underscore is allowed (_DEFAULT_TIMEOUT).
+// isConstName reports whether name is UPPER_CASE: at least one upper-case
+// letter and no lower-case one (Unicode-aware: ÄRGER counts, 常量 does not).
+// A leading underscore is allowed (_DEFAULT_TIMEOUT).
 func isConstName(name string) bool {
-	letter := false
+	upper := false
 	for _, r := range name {
 		switch {
 		case r >= 'A' && r <= 'Z':
-			letter = true
+			upper = true
 		case r == '_' || r >= '0' && r <= '9':
-		default:
+		case r < utf8.RuneSelf || unicode.IsLower(r):
 			return false
+		case unicode.IsUpper(r):
+			upper = true
 		}
 	}
-	return letter && !isDunder(name)
+	return upper && !isDunder(name)
 }
 
 // hasWordPrefix reports whether name starts with prefix followed by a word
@@ -160,11 +177,13 @@ func isDottedName(s string) bool {
 // collapse renders source text on one line: comments dropped, runs of
 // whitespace (newlines and line continuations included) turned into one
 // space, and no space just inside brackets or before a comma, so a
-// multi-line parameter list reads like a single-line one. String literals
-// are copied as they are (only their newlines become spaces).
+// multi-line parameter list reads like a single-line one; the trailing comma
+// of a list whose closing bracket is on its own line goes too ("(a, b,\n)"
+// reads "(a, b)"), while "(a,)" is kept. String literals are copied as they
+// are (only their newlines become spaces).
 func collapse(dst []byte, src []byte) []byte {
 	var quote byte
-	space := false
+	space, newline := false, false
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if quote != 0 {
@@ -183,7 +202,10 @@ func collapse(dst []byte, src []byte) []byte {
 			continue
 		}
 		switch c {
-		case ' ', '\t', '\n', '\r', '\f', '\\':
+		case '\n':
+			space, newline = true, true
+			continue
+		case ' ', '\t', '\r', '\f', '\\':
 			space = true
 			continue
 		case '#':
@@ -195,11 +217,14 @@ func collapse(dst []byte, src []byte) []byte {
 		}
 		if space {
 			n := len(dst)
+			if newline && n > 0 && dst[n-1] == ',' && (c == ')' || c == ']' || c == '}') {
+				dst, n = dst[:n-1], n-1
+			}
 			open := n > 0 && (dst[n-1] == '(' || dst[n-1] == '[' || dst[n-1] == '{')
 			if n > 0 && !open && c != ')' && c != ']' && c != '}' && c != ',' && c != ':' {
 				dst = append(dst, ' ')
 			}
-			space = false
+			space, newline = false, false
 		}
 		if c == '"' || c == '\'' {
 			quote = c
