@@ -1020,7 +1020,11 @@ func (w *walker) call(n extract.Node) {
 	if fn != extract.None {
 		switch w.kind(fn) {
 		case l.identifier:
-			w.emitCall(string(w.bytes(fn)), "", "", fn)
+			// require() with a computed specifier loads a module, it does
+			// not call anything defined in the repository.
+			if name := w.bytes(fn); string(name) != "require" {
+				w.emitCall(string(name), "", "", fn)
+			}
 		case l.memberExpression:
 			w.memberCall(fn)
 		case l.super:
