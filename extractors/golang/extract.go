@@ -261,7 +261,7 @@ func (w *walker) walk() {
 		}
 		id := t.Kind(i)
 		if id == errorKind || t.IsError(i) {
-			w.f.Errorf("syntax error at L%d", t.StartLine(i))
+			w.f.Errorf("syntax error at L%d:%d", t.StartLine(i), t.StartCol(i))
 			if i == 0 { // a wholly broken file: salvage what its children hold
 				i++
 			} else {
@@ -269,10 +269,10 @@ func (w *walker) walk() {
 			}
 			continue
 		}
-		if t.IsMissing(i) {
-			w.f.Errorf("syntax error at L%d: missing %s", t.StartLine(i), t.KindName(i))
-			i++
-			continue
+		// Only named MISSING nodes are reported: a missing ")" is not sent
+		// to named-only plugins, and the facts must not depend on that.
+		if t.IsMissing(i) && t.IsNamed(i) {
+			w.f.Errorf("syntax error at L%d:%d: missing %s", t.StartLine(i), t.StartCol(i), t.KindName(i))
 		}
 		switch k.roleOf(id) {
 		case rolePackage:
@@ -334,9 +334,12 @@ func (w *walker) imports(decl extract.Node) {
 }
 
 // declSpan is the span of a spec's definition: the whole declaration when it
-// declares this one spec (`type T struct{…}` starts at "type"), else the spec.
+// declares this one spec without parentheses (`type T struct{…}` starts at
+// "type"), else the spec. A grouped declaration ends with its ")" after the
+// last spec; comparing ends needs no keyword or punctuation nodes, which a
+// named-only host does not send.
 func (w *walker) declSpan(decl, spec extract.Node) abi.Span {
-	if w.t.ChildCount(decl) == 2 && spec == decl+2 {
+	if w.t.EndByte(spec) == w.t.EndByte(decl) {
 		return w.t.Span(decl)
 	}
 	return w.t.Span(spec)
@@ -518,14 +521,12 @@ func (w *walker) signature(n, params, result, body extract.Node) *abi.Signature 
 			typ := t.Child(pd, k.fType)
 			typText := w.text(typ)
 			if id == k.variadicParamDecl && typ != extract.None {
-				// "...T": from the ellipsis token to the type's end.
-				start := t.StartByte(typ)
-				for c := range t.Children(pd) {
-					if !t.IsNamed(c) && t.EndByte(c) <= start {
-						start = t.StartByte(c)
-					}
+				// "...T": from the ellipsis to the type's end, found in the
+				// source since the host may not send the "..." token.
+				head := w.src[t.StartByte(pd):t.StartByte(typ)]
+				if e := strings.LastIndex(head, "..."); e >= 0 {
+					typText = w.src[t.StartByte(pd)+e : t.EndByte(typ)]
 				}
-				typText = w.src[start:t.EndByte(typ)]
 			}
 			typText = collapse(typText)
 			named := false
