@@ -30,6 +30,16 @@ void syn_parser_free(syn_parser *p) {
   free(p);
 }
 
+void syn_parser_release_buffers(syn_parser *p) {
+  free(p->recs);
+  free(p->stack);
+  free(p->anc);
+  p->recs = NULL;
+  p->stack = NULL;
+  p->anc = NULL;
+  p->len = p->cap = p->sp = p->stack_cap = p->anc_len = p->anc_cap = 0;
+}
+
 static int grow(void **buf, size_t *cap, size_t need, size_t elem) {
   size_t n = *cap ? *cap : 256;
   while (n < need) n *= 2;

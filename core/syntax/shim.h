@@ -125,6 +125,7 @@ typedef struct syn_grammar {
 
 syn_parser *syn_parser_new(void);
 void syn_parser_free(syn_parser *p);
+void syn_parser_release_buffers(syn_parser *p);
 int syn_parse(syn_parser *p, const syn_grammar *g, const char *src,
               uint32_t len, uint64_t timeout_micros, int mode);
 

@@ -283,6 +283,24 @@ func (p *Parser) Close() {
 	p.p = nil
 }
 
+// BufferBytes returns the capacity of the parser's C record buffer in bytes
+// (it grows to the largest tree serialized and is reused).
+func (p *Parser) BufferBytes() int {
+	if p.p == nil {
+		return 0
+	}
+	return int(p.p.cap) * RecordSize
+}
+
+// ReleaseBuffers frees the record and stack buffers (e.g. after a huge file,
+// when BufferBytes is above a budget); they are reallocated on demand. The
+// last Tree's Records become invalid.
+func (p *Parser) ReleaseBuffers() {
+	if p.p != nil {
+		C.syn_parser_release_buffers(p.p)
+	}
+}
+
 // emptySrc is passed for empty sources so that C never sees a nil pointer.
 var emptySrc = [1]byte{}
 

@@ -491,3 +491,28 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestReleaseBuffers(t *testing.T) {
+	g := mustGrammar(t, "go")
+	p := NewParser()
+	defer p.Close()
+	src := bigGo(1 << 20)
+	if _, err := p.Parse(g, src, ParseOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if p.BufferBytes() < 1<<20 {
+		t.Errorf("BufferBytes %d after a 1 MB file", p.BufferBytes())
+	}
+	p.ReleaseBuffers()
+	if p.BufferBytes() != 0 {
+		t.Errorf("BufferBytes %d after ReleaseBuffers", p.BufferBytes())
+	}
+	small := []byte(snippets["go"].src)
+	tr, err := p.Parse(g, small, ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(g, tr, small); err != nil {
+		t.Fatal(err)
+	}
+}
