@@ -199,6 +199,13 @@ func (w *walker) declaration(n, stmt extract.Node, exported bool) {
 	case rVarDecl:
 		w.varDecl(n, exported)
 	default:
+		if w.kind(n) == w.l.ambientDeclaration {
+			// export declare …: the declaration inside is the exported one.
+			if d := w.firstNamed(n); d != extract.None {
+				w.declaration(d, d, exported)
+				return
+			}
+		}
 		w.walkNode(n)
 	}
 }
@@ -697,6 +704,14 @@ func (w *walker) varDecl(n extract.Node, exported bool) {
 			switch k := w.kind(v); {
 			case k == l.arrowFunction || k == l.functionExpression || k == l.generatorFunction:
 				name := t.Text(nameNode)
+				if w.hasErrorChild(d) {
+					// `const x = ; function f() {}`: error recovery glued
+					// a later function onto the declarator; it is f, not x.
+					if name = w.nameOf(v); name == "" {
+						break
+					}
+					def, hdr = v, t.StartByte(v)
+				}
 				c := w.save()
 				w.pushTypeParams(v)
 				idx := w.defineCallable(def, v, name, "function", w.visibility(name, exported), hdr, "")
@@ -728,6 +743,16 @@ func (w *walker) varDecl(n extract.Node, exported bool) {
 		}
 		w.walkNode(value)
 	}
+}
+
+// hasErrorChild reports whether error recovery put an ERROR node directly in n.
+func (w *walker) hasErrorChild(n extract.Node) bool {
+	for c := range w.t.Children(n) {
+		if w.t.IsError(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // declaredType is the bare type name of a typed or `new T()`-initialised local.

@@ -55,6 +55,7 @@ type lang struct {
 	restPattern, assignmentPattern, requiredParameter, optionalParameter            extract.KindID
 	accessibilityModifier, decorator, typeParameter                                 extract.KindID
 	predefinedType, literalType, typeQuery, thisType, exportStatement               extract.KindID
+	ambientDeclaration                                                              extract.KindID
 
 	// Anonymous tokens.
 	kwGet, kwSet, kwConst, kwDefault extract.KindID
@@ -113,7 +114,7 @@ func newLang(g *extract.Grammar) *lang {
 		accessibilityModifier: k("accessibility_modifier"), decorator: k("decorator"),
 		typeParameter: k("type_parameter"), predefinedType: k("predefined_type"),
 		literalType: k("literal_type"), typeQuery: k("type_query"), thisType: k("this_type"),
-		exportStatement: k("export_statement"),
+		exportStatement: k("export_statement"), ambientDeclaration: k("ambient_declaration"),
 
 		kwGet: a("get"), kwSet: a("set"), kwConst: a("const"), kwDefault: a("default"),
 
