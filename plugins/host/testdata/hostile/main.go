@@ -1,0 +1,74 @@
+//go:build wasip1
+
+// Command hostile is a test plugin whose behaviour is chosen by the file
+// name it is handed: it loops, allocates without bound, panics, traps,
+// exits, floods its output, or behaves well.
+package main
+
+import (
+	"errors"
+	"os"
+	"path"
+	"strings"
+	"unsafe"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+var (
+	spin uint64
+	keep [][]byte
+)
+
+type hostile struct{}
+
+func (hostile) Extract(f *extract.File) error {
+	switch strings.TrimSuffix(path.Base(f.Path), path.Ext(f.Path)) {
+	case "loop":
+		for {
+			spin++
+		}
+	case "bomb":
+		for {
+			b := make([]byte, 4<<20)
+			b[0] = 1
+			keep = append(keep, b)
+		}
+	case "panic":
+		panic("boom")
+	case "trap":
+		// An out-of-bounds load is a real wasm trap, not a Go panic.
+		p := (*uint64)(unsafe.Pointer(uintptr(0xfffffff0)))
+		spin = *p
+	case "exit":
+		os.Stderr.WriteString("bye\n")
+		os.Exit(3)
+	case "huge":
+		name := strings.Repeat("x", 1000)
+		for i := 0; i < 4000; i++ {
+			f.Call(abi.Call{Caller: -1, Name: name, Line: uint32(i)})
+		}
+	case "grow":
+		// Leave a big heap behind so the host recycles the instance.
+		keep = append(keep, make([]byte, 16<<20))
+	case "error":
+		return errors.New("cannot handle " + f.Path)
+	}
+	t := f.Tree
+	f.SetPackage(f.Language())
+	var parent int32 = -1
+	for n := range t.NamedChildren(0) {
+		parent = f.Symbol(abi.Symbol{Name: t.Text(n), Kind: t.KindName(n), Parent: -1, Span: t.Span(n),
+			Signature: &abi.Signature{Params: []abi.Param{{Name: "a", Type: "int"}}, Return: "error", Raw: "func " + t.Text(n) + "(a int) error"}})
+	}
+	f.Call(abi.Call{Caller: parent, Name: "println", Receiver: "fmt", Line: 1, Col: 2})
+	f.Import(abi.Import{Path: "fmt", Names: []abi.ImportName{{Name: "Println", Alias: "p"}}, Line: 1})
+	f.Relation(abi.Relation{From: parent, Kind: "references", Target: "io.Reader", Context: "parameter_type", Line: 1})
+	f.Errorf("kinds=%d", t.Len())
+	return nil
+}
+
+func init() { extract.Register(hostile{}) }
+
+func main() {}
