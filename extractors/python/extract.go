@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -12,6 +13,8 @@ import (
 // Conventions chosen where Python leaves room (the goldens pin them):
 //   - A decorated definition's span starts at its first decorator, as
 //     inspect.getsource does: the decorators are part of the definition.
+//   - Classes deriving from Enum/IntEnum/StrEnum/Flag/IntFlag are enums
+//     (members are fields), from Protocol interfaces.
 //   - def directly in a class body is a method (Parent = the class),
 //     __init__ included; @property / @cached_property / @x.setter methods are
 //     properties. A def inside a def is a function whose Parent is the
@@ -85,6 +88,7 @@ type state struct {
 	stack     []scope
 	vars      []typedVar
 	typeVars  []string           // TypeVar names and PEP 695 type parameters: not references
+	typing    []string           // local aliases of typing modules (import typing as t)
 	seen      map[string][]int32 // field/constant name -> parents already holding it
 	refs      []ref              // references of the current symbol, for dedup
 	refsFrom  int32
@@ -363,6 +367,9 @@ func (x *state) class(i extract.Node) {
 			}
 		}
 	}
+	if bases != extract.None {
+		s.Kind = x.classKind(bases)
+	}
 	s.Test = test && outer == nil || test && outer.kind == scopeClass && outer.test
 	sc.test = s.Test
 	sc.sym = x.symbol(s)
@@ -388,6 +395,21 @@ func (x *state) class(i extract.Node) {
 		}
 	}
 	x.stack = append(x.stack, sc)
+}
+
+// classKind tells enums (a base named Enum, IntEnum, StrEnum, Flag or
+// IntFlag) and protocols (a base named Protocol: structural interfaces)
+// from plain classes.
+func (x *state) classKind(bases extract.Node) string {
+	for b := range x.t.NamedChildren(bases) {
+		switch lastSegment(x.baseName(b)) {
+		case "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum":
+			return "enum"
+		case "Protocol":
+			return "interface"
+		}
+	}
+	return "class"
 }
 
 // baseName returns the class named by a superclasses entry: Base, mod.Base,
@@ -747,6 +769,9 @@ func (x *state) importStatement(i extract.Node) {
 		case l.aliasedImport:
 			im.Path = x.compact(t.Child(c, l.fName))
 			im.Alias = t.Text(t.Child(c, l.fAlias))
+			if typingModules[im.Path] {
+				x.typing = append(x.typing, im.Alias)
+			}
 		default:
 			continue
 		}
@@ -879,8 +904,11 @@ func (x *state) ref(name string, from int32, ctx string, line uint32) {
 		if builtinTypes[name] || x.isTypeVar([]byte(name)) {
 			return
 		}
-	} else if builtinTypes[last] && typingModules[name[:len(name)-len(last)-1]] {
-		return
+	} else if builtinTypes[last] {
+		mod := name[:len(name)-len(last)-1]
+		if typingModules[mod] || slices.Contains(x.typing, mod) {
+			return
+		}
 	}
 	if x.refsFrom != from {
 		x.refs, x.refsFrom = x.refs[:0], from

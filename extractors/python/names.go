@@ -60,8 +60,10 @@ var builtinTypes = setOf(`
 `)
 
 // typingModules are module names whose attributes are judged by their last
-// segment against builtinTypes (typing.Optional, t.Any, collections.abc.Iterable).
-var typingModules = setOf(`typing typing_extensions t tp builtins collections.abc abc`)
+// segment against builtinTypes (typing.Optional, collections.abc.Iterable,
+// abc.Callable after `from collections import abc`). Local aliases
+// (`import typing as t`) are learnt from the file's imports.
+var typingModules = setOf(`typing typing_extensions builtins collections.abc abc`)
 
 // transparentGenerics wrap a type without making it a container: their
 // arguments keep the context of the annotation (Optional[User] is a
@@ -188,11 +190,18 @@ func collapse(dst []byte, src []byte) []byte {
 		c := src[i]
 		if quote != 0 {
 			switch {
-			case c == '\\' && i+1 < len(src):
+			case c == '\\' && i+1 < len(src) && src[i+1] != '\n' && src[i+1] != '\r':
 				dst = append(dst, c, src[i+1])
 				i++
-			case c == '\n' || c == '\r':
-				dst = append(dst, ' ')
+			case c == '\\' || c == '\n' || c == '\r':
+				// A line break inside a (triple-quoted) string and the
+				// indentation after it read as one space.
+				for i+1 < len(src) && (src[i+1] == ' ' || src[i+1] == '\t' || src[i+1] == '\n' || src[i+1] == '\r') {
+					i++
+				}
+				if n := len(dst); n > 0 && dst[n-1] != ' ' {
+					dst = append(dst, ' ')
+				}
 			default:
 				dst = append(dst, c)
 				if c == quote {

@@ -11,6 +11,7 @@ func TestCollapse(t *testing.T) {
 		{"def f(a: dict[\n  str, int\n] = {})", "def f(a: dict[str, int] = {})"},
 		{"def f(a, \\\n b)", "def f(a, b)"},
 		{"def f(s='a\\'#b')", "def f(s='a\\'#b')"},
+		{"\"\"\"\\\n    [a]\n    b\"\"\"", "\"\"\" [a] b\"\"\""},
 	} {
 		if got := string(collapse(nil, []byte(tc.in))); got != tc.want {
 			t.Errorf("collapse(%q) = %q, want %q", tc.in, got, tc.want)
