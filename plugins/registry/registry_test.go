@@ -84,8 +84,8 @@ func TestDiscover(t *testing.T) {
 			t.Errorf("Problems =\n%s\nwant one containing %q", strings.Join(problems, "\n"), want)
 		}
 	}
-	if len(problems) != 5 { // broken reports two errors in one problem
-		t.Logf("problems: %q", problems)
+	if len(problems) != 4 {
+		t.Errorf("got %d problems, want 4: %q", len(problems), problems)
 	}
 
 	if want := []Conflict{{Pattern: ".ts", Winner: "tsplus", Losers: []string{"typescript"}}}; !reflect.DeepEqual(r.Conflicts, want) {

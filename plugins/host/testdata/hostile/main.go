@@ -39,7 +39,7 @@ func (hostile) Extract(f *extract.File) error {
 		panic("boom")
 	case "trap":
 		// An out-of-bounds load is a real wasm trap, not a Go panic.
-		p := (*uint64)(unsafe.Pointer(uintptr(0xfffffff0)))
+		p := (*uint64)(unsafe.Add(unsafe.Pointer(nil), 0xfffffff0))
 		spin = *p
 	case "exit":
 		os.Stderr.WriteString("bye\n")
