@@ -826,8 +826,12 @@ func (w *walker) receiverType(obj node) string {
 	case g.identifier:
 		return w.lookup(w.text(obj))
 	case g.fieldAccess:
-		if o := t.Child(obj, g.fObject); o != extract.None && t.Kind(o) == g.this {
-			return w.lookup(w.text(t.Child(obj, g.fField)))
+		o, fld := t.Child(obj, g.fObject), t.Child(obj, g.fField)
+		switch {
+		case t.Kind(o) == g.this: // this.field
+			return w.lookup(w.text(fld))
+		case t.Kind(fld) == g.this: // Outer.this
+			return collapse(w.text(o))
 		}
 	}
 	return ""

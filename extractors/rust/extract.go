@@ -76,7 +76,7 @@ type (
 type grammar struct {
 	act []action
 
-	staticItem, unionItem, visibility, attribute                 kind
+	staticItem, unionItem, visibility, attribute, primitiveType  kind
 	identifier, scopedIdentifier, typeIdent, scopedTypeIdent     kind
 	fieldIdent, self, crate, super, metavariable, genericType    kind
 	genericFunction, fieldExpr, tokenTree, structExpr, callExpr  kind
@@ -112,7 +112,7 @@ func grammarFor(g *extract.Grammar) *grammar {
 
 func newGrammar(g *extract.Grammar) *grammar {
 	k := &grammar{
-		staticItem: g.Kind("static_item"), unionItem: g.Kind("union_item"),
+		staticItem: g.Kind("static_item"), unionItem: g.Kind("union_item"), primitiveType: g.Kind("primitive_type"),
 		visibility: g.Kind("visibility_modifier"), attribute: g.Kind("attribute"),
 		identifier: g.Kind("identifier"), scopedIdentifier: g.Kind("scoped_identifier"),
 		typeIdent: g.Kind("type_identifier"), scopedTypeIdent: g.Kind("scoped_type_identifier"),
@@ -637,7 +637,7 @@ func (w *walker) selfName(ty node) string {
 	t, g := w.t, w.g
 	for ty != extract.None {
 		switch t.Kind(ty) {
-		case g.typeIdent:
+		case g.typeIdent, g.primitiveType:
 			return w.text(ty)
 		case g.scopedTypeIdent:
 			ty = t.Child(ty, g.fName)
@@ -773,10 +773,14 @@ func (w *walker) typeName(ty node) string {
 	for ty != extract.None {
 		switch t.Kind(ty) {
 		case g.typeIdent:
-			if s := w.text(ty); s != "Self" {
+			switch s := w.text(ty); {
+			case s == "Self":
+				return w.selfType()
+			case w.isTypeParam(s):
+				return "" // any type: nothing to resolve against
+			default:
 				return s
 			}
-			return w.selfType()
 		case g.scopedTypeIdent:
 			return collapse(w.text(ty))
 		case g.genericType, g.refType, g.pointerType:
