@@ -40,11 +40,11 @@ type lang struct {
 
 	// Kinds.
 	identifier, typeIdentifier, nestedTypeIdentifier, genericType, nestedIdentifier extract.KindID
-	propertyIdentifier, privatePropertyIdentifier, computedPropertyName             extract.KindID
-	str, templateString, templateSubstitution, number, comment                      extract.KindID
+	propertyIdentifier, privatePropertyIdentifier                                   extract.KindID
+	str, templateString, templateSubstitution, comment                              extract.KindID
 	this, super, memberExpression, callExpression, importExpr, awaitExpression      extract.KindID
 	parenthesized, arrowFunction, functionExpression, generatorFunction, class      extract.KindID
-	functionDeclaration, generatorFunctionDeclaration, functionSignature            extract.KindID
+	functionDeclaration, functionSignature                                          extract.KindID
 	classHeritage, extendsClause, implementsClause, extendsTypeClause               extract.KindID
 	methodDefinition, methodSignature, abstractMethodSignature                      extract.KindID
 	publicFieldDefinition, fieldDefinition, propertySignature                       extract.KindID
@@ -52,19 +52,19 @@ type lang struct {
 	importClause, namedImports, importSpecifier, namespaceImport                    extract.KindID
 	importRequireClause, variableDeclarator, newExpression                          extract.KindID
 	objectPattern, pairPattern, shorthandPattern, objectAssignmentPattern           extract.KindID
-	restPattern, assignmentPattern, requiredParameter, optionalParameter            extract.KindID
-	accessibilityModifier, decorator, typeParameter                                 extract.KindID
+	assignmentPattern, requiredParameter, optionalParameter                         extract.KindID
+	accessibilityModifier, decorator                                                extract.KindID
 	predefinedType, literalType, typeQuery, thisType, exportStatement               extract.KindID
 	ambientDeclaration                                                              extract.KindID
 
 	// Anonymous tokens.
-	kwGet, kwSet, kwConst, kwDefault extract.KindID
+	kwGet, kwSet, kwConst extract.KindID
 
 	// Fields.
 	fName, fValue, fBody, fParameters, fParameter, fReturnType, fType extract.FieldID
 	fPattern, fLeft, fRight, fFunction, fArguments, fConstructor      extract.FieldID
 	fObject, fProperty, fSource, fAlias, fDeclaration, fKind          extract.FieldID
-	fTypeArguments, fTypeParameters, fDecorator, fKey                 extract.FieldID
+	fTypeArguments, fTypeParameters, fKey                             extract.FieldID
 }
 
 var langs sync.Map // *extract.Grammar -> *lang
@@ -85,17 +85,15 @@ func newLang(g *extract.Grammar) *lang {
 		nestedTypeIdentifier: k("nested_type_identifier"), genericType: k("generic_type"),
 		nestedIdentifier: k("nested_identifier"), propertyIdentifier: k("property_identifier"),
 		privatePropertyIdentifier: k("private_property_identifier"),
-		computedPropertyName:      k("computed_property_name"),
 		str:                       k("string"), templateString: k("template_string"),
-		templateSubstitution: k("template_substitution"), number: k("number"), comment: k("comment"),
+		templateSubstitution: k("template_substitution"), comment: k("comment"),
 		this: k("this"), super: k("super"), memberExpression: k("member_expression"),
 		callExpression: k("call_expression"), importExpr: k("import"), awaitExpression: k("await_expression"),
 		parenthesized: k("parenthesized_expression"), arrowFunction: k("arrow_function"),
 		functionExpression: k("function_expression"), generatorFunction: k("generator_function"),
 		class: k("class"), functionDeclaration: k("function_declaration"),
-		generatorFunctionDeclaration: k("generator_function_declaration"),
-		functionSignature:            k("function_signature"),
-		classHeritage:                k("class_heritage"), extendsClause: k("extends_clause"),
+		functionSignature: k("function_signature"),
+		classHeritage:     k("class_heritage"), extendsClause: k("extends_clause"),
 		implementsClause: k("implements_clause"), extendsTypeClause: k("extends_type_clause"),
 		methodDefinition: k("method_definition"), methodSignature: k("method_signature"),
 		abstractMethodSignature: k("abstract_method_signature"),
@@ -108,15 +106,14 @@ func newLang(g *extract.Grammar) *lang {
 		variableDeclarator: k("variable_declarator"), newExpression: k("new_expression"),
 		objectPattern: k("object_pattern"), pairPattern: k("pair_pattern"),
 		shorthandPattern:        k("shorthand_property_identifier_pattern"),
-		objectAssignmentPattern: k("object_assignment_pattern"),
-		restPattern:             k("rest_pattern"), assignmentPattern: k("assignment_pattern"),
+		objectAssignmentPattern: k("object_assignment_pattern"), assignmentPattern: k("assignment_pattern"),
 		requiredParameter: k("required_parameter"), optionalParameter: k("optional_parameter"),
 		accessibilityModifier: k("accessibility_modifier"), decorator: k("decorator"),
-		typeParameter: k("type_parameter"), predefinedType: k("predefined_type"),
-		literalType: k("literal_type"), typeQuery: k("type_query"), thisType: k("this_type"),
+		predefinedType: k("predefined_type"),
+		literalType:    k("literal_type"), typeQuery: k("type_query"), thisType: k("this_type"),
 		exportStatement: k("export_statement"), ambientDeclaration: k("ambient_declaration"),
 
-		kwGet: a("get"), kwSet: a("set"), kwConst: a("const"), kwDefault: a("default"),
+		kwGet: a("get"), kwSet: a("set"), kwConst: a("const"),
 
 		fName: f("name"), fValue: f("value"), fBody: f("body"), fParameters: f("parameters"),
 		fParameter: f("parameter"), fReturnType: f("return_type"), fType: f("type"),
@@ -124,7 +121,7 @@ func newLang(g *extract.Grammar) *lang {
 		fArguments: f("arguments"), fConstructor: f("constructor"), fObject: f("object"),
 		fProperty: f("property"), fSource: f("source"), fAlias: f("alias"),
 		fDeclaration: f("declaration"), fKind: f("kind"), fTypeArguments: f("type_arguments"),
-		fTypeParameters: f("type_parameters"), fDecorator: f("decorator"), fKey: f("key"),
+		fTypeParameters: f("type_parameters"), fKey: f("key"),
 	}
 	set := func(r role, names ...string) {
 		for _, n := range names {
