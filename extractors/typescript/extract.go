@@ -60,17 +60,17 @@ type walker struct {
 	f   *extract.File
 	src []byte
 
-	parent   int32  // enclosing symbol, the Parent of new symbols
-	caller   int32  // enclosing callable (or class body), the Caller of calls
-	thisType string // class that `this` denotes here, "" if unknown
-	baseType string // superclass of thisType, the target of super calls
-	end      extract.Node
+	parent   int32        // enclosing symbol, the Parent of new symbols
+	caller   int32        // enclosing callable (or class body), the Caller of calls
+	thisType string       // class that `this` denotes here, "" if unknown
+	baseType string       // superclass of thisType, the target of super calls
+	end      extract.Node // end of the range being walked: siblings stop there
 
 	bindings []binding      // typed parameters and locals in scope, innermost last
 	tparams  []extract.Node // type parameter names in scope, not references
 	exports  [][]byte       // names exported by `export {…}`, `export default x`, `export = x`
 	seen     []relKey       // references already emitted for the current symbol
-	errors   int
+	errors   int            // syntax errors reported so far
 }
 
 // binding is a name whose type is known locally (a typed parameter, a typed
@@ -80,6 +80,7 @@ type binding struct {
 	typ  string
 }
 
+// relKey identifies a references relation, to emit each one once per symbol.
 type relKey struct {
 	from           int32
 	target, detail string
@@ -133,37 +134,18 @@ func (w *walker) walkInside(n extract.Node) {
 	}
 }
 
+// node dispatches a node with a role to its handler.
 func (w *walker) node(n extract.Node, r role) {
 	switch r {
 	case rError, rType:
 		// ERROR subtrees are skipped (reportErrors lists them); types
 		// hold no calls or definitions.
-	case rFuncDecl:
-		w.function(n, n, false)
-	case rFuncSig:
-		w.functionSignature(n, n, false)
-	case rFuncExpr:
+	case rFuncExpr, rObjMethod:
 		w.callback(n)
-	case rObjMethod:
-		w.callback(n)
-	case rClass:
-		w.class(n, w.nameOf(n), n, false)
-	case rInterface:
-		w.interface_(n, false)
-	case rTypeAlias:
-		w.simple(n, "type_alias", false)
-	case rEnum:
-		w.enum(n, false)
-	case rNamespace:
-		w.namespace(n, "namespace", false)
-	case rModule:
-		w.namespace(n, "module", false)
 	case rExport:
 		w.export(n)
 	case rImport:
 		w.importStatement(n)
-	case rVarDecl:
-		w.varDecl(n, false)
 	case rCall:
 		w.call(n)
 	case rNew:
@@ -172,16 +154,19 @@ func (w *walker) node(n extract.Node, r role) {
 		w.assign(n)
 	case rJSX:
 		w.jsx(n)
+	default:
+		w.declaration(n, n, false)
 	}
 }
 
 // ---- definitions ----
 
-// declaration handles a declaration that may be wrapped in export_statement.
+// declaration handles a definition, exported when it is the declaration of
+// an export_statement (stmt, which overload detection looks past).
 func (w *walker) declaration(n, stmt extract.Node, exported bool) {
 	switch w.l.roles[w.kind(n)] {
 	case rFuncDecl:
-		w.function(n, stmt, exported)
+		w.function(n, exported)
 	case rFuncSig:
 		w.functionSignature(n, stmt, exported)
 	case rClass:
@@ -218,7 +203,7 @@ func (w *walker) visibility(name string, exported bool) string {
 	return ""
 }
 
-func (w *walker) function(n, stmt extract.Node, exported bool) {
+func (w *walker) function(n extract.Node, exported bool) {
 	name := w.nameOf(n)
 	if name == "" {
 		w.walkInside(n)
