@@ -726,24 +726,60 @@ func (x *state) receiver(at, obj extract.Node) (text, typ string) {
 	return string(x.buf), ""
 }
 
-// maxReceiver caps receivers that are arbitrary expressions ({...}.items()).
-const maxReceiver = 64
+// Receivers are rendered structurally (identifiers, attributes, calls with
+// their arguments dropped) up to maxChain links; deeper chains and other
+// expressions ({...}.items(), "".join) fall back to their collapsed text,
+// capped at maxReceiver bytes. Both bounds keep a generated 5,000-link
+// builder chain linear instead of quadratic.
+const (
+	maxReceiver = 64
+	maxChain    = 16
+)
 
 func (x *state) renderReceiver(dst []byte, n extract.Node) []byte {
+	if x.chainDepth(n) > maxChain {
+		return x.renderText(dst, n)
+	}
+	return x.renderChain(dst, n)
+}
+
+// chainDepth counts the attribute and call links under n, up to maxChain+1.
+func (x *state) chainDepth(n extract.Node) int {
+	t, l := x.t, x.l
+	d := 0
+	for ; d <= maxChain; d++ {
+		switch t.Kind(n) {
+		case l.attribute:
+			n = t.Child(n, l.fObject)
+		case l.call:
+			n = t.Child(n, l.fFunction)
+		default:
+			return d
+		}
+	}
+	return d
+}
+
+func (x *state) renderChain(dst []byte, n extract.Node) []byte {
 	t, l := x.t, x.l
 	switch t.Kind(n) {
 	case l.identifier:
 		return append(dst, t.Bytes(n)...)
 	case l.attribute:
-		dst = x.renderReceiver(dst, t.Child(n, l.fObject))
+		dst = x.renderChain(dst, t.Child(n, l.fObject))
 		return append(append(dst, '.'), t.Bytes(t.Child(n, l.fAttribute))...)
 	case l.call:
 		if fn := t.Child(n, l.fFunction); fn != extract.None {
-			return append(x.renderReceiver(dst, fn), "()"...)
+			return append(x.renderChain(dst, fn), "()"...)
 		}
 	}
+	return x.renderText(dst, n)
+}
+
+// renderText appends n's collapsed text, cut at maxReceiver bytes.
+func (x *state) renderText(dst []byte, n extract.Node) []byte {
 	start := len(dst)
-	dst = collapse(dst, t.Bytes(n))
+	dst = collapseMax(dst, x.t.Bytes(n), maxReceiver)
 	if len(dst)-start > maxReceiver {
 		cut := start + maxReceiver
 		for cut > start && dst[cut]&0xC0 == 0x80 { // keep UTF-8 whole

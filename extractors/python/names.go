@@ -183,10 +183,19 @@ func isDottedName(s string) bool {
 // of a list whose closing bracket is on its own line goes too ("(a, b,\n)"
 // reads "(a, b)"), while "(a,)" is kept. String literals are copied as they
 // are (only their newlines become spaces).
-func collapse(dst []byte, src []byte) []byte {
+func collapse(dst []byte, src []byte) []byte { return collapseMax(dst, src, 0) }
+
+// collapseMax is collapse that stops once it has written more than max
+// bytes (max > 0), so that rendering a prefix of a huge expression costs
+// O(max), not O(len(src)).
+func collapseMax(dst []byte, src []byte, max int) []byte {
 	var quote byte
 	space, newline := false, false
+	start := len(dst)
 	for i := 0; i < len(src); i++ {
+		if max > 0 && len(dst)-start > max {
+			break
+		}
 		c := src[i]
 		if quote != 0 {
 			switch {
