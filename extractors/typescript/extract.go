@@ -67,6 +67,8 @@ type walker struct {
 	end      extract.Node // end of the range being walked: siblings stop there
 
 	bindings []binding      // typed parameters and locals in scope, innermost last
+	fields   []binding      // typed fields of the enclosing classes, for this.f.m()
+	ownField int            // fields[ownField:] belong to the class `this` denotes
 	tparams  []extract.Node // type parameter names in scope, not references
 	exports  [][]byte       // names exported by `export {…}`, `export default x`, `export = x`
 	seen     []relKey       // references already emitted for the current symbol
@@ -90,16 +92,16 @@ type relKey struct {
 type ctx struct {
 	parent, caller     int32
 	thisType, baseType string
-	nb, ntp            int
+	nb, ntp, nf, own   int
 }
 
 func (w *walker) save() ctx {
-	return ctx{w.parent, w.caller, w.thisType, w.baseType, len(w.bindings), len(w.tparams)}
+	return ctx{w.parent, w.caller, w.thisType, w.baseType, len(w.bindings), len(w.tparams), len(w.fields), w.ownField}
 }
 
 func (w *walker) restore(c ctx) {
 	w.parent, w.caller, w.thisType, w.baseType = c.parent, c.caller, c.thisType, c.baseType
-	w.bindings, w.tparams = w.bindings[:c.nb], w.tparams[:c.ntp]
+	w.bindings, w.tparams, w.fields, w.ownField = w.bindings[:c.nb], w.tparams[:c.ntp], w.fields[:c.nf], c.own
 }
 
 // walk visits the nodes in [from, to) in preorder, handing nodes with a role
@@ -398,6 +400,8 @@ func (w *walker) class(n extract.Node, name string, def extract.Node, exported b
 	}
 	w.parent, w.caller, w.thisType, w.baseType = idx, idx, name, base
 	if body := t.Child(n, l.fBody); body != extract.None {
+		w.ownField = len(w.fields)
+		w.bindFields(body)
 		w.classBody(body)
 	}
 	w.restore(c)
@@ -422,6 +426,39 @@ func (w *walker) heritageType(ty extract.Node, from int32, kind string) {
 	}
 	if k := w.kind(name); k == l.typeIdentifier || k == l.nestedTypeIdentifier || k == l.identifier || k == l.memberExpression {
 		w.relation(from, kind, collapse(w.bytes(name)), "", name)
+	}
+}
+
+// bindFields puts the class's typed fields in scope before its members are
+// walked (a method may use a field declared below it): declared fields and
+// constructor parameter properties (`constructor(private api: Api)`).
+func (w *walker) bindFields(body extract.Node) {
+	t, l := w.t, w.l
+	for m := range t.NamedChildren(body) {
+		switch w.kind(m) {
+		case l.publicFieldDefinition:
+			name, typ := t.Child(m, l.fName), t.Child(m, l.fType)
+			if typ != extract.None && name != extract.None {
+				if s := w.bareType(typ); s != "" {
+					w.fields = append(w.fields, binding{name, s})
+				}
+			}
+		case l.methodDefinition:
+			if string(w.bytes(t.Child(m, l.fName))) != "constructor" {
+				continue
+			}
+			if ps := t.Child(m, l.fParameters); ps != extract.None {
+				for p := range t.NamedChildren(ps) {
+					pat, typ := t.Child(p, l.fPattern), t.Child(p, l.fType)
+					if t.ChildOfKind(p, l.accessibilityModifier) == extract.None || typ == extract.None || w.kind(pat) != l.identifier {
+						continue
+					}
+					if s := w.bareType(typ); s != "" {
+						w.fields = append(w.fields, binding{pat, s})
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -1061,15 +1098,21 @@ func (w *walker) memberCall(fn extract.Node) {
 	case l.super:
 		typ = w.baseType
 	case l.identifier:
-		typ = w.lookup(w.bytes(obj))
+		typ = w.lookup(w.bindings, w.bytes(obj))
+	case l.memberExpression:
+		// this.f.m(): the declared type of field f of this class.
+		if w.thisType != "" && w.kind(t.Child(obj, l.fObject)) == l.this {
+			typ = w.lookup(w.fields[w.ownField:], w.bytes(t.Child(obj, l.fProperty)))
+		}
 	}
 	w.emitCall(string(w.bytes(prop)), receiver(w.bytes(obj)), typ, prop)
 }
 
-func (w *walker) lookup(name []byte) string {
-	for i := len(w.bindings) - 1; i >= 0; i-- {
-		if bytes.Equal(w.bytes(w.bindings[i].name), name) {
-			return w.bindings[i].typ
+// lookup finds the innermost binding of name in bs.
+func (w *walker) lookup(bs []binding, name []byte) string {
+	for i := len(bs) - 1; i >= 0; i-- {
+		if bytes.Equal(w.bytes(bs[i].name), name) {
+			return bs[i].typ
 		}
 	}
 	return ""
@@ -1160,7 +1203,7 @@ func (w *walker) assign(n extract.Node) {
 	w.pushTypeParams(right)
 	idx := w.defineCallable(n, right, name, kind, vis, t.StartByte(n), receiverType)
 	if k != l.arrowFunction {
-		w.thisType, w.baseType = receiverType, ""
+		w.thisType, w.baseType, w.ownField = receiverType, "", len(w.fields)
 	}
 	w.enter(idx, right)
 	w.restore(c)
