@@ -14,6 +14,9 @@ type Index struct {
 	byLabel map[string][]int32
 	byName  map[string][]int32
 	byFile  map[string][]int32
+	// src and dst hold each edge's endpoint node indices (-1 when dangling),
+	// so walks never go back through the id map.
+	src, dst []int32
 }
 
 // NewIndex indexes g. g must not change afterwards.
@@ -71,6 +74,7 @@ func NewIndex(g *Graph) *Index {
 		x.out[src[i]] = append(x.out[src[i]], int32(i))
 		x.in[dst[i]] = append(x.in[dst[i]], int32(i))
 	}
+	x.src, x.dst = src, dst
 	return x
 }
 
@@ -110,12 +114,15 @@ func (x *Index) Degree(i int32) int { return len(x.out[i]) + len(x.in[i]) }
 
 // Other returns the endpoint of edge e that is not node i.
 func (x *Index) Other(e int32, i int32) int32 {
-	ed := &x.G.Edges[e]
-	if t := x.byID[ed.Target]; t != i {
+	if t := x.dst[e]; t != i {
 		return t
 	}
-	return x.byID[ed.Source]
+	return x.src[e]
 }
+
+// Ends returns the node indices of edge e's source and target; both are -1
+// for an edge whose endpoint is not a node (such an edge is in no adjacency).
+func (x *Index) Ends(e int32) (src, dst int32) { return x.src[e], x.dst[e] }
 
 // FileNodes returns the nodes defined in a source file.
 func (x *Index) FileNodes(file string) []int32 { return x.byFile[file] }

@@ -63,3 +63,21 @@ func TestResolve(t *testing.T) {
 		t.Errorf("adjacency wrong: out(1)=%v in(2)=%v", x.Out(1), x.In(2))
 	}
 }
+
+func TestEnds(t *testing.T) {
+	x := indexFixture()
+	for _, e := range x.Out(x.ID("a_serve")) {
+		s, d := x.Ends(e)
+		if s != x.ID("a_serve") || d != x.ID("b_serve") {
+			t.Fatalf("Ends(%d) = %d,%d", e, s, d)
+		}
+		if x.Other(e, s) != d || x.Other(e, d) != s {
+			t.Fatalf("Other mismatch")
+		}
+	}
+	x.G.Edges = append(x.G.Edges, Edge{Source: "a_go", Target: "missing"})
+	x = NewIndex(x.G)
+	if s, d := x.Ends(int32(len(x.G.Edges) - 1)); s != -1 || d != -1 {
+		t.Fatalf("dangling Ends = %d,%d", s, d)
+	}
+}
