@@ -86,7 +86,7 @@ type grammar struct {
 	tupleType, abstractType, dynamicType, boundedType, fnType    kind
 	typeBinding, useAsClause, useList, scopedUseList, useWildard kind
 
-	anonParen, anonDot, anonPath kind
+	anonParen, anonDot, anonPath, anonBang, anonComma kind
 
 	fName, fBody, fType, fTrait, fTypeParameters, fParameters, fReturnType field
 	fFunction, fValue, fField, fPath, fPattern, fMacro, fArgument, fList   field
@@ -131,7 +131,7 @@ func newGrammar(g *extract.Grammar) *grammar {
 		useAsClause: g.Kind("use_as_clause"), useList: g.Kind("use_list"), scopedUseList: g.Kind("scoped_use_list"),
 		useWildard: g.Kind("use_wildcard"),
 
-		anonParen: g.Anon("("), anonDot: g.Anon("."), anonPath: g.Anon("::"),
+		anonParen: g.Anon("("), anonDot: g.Anon("."), anonPath: g.Anon("::"), anonBang: g.Anon("!"), anonComma: g.Anon(","),
 
 		fName: g.Field("name"), fBody: g.Field("body"), fType: g.Field("type"), fTrait: g.Field("trait"),
 		fTypeParameters: g.Field("type_parameters"), fParameters: g.Field("parameters"),
@@ -959,10 +959,8 @@ func (w *walker) macroCall(i node) {
 		return
 	}
 	if recv == "" && stdMacros[name] || recv == "std" || recv == "core" {
-		if exprMacros[name] {
-			if tt := t.ChildOfKind(i, g.tokenTree); tt != extract.None {
-				w.tokenCalls(tt)
-			}
+		if tt := t.ChildOfKind(i, g.tokenTree); tt != extract.None && (exprMacros[name] || name == "matches") {
+			w.tokenCalls(tt, name == "matches")
 		}
 		return
 	}
@@ -972,10 +970,16 @@ func (w *walker) macroCall(i node) {
 // tokenCalls finds calls in a macro's token tree, where the parser leaves
 // expressions as flat tokens: an identifier followed by a parenthesized
 // group is a call; a `a::b::` path or `x.` receiver in front of it is kept.
-func (w *walker) tokenCalls(tt node) {
+//
+// With firstOnly, only the first argument is read: matches!(x.kind(), A(_))
+// holds an expression, then a pattern (A(_) is not a call).
+func (w *walker) tokenCalls(tt node, firstOnly bool) {
 	t, g := w.t, w.g
 	base := len(w.toks)
 	for c := range t.Children(tt) {
+		if firstOnly && t.Kind(c) == g.anonComma {
+			break
+		}
 		w.toks = append(w.toks, c)
 	}
 	toks := w.toks[base:]
@@ -986,7 +990,22 @@ func (w *walker) tokenCalls(tt node) {
 		if j > 0 && t.Kind(toks[j-1]) == g.identifier && t.ChildCount(c) > 0 && t.Kind(c+1) == g.anonParen {
 			w.tokenCall(toks[:j])
 		}
-		w.tokenCalls(c)
+		firstOnly := false
+		if j > 1 && t.Kind(toks[j-1]) == g.anonBang {
+			// A nested macro's tokens are read only if it takes
+			// expressions too.
+			switch name := w.text(toks[j-2]); {
+			case name == "matches":
+				firstOnly = true
+			case exprMacros[name]:
+			case t.Kind(toks[j-2]) == g.identifier && !stdMacros[name]:
+				w.tokenCall(toks[:j-1]) // a user macro: a call to it
+				continue
+			default:
+				continue
+			}
+		}
+		w.tokenCalls(c, firstOnly)
 		toks = w.toks[base:] // the recursion may have grown the buffer
 	}
 	w.toks = w.toks[:base]
