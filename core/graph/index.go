@@ -124,6 +124,9 @@ func (x *Index) Other(e int32, i int32) int32 {
 // for an edge whose endpoint is not a node (such an edge is in no adjacency).
 func (x *Index) Ends(e int32) (src, dst int32) { return x.src[e], x.dst[e] }
 
+// WithLabel returns the nodes whose label equals label, case-insensitively.
+func (x *Index) WithLabel(label string) []int32 { return x.byLabel[strings.ToLower(label)] }
+
 // FileNodes returns the nodes defined in a source file.
 func (x *Index) FileNodes(file string) []int32 { return x.byFile[file] }
 

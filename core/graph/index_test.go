@@ -81,3 +81,13 @@ func TestEnds(t *testing.T) {
 		t.Fatalf("dangling Ends = %d,%d", s, d)
 	}
 }
+
+func TestWithLabel(t *testing.T) {
+	x := indexFixture()
+	if got := x.WithLabel(".serve()"); len(got) != 2 {
+		t.Fatalf("WithLabel = %v", got)
+	}
+	if got := x.WithLabel("nope"); len(got) != 0 {
+		t.Fatalf("WithLabel(nope) = %v", got)
+	}
+}
