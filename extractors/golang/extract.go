@@ -54,15 +54,15 @@ const (
 type kinds struct {
 	roles []uint8 // indexed by KindID
 
-	sourceFile, packageIdent, importSpec, importSpecList                extract.KindID
-	typeSpec, typeAlias, structType, interfaceType, functionType        extract.KindID
-	fieldDeclList, fieldDecl, fieldIdent, methodElem, methodSpec        extract.KindID
-	typeElem, constraintElem, negatedType                               extract.KindID
-	paramList, paramDecl, variadicParamDecl, typeParamDecl              extract.KindID
-	identifier, typeIdent, qualifiedType, pointerType, genericType      extract.KindID
-	parenType, typeArgs, varSpec, constSpec, expressionList             extract.KindID
-	compositeLit, unaryExpr, callExpr, selectorExpr, parenExpr, funcLit extract.KindID
-	blankIdent                                                          extract.KindID
+	packageIdent, importSpec                                       extract.KindID
+	typeSpec, typeAlias, structType, interfaceType, functionType   extract.KindID
+	fieldDeclList, fieldDecl, fieldIdent, methodElem, methodSpec   extract.KindID
+	typeElem, constraintElem                                       extract.KindID
+	paramDecl, variadicParamDecl, typeParamDecl                    extract.KindID
+	identifier, typeIdent, qualifiedType, pointerType, genericType extract.KindID
+	parenType, typeArgs, varSpec, constSpec                        extract.KindID
+	compositeLit, unaryExpr, callExpr, selectorExpr, parenExpr     extract.KindID
+	typeAssertion                                                  extract.KindID
 
 	fName, fType, fPath, fBody, fReceiver, fParams, fResult, fTypeParams extract.FieldID
 	fFunction, fOperand, fField, fArguments, fLeft, fRight, fValue       extract.FieldID
@@ -83,10 +83,9 @@ func kindsFor(g *extract.Grammar) *kinds {
 	if k := kindsCache[g]; k != nil {
 		return k
 	}
-	k := &kinds{
-		sourceFile: g.Kind("source_file"), packageIdent: g.Kind("package_identifier"),
-		importSpec: g.Kind("import_spec"), importSpecList: g.Kind("import_spec_list"),
-		typeSpec: g.Kind("type_spec"), typeAlias: g.Kind("type_alias"),
+	k := &kinds{packageIdent: g.Kind("package_identifier"),
+		importSpec: g.Kind("import_spec"),
+		typeSpec:   g.Kind("type_spec"), typeAlias: g.Kind("type_alias"),
 		structType: g.Kind("struct_type"), interfaceType: g.Kind("interface_type"),
 		functionType:  g.Kind("function_type"),
 		fieldDeclList: g.Kind("field_declaration_list"), fieldDecl: g.Kind("field_declaration"),
@@ -94,18 +93,16 @@ func kindsFor(g *extract.Grammar) *kinds {
 		// method_elem is the current name; older grammars call it method_spec.
 		methodElem: g.Kind("method_elem"), methodSpec: g.Kind("method_spec"),
 		typeElem: g.Kind("type_elem"), constraintElem: g.Kind("constraint_elem"),
-		negatedType: g.Kind("negated_type"),
-		paramList:   g.Kind("parameter_list"), paramDecl: g.Kind("parameter_declaration"),
+		paramDecl:         g.Kind("parameter_declaration"),
 		variadicParamDecl: g.Kind("variadic_parameter_declaration"),
 		typeParamDecl:     g.Kind("type_parameter_declaration"),
 		identifier:        g.Kind("identifier"), typeIdent: g.Kind("type_identifier"),
 		qualifiedType: g.Kind("qualified_type"), pointerType: g.Kind("pointer_type"),
 		genericType: g.Kind("generic_type"), parenType: g.Kind("parenthesized_type"),
-		typeArgs: g.Kind("type_arguments"), varSpec: g.Kind("var_spec"), constSpec: g.Kind("const_spec"),
-		expressionList: g.Kind("expression_list"), compositeLit: g.Kind("composite_literal"),
+		typeArgs: g.Kind("type_arguments"), varSpec: g.Kind("var_spec"), constSpec: g.Kind("const_spec"), compositeLit: g.Kind("composite_literal"),
 		unaryExpr: g.Kind("unary_expression"), callExpr: g.Kind("call_expression"),
 		selectorExpr: g.Kind("selector_expression"), parenExpr: g.Kind("parenthesized_expression"),
-		funcLit: g.Kind("func_literal"), blankIdent: g.Kind("blank_identifier"),
+		typeAssertion: g.Kind("type_assertion_expression"),
 
 		fName: g.Field("name"), fType: g.Field("type"), fPath: g.Field("path"), fBody: g.Field("body"),
 		fReceiver: g.Field("receiver"), fParams: g.Field("parameters"), fResult: g.Field("result"),
@@ -177,6 +174,9 @@ type walker struct {
 	// shadowed lists builtins the file redeclares as top-level functions
 	// (pre-1.21 code often has its own min/max), so calls to them are kept.
 	shadowed []string
+	// fields maps {struct, field} to the field's named type, for the
+	// structs declared in this file.
+	fields map[[2]string]string
 
 	relFrom int32          // symbol whose references relKeys dedupes
 	relKeys []abi.Relation // references already reported for relFrom
@@ -208,8 +208,8 @@ func (w *walker) caller() int32 {
 }
 
 // prescan reads only the file's top-level declarations: package-level
-// variables with an explicit type (receivers of calls anywhere in the file)
-// and top-level functions that shadow builtins.
+// variables with an explicit type and struct field types (receivers of
+// calls anywhere in the file), and top-level functions that shadow builtins.
 func (w *walker) prescan() {
 	t, k := w.t, w.k
 	for c := range t.Children(0) {
@@ -220,9 +220,50 @@ func (w *walker) prescan() {
 			}
 		case roleVarDecl:
 			w.eachSpec(c, k.varSpec, func(spec extract.Node) { w.bindVarSpec(spec) })
+		case roleTypeDecl:
+			for spec := range t.NamedChildren(c) {
+				if t.Kind(spec) == k.typeSpec {
+					w.bindFields(spec)
+				}
+			}
 		}
 	}
 	w.globals = len(w.vars)
+}
+
+// bindFields records the named types of a struct's fields, so `s.db.Query()`
+// gets the type of db when s is typed and its struct is declared here.
+func (w *walker) bindFields(spec extract.Node) {
+	t, k := w.t, w.k
+	st := t.Child(spec, k.fType)
+	if !w.is(st, k.structType) {
+		return
+	}
+	list := t.ChildOfKind(st, k.fieldDeclList)
+	if list == extract.None {
+		return
+	}
+	owner := w.text(t.Child(spec, k.fName))
+	mark := len(w.tparams)
+	w.bindTypeParams(t.Child(spec, k.fTypeParams))
+	defer func() { w.tparams = w.tparams[:mark] }()
+	for fd := range t.NamedChildren(list) {
+		if t.Kind(fd) != k.fieldDecl {
+			continue
+		}
+		typ := w.baseType(t.Child(fd, k.fType))
+		if typ == "" {
+			continue
+		}
+		for c := range t.Children(fd) {
+			if t.Field(c) == k.fName && t.Kind(c) == k.fieldIdent {
+				if w.fields == nil {
+					w.fields = map[[2]string]string{}
+				}
+				w.fields[[2]string{owner, w.text(c)}] = typ
+			}
+		}
+	}
 }
 
 func (k *kinds) roleOf(id extract.KindID) uint8 {
@@ -492,7 +533,7 @@ func (w *walker) function(n extract.Node) extract.Node {
 		sym.Receiver = recvType
 	} else {
 		w.bindTypeParams(t.Child(n, k.fTypeParams))
-		sym.Test = w.isTest && isTestName(name)
+		sym.Test = w.isTest && isTestFunc(name, sym.Signature)
 	}
 	idx := w.f.Symbol(sym)
 	w.refs(idx, params, "parameter_type")
@@ -610,7 +651,12 @@ func (w *walker) bindReceiverTypeParams(rt extract.Node) {
 	}
 }
 
+// firstNamed returns n's first named child, or None (also for n == None:
+// the Tree API does not accept None).
 func firstNamed(t *extract.Tree, n extract.Node) extract.Node {
+	if n == extract.None {
+		return extract.None
+	}
 	for c := range t.NamedChildren(n) {
 		return c
 	}
@@ -737,12 +783,43 @@ func (w *walker) call(n extract.Node) {
 		if op == extract.None || field == extract.None {
 			return
 		}
-		c := abi.Call{Caller: w.caller(), Name: w.text(field), Receiver: receiverText(w.text(op)), Line: t.StartLine(field), Col: t.StartCol(field)}
-		if t.Kind(op) == k.identifier {
-			c.ReceiverType, _ = w.lookup(c.Receiver, false)
-		}
-		w.f.Call(c)
+		w.f.Call(abi.Call{
+			Caller: w.caller(), Name: w.text(field),
+			Receiver: receiverText(w.text(op)), ReceiverType: w.exprType(op),
+			Line: t.StartLine(field), Col: t.StartCol(field),
+		})
 	}
+}
+
+// exprType is the named type of a receiver expression when it is written
+// down locally: a typed name, a field of a typed name whose struct is
+// declared in this file, a type assertion x.(T), or a literal T{} / &T{}.
+func (w *walker) exprType(op extract.Node) string {
+	t, k := w.t, w.k
+	for w.is(op, k.parenExpr) {
+		op = firstNamed(t, op)
+	}
+	if op == extract.None {
+		return ""
+	}
+	switch t.Kind(op) {
+	case k.identifier:
+		typ, _ := w.lookup(w.text(op), false)
+		return typ
+	case k.selectorExpr:
+		x := t.Child(op, k.fOperand)
+		if w.fields == nil || !w.is(x, k.identifier) {
+			return ""
+		}
+		if owner, _ := w.lookup(w.text(x), false); owner != "" {
+			return w.fields[[2]string{owner, w.text(t.Child(op, k.fField))}]
+		}
+	case k.typeAssertion:
+		return w.baseType(t.Child(op, k.fType))
+	case k.compositeLit, k.unaryExpr:
+		return w.valueType(op)
+	}
+	return ""
 }
 
 // genericCall reports F[T](x) and pkg.F[T](x), which the grammar parses as
@@ -939,6 +1016,19 @@ func (w *walker) visibility(name string) string {
 		return "public"
 	}
 	return "private"
+}
+
+// isTestFunc follows go test: a test, benchmark or fuzz target takes one
+// parameter (*testing.T/B/F, or *testing.M for TestMain); an example takes
+// none and returns nothing.
+func isTestFunc(name string, sig *abi.Signature) bool {
+	if !isTestName(name) {
+		return false
+	}
+	if strings.HasPrefix(name, "Example") {
+		return len(sig.Params) == 0 && sig.Return == ""
+	}
+	return len(sig.Params) == 1
 }
 
 // isTestName follows go test: Test, Benchmark, Fuzz or Example, optionally
