@@ -3,6 +3,7 @@ package main
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 	"github.com/synaptic-graph/synaptic/sdk/extract"
@@ -50,9 +51,27 @@ func (Extractor) Extract(f *extract.File) error {
 	if t.Len() == 0 {
 		return nil
 	}
-	x := &state{f: f, t: t, l: langFor(t.Grammar), errEnd: -1, decorated: extract.None}
+	x := states.Get().(*state)
+	x.reset(f)
 	x.run()
+	x.f, x.t = nil, nil
+	states.Put(x)
 	return nil
+}
+
+// states recycles the per-file scratch (scope stack, buffers) so that a
+// guest extracting thousands of files does not regrow it for each.
+var states = sync.Pool{New: func() any { return new(state) }}
+
+func (x *state) reset(f *extract.File) {
+	x.f, x.t, x.l = f, f.Tree, langFor(f.Tree.Grammar)
+	x.stack, x.vars, x.refs = x.stack[:0], x.vars[:0], x.refs[:0]
+	x.typeVars, x.typing = x.typeVars[:0], x.typing[:0]
+	if len(x.seen) > 1024 { // do not keep clearing a map grown by one huge file
+		x.seen = nil
+	}
+	clear(x.seen)
+	x.refsFrom, x.errEnd, x.decorated = -2, -1, extract.None
 }
 
 type scopeKind uint8
