@@ -279,14 +279,14 @@ func (x *state) isProperty(start extract.Node) bool {
 			continue
 		}
 		for e := range t.NamedChildren(d) {
-			var name string
+			var name []byte
 			switch t.Kind(e) {
 			case l.identifier:
-				name = string(t.Bytes(e))
+				name = t.Bytes(e)
 			case l.attribute:
-				name = string(t.Bytes(t.Child(e, l.fAttribute)))
+				name = t.Bytes(t.Child(e, l.fAttribute))
 			}
-			switch name {
+			switch string(name) {
 			case "property", "cached_property", "setter", "getter", "deleter", "abstractproperty":
 				return true
 			}
