@@ -64,6 +64,9 @@ type Options struct {
 	OutDir    string // default <Root>/synaptic-out
 	Workers   int    // default GOMAXPROCS
 	Languages []Language
+	// Route picks the language of a file by its repo-relative path (nil =
+	// none). The plugin registry decides; core only asks.
+	Route func(rel string) *Language
 	// ParseTimeout bounds tree-sitter per file (default 10s).
 	ParseTimeout time.Duration
 	// Progress, if set, is called as files finish (done of total to extract).
@@ -129,7 +132,10 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	sum := &Summary{Root: root, OutDir: out, PerLanguage: map[string]int{}}
 
-	match := matcher(opts.Languages)
+	match := opts.Route
+	if match == nil {
+		return nil, errors.New("extract: no Route function")
+	}
 	walked, err := discover.Walk(root, discover.Options{Match: func(rel string) bool {
 		return match(rel) != nil || path.Base(rel) == "go.mod"
 	}})
@@ -413,30 +419,6 @@ func writeGraph(p string, g *graph.Graph) (int, error) {
 }
 
 func mtime(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
-
-// matcher returns the language for a path, by extension then glob. Earlier
-// languages win, so callers order overrides first.
-func matcher(langs []Language) func(rel string) *Language {
-	byExt := map[string]*Language{}
-	for i := range langs {
-		for _, e := range langs[i].Extensions {
-			if _, ok := byExt[e]; !ok {
-				byExt[e] = &langs[i]
-			}
-		}
-	}
-	return func(rel string) *Language {
-		base := path.Base(rel)
-		for i := range langs {
-			for _, gl := range langs[i].Globs {
-				if ok, _ := path.Match(gl, base); ok {
-					return &langs[i]
-				}
-			}
-		}
-		return byExt[path.Ext(base)]
-	}
-}
 
 // readGoModule returns the module path declared by a go.mod file.
 func readGoModule(p string) string {

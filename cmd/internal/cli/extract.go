@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/extract"
+)
+
+func runExtract(ctx context.Context, args []string, stdio IO) error {
+	fs := newFlags(stdio, "extract", "[flags] [DIR]", `
+Extract DIR (default: the current directory) into DIR/synaptic-out/:
+graph.json (the knowledge graph), .manifest.json (what it was built from)
+and GRAPH_REPORT.md. A rerun re-extracts only files that changed.
+
+Extractors are WebAssembly plugins: the built-in set next to the binary,
+then --plugins / $SYNAPTIC_PLUGINS, then DIR/.synaptic/plugins (later
+folders override earlier ones with the same plugin name).`)
+	out := fs.String("out", "", "output directory (default DIR/synaptic-out)")
+	workers := fs.Int("workers", 0, "parallel workers (default: number of CPUs)")
+	pluginDir := fs.String("plugins", envOr("SYNAPTIC_PLUGINS", ""), "extra plugin directory (also $SYNAPTIC_PLUGINS)")
+	full := fs.Bool("full", false, "ignore the previous run and extract every file")
+	quiet := fs.Bool("quiet", false, "print only errors")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usageError{"extract takes one directory"}
+	}
+	root := "."
+	if len(pos) == 1 {
+		root = pos[0]
+	}
+	loaded, err := loadPlugins(ctx, root, *pluginDir, stdio.Err)
+	if err != nil {
+		return err
+	}
+	defer loaded.close(ctx)
+	if len(loaded.languages) == 0 {
+		return fmt.Errorf("no extractor plugins found; build them with 'make plugins' or pass --plugins DIR")
+	}
+	bar := newProgressBar(stdio.Err, "extracting")
+	sum, err := extract.Run(ctx, extract.Options{
+		Root: root, OutDir: *out, Workers: *workers, Languages: loaded.languages, Route: loaded.route,
+		Progress: bar.update, Full: *full,
+	})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		printSummary(stdio.Out, sum)
+	}
+	return nil
+}
+
+func printSummary(w io.Writer, s *extract.Summary) {
+	rel, err := filepath.Rel(".", s.OutDir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		rel = s.OutDir
+	}
+	fmt.Fprintf(w, "synaptic: %d files -> %s/graph.json (%d nodes, %d edges) in %.2fs\n", s.Files, rel, s.Nodes, s.Edges, s.Seconds)
+	mode := "incremental"
+	if s.FullRebuild {
+		mode = "full"
+	}
+	fmt.Fprintf(w, "  %s run: %d extracted, %d unchanged, %d removed\n", mode, s.Extracted, s.Reused, s.Removed)
+	if len(s.PluginChanged) > 0 {
+		fmt.Fprintf(w, "  plugins upgraded (their files re-extracted): %s\n", strings.Join(s.PluginChanged, ", "))
+	}
+	fmt.Fprintf(w, "  files:  %s\n", joinCounts(s.PerLanguage))
+	fmt.Fprintf(w, "  edges:  %s\n", joinCounts(s.ByRelation))
+	r := s.Resolution
+	fmt.Fprintf(w, "  calls:  %d sites: %d linked with proof, %d inferred (unique name), %d ambiguous and %d unresolved left unlinked\n",
+		r.Calls, r.Extracted, r.Inferred, r.Ambiguous, r.Unresolved)
+	if len(s.Skipped) > 0 {
+		byReason := map[string][]extract.Skip{}
+		for _, sk := range s.Skipped {
+			byReason[sk.Reason] = append(byReason[sk.Reason], sk)
+		}
+		fmt.Fprintf(w, "  skipped %d files:\n", len(s.Skipped))
+		for _, reason := range sortedKeys(byReason) {
+			list := byReason[reason]
+			fmt.Fprintf(w, "    %s (%d):\n", reason, len(list))
+			for i, sk := range list {
+				if i == 10 {
+					fmt.Fprintf(w, "      … %d more (see GRAPH_REPORT.md)\n", len(list)-10)
+					break
+				}
+				if sk.Detail != "" {
+					fmt.Fprintf(w, "      %s: %s\n", sk.Path, firstLine(sk.Detail))
+				} else {
+					fmt.Fprintf(w, "      %s\n", sk.Path)
+				}
+			}
+		}
+	}
+	if s.IgnoredCount > 0 || s.PrunedDirs > 0 {
+		fmt.Fprintf(w, "  ignored: %d paths by ignore files, %d noise directories pruned\n", s.IgnoredCount, s.PrunedDirs)
+	}
+	if n := len(s.Warnings); n > 0 {
+		fmt.Fprintf(w, "  notes (%d):\n", n)
+		for i, msg := range s.Warnings {
+			if i == 10 {
+				fmt.Fprintf(w, "    … %d more\n", n-10)
+				break
+			}
+			fmt.Fprintf(w, "    %s\n", firstLine(msg))
+		}
+	}
+}
+
+func joinCounts(m map[string]int) string {
+	keys := sortedKeys(m)
+	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 160 {
+		s = s[:160] + "…"
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/synaptic-graph/synaptic/core/extract"
+	"github.com/synaptic-graph/synaptic/core/syntax"
+	"github.com/synaptic-graph/synaptic/plugins/host"
+	"github.com/synaptic-graph/synaptic/plugins/manifest"
+	"github.com/synaptic-graph/synaptic/plugins/registry"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// builtinPluginDir is where `make` installs the default plugins: next to the
+// binary, so bin/synaptic works from any directory.
+func builtinPluginDir() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	return filepath.Join(filepath.Dir(exe), "plugins")
+}
+
+func splitDirs(s string) []string {
+	var out []string
+	for _, d := range filepath.SplitList(s) {
+		if d = strings.TrimSpace(d); d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// loadedPlugins are the extractor plugins compiled and ready for a run.
+type loadedPlugins struct {
+	reg       *registry.Registry
+	host      *host.Host
+	languages []extract.Language
+	byRoute   map[string]*extract.Language // plugin + "\x00" + language name
+}
+
+func (l *loadedPlugins) close(ctx context.Context) {
+	if l.host != nil {
+		l.host.Close(ctx)
+	}
+}
+
+// route maps a file to its language through the registry's routing rules.
+func (l *loadedPlugins) route(rel string) *extract.Language {
+	r, ok := l.reg.Lookup(rel)
+	if !ok {
+		return nil
+	}
+	return l.byRoute[r.Plugin.Name()+"\x00"+r.Language.Name]
+}
+
+// discoverPlugins finds plugin folders without compiling anything.
+func discoverPlugins(repoRoot, flagDirs string) *registry.Registry {
+	// registry.Sources reads $SYNAPTIC_PLUGINS itself; --plugins adds more.
+	var flags []string
+	if flagDirs != os.Getenv(registry.EnvVar) {
+		flags = splitDirs(flagDirs)
+	}
+	return registry.Discover(registry.Sources(builtinPluginDir(), flags, repoRoot))
+}
+
+// loadPlugins discovers every extractor plugin. Modules are compiled lazily,
+// on the first file that needs them, so a no-op or one-file rerun does not
+// pay for plugins it does not use. Broken folders are reported on warn and
+// skipped; the others still load.
+func loadPlugins(ctx context.Context, repoRoot, flagDirs string, warn io.Writer) (*loadedPlugins, error) {
+	reg := discoverPlugins(repoRoot, flagDirs)
+	for _, p := range reg.Problems {
+		fmt.Fprintf(warn, "synaptic: skipping plugin: %v\n", p)
+	}
+	for _, c := range reg.Conflicts {
+		fmt.Fprintf(warn, "synaptic: note: %s\n", c)
+	}
+	h, err := host.New(ctx, host.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("start plugin host: %w", err)
+	}
+	l := &loadedPlugins{reg: reg, host: h, byRoute: map[string]*extract.Language{}}
+	for _, p := range reg.Plugins {
+		m := p.Manifest
+		if m.Kind != manifest.KindExtractor {
+			continue
+		}
+		var grammars []abi.Grammar
+		var langs []extract.Language
+		for i := range m.Languages {
+			ml := &m.Languages[i]
+			g, ok := syntax.Lookup(ml.Grammar)
+			if !ok {
+				fmt.Fprintf(warn, "synaptic: plugin %s: language %s needs grammar %q, which this build does not have (built-in: %s); its files are skipped\n",
+					m.Name, ml.Name, ml.Grammar, strings.Join(syntax.Names(), ", "))
+				continue
+			}
+			langs = append(langs, extract.Language{
+				Name: ml.Name, Family: ml.Family, Grammar: g, GrammarIndex: uint32(len(grammars)),
+				Extensions: ml.Extensions, Globs: ml.Globs, NamedOnly: m.Options.NamedOnly,
+				MaxFileBytes: m.Limits.MaxFileBytes,
+				Plugin:       extract.PluginInfo{Name: m.Name, Version: m.Version, SHA256: p.SHA256},
+			})
+			grammars = append(grammars, abi.Grammar{Language: ml.Name, Name: g.Name, Kinds: g.Kinds, Named: g.Named, Fields: g.Fields})
+		}
+		if len(langs) == 0 {
+			continue
+		}
+		lazy := &lazyPlugin{host: h, manifest: m, grammars: grammars}
+		for i := range langs {
+			langs[i].Extractor = lazy
+		}
+		l.languages = append(l.languages, langs...)
+	}
+	for i := range l.languages {
+		lang := &l.languages[i]
+		l.byRoute[lang.Plugin.Name+"\x00"+lang.Name] = lang
+	}
+	return l, nil
+}
+
+func runPlugins(ctx context.Context, args []string, stdio IO) error {
+	fs := newFlags(stdio, "plugins", "[--check DIR] [--plugins DIRS] [REPO]", `
+List the plugins synaptic would load for REPO (default: the current
+directory): built-in ones next to the binary, then --plugins /
+$SYNAPTIC_PLUGINS, then REPO/.synaptic/plugins. Broken folders are listed with
+what is wrong. With --check DIR, fully validate one plugin folder (manifest,
+module, pin, exports, ABI and init) and exit non-zero if it has problems.`)
+	check := fs.String("check", "", "validate one plugin folder and report every problem")
+	pluginDir := fs.String("plugins", envOr(registry.EnvVar, ""), "extra plugin directories, separated by "+string(filepath.ListSeparator))
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if *check != "" {
+		h, err := host.New(ctx, host.Options{})
+		if err != nil {
+			return err
+		}
+		defer h.Close(ctx)
+		problems := registry.Check(ctx, *check, h)
+		if len(problems) == 0 {
+			fmt.Fprintf(stdio.Out, "%s: ok\n", *check)
+			return nil
+		}
+		for _, p := range problems {
+			fmt.Fprintf(stdio.Out, "%v\n", p)
+		}
+		return fmt.Errorf("%s: %d problem(s)", *check, len(problems))
+	}
+	root := "."
+	if len(pos) > 0 {
+		root = pos[0]
+	}
+	reg := discoverPlugins(root, *pluginDir)
+	tw := tabwriter.NewWriter(stdio.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERSION\tKIND\tLANGUAGES\tORIGIN\tFOLDER\tSHA256")
+	for _, p := range reg.Plugins {
+		m := p.Manifest
+		var langs []string
+		for _, l := range m.Languages {
+			pats := append(append([]string{}, l.Extensions...), l.Globs...)
+			langs = append(langs, l.Name+"("+strings.Join(pats, ",")+")")
+		}
+		if m.Kind == manifest.KindRules && m.Rules != nil {
+			langs = append(langs, "rules:"+strings.Join(m.Rules.Targets, ","))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Name, m.Version, m.Kind, strings.Join(langs, " "), p.Origin, p.Dir(), p.SHA256[:min(16, len(p.SHA256))])
+	}
+	tw.Flush()
+	for _, c := range reg.Conflicts {
+		fmt.Fprintf(stdio.Out, "note: %s\n", c)
+	}
+	if len(reg.Problems) > 0 {
+		fmt.Fprintf(stdio.Out, "\n%d plugin folder(s) skipped:\n", len(reg.Problems))
+		for _, p := range reg.Problems {
+			fmt.Fprintf(stdio.Out, "  %v\n", p)
+		}
+		return fmt.Errorf("%d plugin folder(s) have problems", len(reg.Problems))
+	}
+	if len(reg.Plugins) == 0 {
+		fmt.Fprintln(stdio.Out, "no plugins found; run 'make plugins' or pass --plugins DIR")
+	}
+	return nil
+}
+
+// lazyPlugin compiles its module on first use. A load failure is returned for
+// every file of the plugin, so each shows up in the summary with the reason.
+type lazyPlugin struct {
+	once     sync.Once
+	host     *host.Host
+	manifest *manifest.Manifest
+	grammars []abi.Grammar
+	plugin   *host.Plugin
+	err      error
+}
+
+func (l *lazyPlugin) Extract(ctx context.Context, worker int, path string, grammar uint32, records, source []byte) (*abi.Facts, error) {
+	l.once.Do(func() { l.plugin, l.err = l.host.Load(ctx, l.manifest, l.grammars) })
+	if l.err != nil {
+		return nil, l.err
+	}
+	return l.plugin.Extract(ctx, worker, path, grammar, records, source)
+}
