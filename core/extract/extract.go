@@ -46,8 +46,8 @@ type Extractor interface {
 
 // Language binds files to a grammar and an extractor.
 type Language struct {
-	Name         string   // "tsx"
-	Family       string   // "ecmascript"
+	Name         string // "tsx"
+	Family       string // "ecmascript"
 	Grammar      *syntax.Grammar
 	GrammarIndex uint32   // index of Grammar in the plugin's Init
 	Extensions   []string // ".tsx"
