@@ -286,12 +286,18 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 
 	var gitFile, synFile *ignoreFile
+	var badIgnore []string // ignore files already reported unreadable
 	for _, e := range entries {
+		var ok bool
 		switch e.Name() {
 		case ".gitignore":
-			gitFile = w.readIgnore(a, abs, rel, e)
+			if gitFile, ok = w.readIgnore(a, abs, rel, e); !ok {
+				badIgnore = append(badIgnore, e.Name())
+			}
 		case ".synapticignore":
-			synFile = w.readIgnore(a, abs, rel, e)
+			if synFile, ok = w.readIgnore(a, abs, rel, e); !ok {
+				badIgnore = append(badIgnore, e.Name())
+			}
 		case "pyvenv.cfg", "conda-meta":
 			// A virtual environment, whatever its name: found only now,
 			// after reading it, but before anything in it is listed.
@@ -327,6 +333,9 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 				subdirs = append(subdirs, name)
 			}
 		case t.IsRegular():
+			if slices.Contains(badIgnore, name) {
+				continue
+			}
 			info := e.Info
 			if dirfd >= 0 {
 				info = func() (fs.FileInfo, error) { return statAt(dirfd, name) }
@@ -357,19 +366,18 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 	return nil
 }
 
-// readIgnore reads one ignore file, reporting it if unreadable.
-func (w *walker) readIgnore(a *acc, dirAbs, dirRel string, e fs.DirEntry) *ignoreFile {
+// readIgnore reads one ignore file, reporting it if unreadable (ok false).
+func (w *walker) readIgnore(a *acc, dirAbs, dirRel string, e fs.DirEntry) (f *ignoreFile, ok bool) {
 	rel := joinRel(dirRel, e.Name())
 	if !e.Type().IsRegular() {
-		a.skip(rel, SkipUnreadable, "ignore file is not a regular file; not applied")
-		return nil
+		return nil, true // a directory or link by that name: just walked as such
 	}
 	data, err := os.ReadFile(filepath.Join(dirAbs, e.Name()))
 	if err != nil {
 		a.skip(rel, SkipUnreadable, "ignore file not applied: "+err.Error())
-		return nil
+		return nil, false
 	}
-	return parseIgnoreFile(data)
+	return parseIgnoreFile(data), true
 }
 
 // pruneDir reports whether the directory rel is left out, counting it.

@@ -40,7 +40,7 @@ func dowild(p, text string) int {
 	for ; pi < len(p); pi, ti = pi+1, ti+1 {
 		pch := p[pi]
 		tch := at(text, ti)
-		if tch == 0 && pch != '*' {
+		if ti >= len(text) && pch != '*' {
 			return wmAbortAll
 		}
 		switch pch {
@@ -48,8 +48,7 @@ func dowild(p, text string) int {
 			// Literal match with the following character; a trailing
 			// backslash compares against 0 and fails.
 			pi++
-			pch = at(p, pi)
-			if tch != pch {
+			if pi >= len(p) || tch != p[pi] {
 				return wmNoMatch
 			}
 			continue
@@ -106,7 +105,7 @@ func dowild(p, text string) int {
 				continue
 			}
 			for {
-				if tch == 0 {
+				if ti >= len(text) {
 					break
 				}
 				// Skip ahead to the next occurrence of a literal that
@@ -119,10 +118,10 @@ func dowild(p, text string) int {
 						}
 						ti++
 					}
-					tch = at(text, ti)
-					if tch != want {
+					if ti >= len(text) || text[ti] != want {
 						return wmNoMatch
 					}
+					tch = want
 				}
 				if m := dowild(p[pi:], text[ti:]); m != wmNoMatch {
 					if !matchSlash || m != wmAbortToStarStar {
@@ -137,43 +136,44 @@ func dowild(p, text string) int {
 			return wmAbortAll
 		case '[':
 			pi++
-			pch = at(p, pi)
 			negated := false
-			if pch == '!' || pch == '^' {
+			if pi < len(p) && (p[pi] == '!' || p[pi] == '^') {
 				negated = true
 				pi++
-				pch = at(p, pi)
 			}
 			var prev byte
+			hasPrev := false // prev is a character that may start a range
 			matched := false
 			for {
-				if pch == 0 {
+				if pi >= len(p) {
 					return wmAbortAll
 				}
+				pch = p[pi]
+				rangeStart := true
 				switch {
 				case pch == '\\':
 					pi++
-					pch = at(p, pi)
-					if pch == 0 {
+					if pi >= len(p) {
 						return wmAbortAll
 					}
+					pch = p[pi]
 					if tch == pch {
 						matched = true
 					}
-				case pch == '-' && prev != 0 && at(p, pi+1) != 0 && at(p, pi+1) != ']':
+				case pch == '-' && hasPrev && pi+1 < len(p) && p[pi+1] != ']':
 					pi++
 					pch = p[pi]
 					if pch == '\\' {
 						pi++
-						pch = at(p, pi)
-						if pch == 0 {
+						if pi >= len(p) {
 							return wmAbortAll
 						}
+						pch = p[pi]
 					}
 					if tch <= pch && tch >= prev {
 						matched = true
 					}
-					pch = 0 // so that prev becomes 0: "a-c-e" is a-c, '-', 'e'
+					rangeStart = false // "a-c-e" is a-c, '-', 'e'
 				case pch == '[' && at(p, pi+1) == ':':
 					start := pi + 2
 					end := start
@@ -199,16 +199,15 @@ func dowild(p, text string) int {
 					if ok {
 						matched = true
 					}
-					pch = 0 // prev becomes 0: a class cannot start a range
+					rangeStart = false // a class cannot start a range
 				default:
 					if tch == pch {
 						matched = true
 					}
 				}
-				prev = pch
+				prev, hasPrev = pch, rangeStart
 				pi++
-				pch = at(p, pi)
-				if pch == ']' {
+				if pi < len(p) && p[pi] == ']' {
 					break
 				}
 			}
