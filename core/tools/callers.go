@@ -1,0 +1,168 @@
+package tools
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// finderMode selects find_callers, find_callees or find_references.
+type finderMode int
+
+const (
+	callersMode finderMode = iota
+	calleesMode
+	referencesMode
+)
+
+// callLike is the relation filter of find_callers/find_callees: anything
+// that calls, uses or references, plus the cross-language and
+// evidence-linked dispatch relations.
+func callLike(rel string) bool {
+	switch rel {
+	case "handled_by", "invokes", "binds_native", "dynamic_ref":
+		return true
+	}
+	return strings.Contains(rel, "call") || strings.Contains(rel, "use") || strings.Contains(rel, "reference")
+}
+
+// ownership is structural containment, which find_references excludes:
+// "where is Foo used" must not list the file that defines it.
+func ownership(rel string) bool {
+	switch rel {
+	case "contains", "method", "member_of":
+		return true
+	}
+	return strings.HasPrefix(rel, "defines") || strings.HasPrefix(rel, "has_")
+}
+
+func (m finderMode) noun() string {
+	return [...]string{"caller", "callee", "reference"}[m]
+}
+
+// finderRow groups the edges between the symbol and one other node under
+// one relation.
+type finderRow struct {
+	other int32
+	rel   string
+	edges []int32
+}
+
+// finder builds the handler shared by find_callers, find_callees and
+// find_references, so the three agree on caps, breakdowns and sites.
+func (c *Catalog) finder(mode finderMode) func(context.Context, *snapshot, json.RawMessage) Result {
+	return func(_ context.Context, s *snapshot, args json.RawMessage) Result {
+		a := struct {
+			Label     string `json:"label"`
+			Limit     *int   `json:"limit"`
+			Verbose   bool   `json:"verbose"`
+			ShowSites bool   `json:"show_sites"`
+		}{}
+		if err := decode(args, &a); err != nil {
+			return errorf("%v", err)
+		}
+		i, _, fail := s.resolveOne(a.Label)
+		if fail != nil {
+			return *fail
+		}
+		limit := c.limit(a.Limit, a.Verbose)
+		seeds := []int32{i}
+		var members []int32
+		if mode != referencesMode { // references are to the symbol itself
+			members = s.members(i)
+			seeds = append(seeds, members...)
+		}
+		isSeed := map[int32]bool{}
+		for _, sd := range seeds {
+			isSeed[sd] = true
+		}
+		type key struct {
+			other int32
+			rel   string
+		}
+		groups := map[key]*finderRow{}
+		var rows []*finderRow
+		byRel := map[string]int{}
+		for _, sd := range seeds {
+			edges := s.x.In(sd)
+			if mode == calleesMode {
+				edges = s.x.Out(sd)
+			}
+			for _, e := range edges {
+				rel := s.x.Edge(e).Relation
+				if mode == referencesMode && ownership(rel) || mode != referencesMode && !callLike(rel) {
+					continue
+				}
+				o := s.x.Other(e, sd)
+				if len(seeds) > 1 && isSeed[o] {
+					continue // internal to a folded class
+				}
+				k := key{o, rel}
+				g := groups[k]
+				if g == nil {
+					g = &finderRow{other: o, rel: rel}
+					groups[k] = g
+					rows = append(rows, g)
+					byRel[rel]++
+				}
+				g.edges = append(g.edges, e)
+			}
+		}
+		slices.SortFunc(rows, func(p, q *finderRow) int {
+			pf, qf := s.x.Edge(p.edges[0]), s.x.Edge(q.edges[0])
+			return cmp.Or(
+				strings.Compare(s.x.Node(p.other).SourceFile, s.x.Node(q.other).SourceFile),
+				cmp.Compare(startLine(pf.SourceLocation, 0), startLine(qf.SourceLocation, 0)),
+				strings.Compare(s.x.Node(p.other).ID, s.x.Node(q.other).ID),
+				strings.Compare(p.rel, q.rel),
+			)
+		})
+
+		seed, total := s.label(i), len(rows)
+		var b strings.Builder
+		if len(members) > 0 {
+			verb := "callers of its members are folded in (a class's callers attach to its methods)"
+			if mode == calleesMode {
+				verb = "callees of its members are folded in (a class doesn't call; its methods do)"
+			}
+			fmt.Fprintf(&b, "%s is a %s with %d members; %s\n", seed, sanitize(s.x.Node(i).Kind), len(members), verb)
+		}
+		prep := map[finderMode]string{callersMode: "of", calleesMode: "of", referencesMode: "to"}[mode]
+		fmt.Fprintf(&b, "%d %s(s) %s %s (%s)", total, mode.noun(), prep, seed, s.qualified(i))
+		if total == 0 {
+			if mode == callersMode {
+				b.WriteString(": no static caller (a handler reached by dynamic dispatch, reflection or DI can still run)")
+			}
+			return Result{Text: b.String()}
+		}
+		fmt.Fprintf(&b, ": %s\n", relationTally(byRel))
+		var sr *siteReader
+		if a.ShowSites {
+			sr = newSiteReader(c.opts.SourceRoot)
+		}
+		shown := rows[:min(total, limit)]
+		for _, r := range shown {
+			ed := s.x.Edge(r.edges[0])
+			where := s.fileOrExternal(r.other)
+			if ed.SourceFile != "" {
+				where = sanitize(ed.SourceFile)
+				if loc := sanitize(ed.SourceLocation); loc != "" {
+					where += ":" + loc
+				}
+			}
+			fmt.Fprintf(&b, "  %s  [%s]  %s\n", s.label(r.other), sanitize(r.rel), where)
+			if sr != nil {
+				for _, e := range r.edges {
+					s.writeSites(&b, sr, e)
+				}
+			}
+		}
+		if n := total - len(shown); n > 0 {
+			fmt.Fprintf(&b, "  +%d more (pass verbose=true or a larger limit)\n", n)
+		}
+		return Result{Text: strings.TrimRight(b.String(), "\n")}
+	}
+}

@@ -1,0 +1,156 @@
+// Package tools is the protocol-neutral catalog behind `synaptic serve` and
+// `synaptic call`: tools, resources, resource templates, prompts and
+// completions over a swappable graph snapshot.
+//
+// It knows nothing about JSON-RPC. The MCP server is handed an adapter of a
+// Catalog, and the CLI runs the same handlers, so the two can never answer
+// differently. Every label, relation and path that reaches output goes
+// through sanitize; get_source is the only tool that returns raw file bytes,
+// and only from inside the source-root jail.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync/atomic"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// Annotations are the hints a host uses to decide how safe a tool is.
+type Annotations struct {
+	ReadOnlyHint, DestructiveHint, IdempotentHint, OpenWorldHint bool
+}
+
+// Tool is one callable tool. InputSchema and OutputSchema are JSON Schema
+// objects (OutputSchema is nil for text-only tools).
+type Tool struct {
+	Name, Title, Description string
+	InputSchema              json.RawMessage
+	OutputSchema             json.RawMessage
+	Annotations              Annotations
+	// Run executes the tool on arguments already checked by ValidateArgs.
+	Run func(ctx context.Context, args json.RawMessage) Result
+}
+
+// Result is a tool's answer: the text content block, an optional
+// structuredContent object (nil = omit) and whether it is a tool-level
+// failure the model should see.
+type Result struct {
+	Text       string
+	Structured any
+	IsError    bool
+}
+
+// Options configures a Catalog.
+type Options struct {
+	// SourceRoot is the get_source jail; "" means no source root.
+	SourceRoot string
+	// Concise lowers list and budget defaults (explicit arguments win).
+	Concise bool
+	// AllowExec would advertise speculate; that tool is a later issue and
+	// is not part of this build, so the flag changes nothing yet.
+	AllowExec bool
+	// GraphPath is the loaded graph.json; its directory is where
+	// GRAPH_REPORT.md and workspace-state.json are looked for.
+	GraphPath string
+}
+
+// Catalog serves everything over the current graph snapshot. All methods
+// are safe for concurrent use; SetGraph swaps the snapshot atomically so a
+// hot reload never tears a request in flight (a request keeps the snapshot
+// it started with).
+type Catalog struct {
+	opts  Options
+	snap  atomic.Pointer[snapshot]
+	tools []Tool
+	byTo  map[string]int
+}
+
+// ErrUnknownTool is returned by Call for a name that is not in Tools().
+// Protocol layers map it to invalid params (-32602).
+var ErrUnknownTool = errors.New("unknown tool")
+
+// New builds a catalog with no graph; tools report "no graph loaded" until
+// SetGraph is called.
+func New(opts Options) *Catalog {
+	c := &Catalog{opts: opts}
+	c.tools = c.buildTools()
+	c.byTo = make(map[string]int, len(c.tools))
+	for i, t := range c.tools {
+		c.byTo[t.Name] = i
+	}
+	return c
+}
+
+// SetGraph indexes g, precomputes the per-graph caches and publishes the
+// new snapshot. g must not be modified afterwards.
+func (c *Catalog) SetGraph(g *graph.Graph) {
+	c.snap.Store(newSnapshot(g, c.opts))
+}
+
+// LoadGraph reads a graph.json and publishes it; on error the serving
+// snapshot is kept.
+func (c *Catalog) LoadGraph(path string) error {
+	g, err := graph.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	c.SetGraph(g)
+	return nil
+}
+
+// current returns the snapshot in effect, or nil before the first SetGraph.
+func (c *Catalog) current() *snapshot { return c.snap.Load() }
+
+// Tools lists the tools in a stable order.
+func (c *Catalog) Tools() []Tool { return c.tools }
+
+// Tool returns the named tool.
+func (c *Catalog) Tool(name string) (Tool, bool) {
+	i, ok := c.byTo[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return c.tools[i], true
+}
+
+// Call validates args against the tool's input schema and runs it. It
+// returns ErrUnknownTool or an *ArgsError (both are protocol-level
+// invalid-params errors); tool failures come back as a Result with IsError.
+func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+	t, ok := c.Tool(name)
+	if !ok {
+		return Result{}, fmt.Errorf("%w: %q", ErrUnknownTool, name)
+	}
+	if err := ValidateArgs(t, args); err != nil {
+		return Result{}, err
+	}
+	return t.Run(ctx, normArgs(args)), nil
+}
+
+// run wraps a handler: it pins the snapshot for the whole call and turns a
+// missing graph into a tool error.
+func (c *Catalog) run(h func(ctx context.Context, s *snapshot, args json.RawMessage) Result) func(context.Context, json.RawMessage) Result {
+	return func(ctx context.Context, args json.RawMessage) Result {
+		s := c.current()
+		if s == nil {
+			return errorf("No graph loaded (run synaptic extract first).")
+		}
+		return h(ctx, s, normArgs(args))
+	}
+}
+
+// errorf builds an IsError result.
+func errorf(format string, a ...any) Result {
+	return Result{Text: fmt.Sprintf(format, a...), IsError: true}
+}
+
+// fileExists reports whether path names a regular file.
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}

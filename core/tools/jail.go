@@ -1,0 +1,168 @@
+package tools
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// maxSourceFile bounds what get_source and show_sites will read.
+const maxSourceFile = 32 << 20
+
+// jailError says why a source file could not be read, naming the root tried.
+type jailError struct {
+	Kind string // "noroot", "notfound", "outside", "read"
+	Root string
+	Path string
+	Err  error
+}
+
+func (e *jailError) Error() string {
+	switch e.Kind {
+	case "noroot":
+		return "source not available: no source root configured (start the server with --source-root <dir>)"
+	case "notfound":
+		return fmt.Sprintf("source not available: %s was not found under %s (in a federated workspace it may live in a sibling repo outside this root)", sanitize(e.Path), sanitize(e.Root))
+	case "outside":
+		return fmt.Sprintf("refused: %s resolves outside the configured --source-root %s", sanitize(e.Path), sanitize(e.Root))
+	}
+	return fmt.Sprintf("source not available: reading %s under %s: %v", sanitize(e.Path), sanitize(e.Root), e.Err)
+}
+
+// jailPath maps a repo-relative (or absolute-inside-the-root) path to the
+// real file it names, refusing anything that escapes root: ".." segments,
+// absolute paths elsewhere, and symlinks whose target resolves outside.
+// Both root and target go through filepath.EvalSymlinks before the prefix
+// comparison, so a symlinked root works and a symlink out does not.
+func jailPath(root, p string) (string, error) {
+	if root == "" {
+		return "", &jailError{Kind: "noroot", Path: p}
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", &jailError{Kind: "read", Root: root, Path: p, Err: err}
+	}
+	realRoot, err = filepath.Abs(realRoot)
+	if err != nil {
+		return "", &jailError{Kind: "read", Root: root, Path: p, Err: err}
+	}
+	if p == "" || strings.ContainsRune(p, 0) {
+		return "", &jailError{Kind: "notfound", Root: root, Path: p}
+	}
+	if slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }), "..") {
+		return "", &jailError{Kind: "outside", Root: root, Path: p}
+	}
+	var joined string
+	if filepath.IsAbs(p) {
+		joined = filepath.Clean(p)
+	} else {
+		joined = filepath.Join(realRoot, filepath.FromSlash(p))
+	}
+	real, err := filepath.EvalSymlinks(joined)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			if filepath.IsAbs(p) && !within(realRoot, joined) && !within(filepath.Clean(root), joined) {
+				return "", &jailError{Kind: "outside", Root: root, Path: p}
+			}
+			return "", &jailError{Kind: "notfound", Root: root, Path: p}
+		}
+		return "", &jailError{Kind: "read", Root: root, Path: p, Err: err}
+	}
+	if !within(realRoot, real) {
+		return "", &jailError{Kind: "outside", Root: root, Path: p}
+	}
+	return real, nil
+}
+
+// within reports whether path is root or below it (both clean, absolute).
+func within(root, path string) bool {
+	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
+}
+
+// readJailed reads a whole file through the jail.
+func readJailed(root, p string) ([]byte, error) {
+	real, err := jailPath(root, p)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: err}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: errors.New("not a regular file")}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSourceFile+1))
+	if err != nil {
+		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: err}
+	}
+	if len(data) > maxSourceFile {
+		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: fmt.Errorf("file larger than %d MiB", maxSourceFile>>20)}
+	}
+	return data, nil
+}
+
+// splitLines splits file bytes into lines without their terminators.
+func splitLines(data []byte) [][]byte {
+	if len(data) == 0 {
+		return nil
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	for i, l := range lines {
+		lines[i] = bytes.TrimSuffix(l, []byte("\r"))
+	}
+	return lines
+}
+
+// siteReader reads call-site lines for show_sites, caching each file for
+// the duration of one call and bounding how many files one call may open.
+type siteReader struct {
+	root  string
+	files map[string][][]byte
+}
+
+const maxSiteFiles = 64
+
+func newSiteReader(root string) *siteReader {
+	return &siteReader{root: root, files: map[string][][]byte{}}
+}
+
+// line returns "file:line: <code>" for a site, with the code sanitized
+// (only get_source returns raw bytes), or a note when it cannot be read.
+func (r *siteReader) line(file, loc string) string {
+	n := startLine(loc, 0)
+	where := sanitize(file)
+	if n > 0 {
+		where = fmt.Sprintf("%s:%d", where, n)
+	}
+	lines, ok := r.files[file]
+	if !ok {
+		if len(r.files) >= maxSiteFiles {
+			return where + ": (not read: too many files in one call)"
+		}
+		data, err := readJailed(r.root, file)
+		if err != nil {
+			r.files[file] = nil
+			return where + ": (" + err.Error() + ")"
+		}
+		lines = splitLines(data)
+		r.files[file] = lines
+	}
+	if lines == nil {
+		return where + ": (source not available)"
+	}
+	if n < 1 || n > len(lines) {
+		return where + ": (line out of range)"
+	}
+	return where + ": " + sanitize(string(lines[n-1]))
+}

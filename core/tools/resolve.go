@@ -1,0 +1,104 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// maxCandidates bounds the candidate list of an ambiguous name.
+const maxCandidates = 20
+
+// candidate is one match of an ambiguous name, as shown in structured output.
+type candidate struct {
+	ID         string `json:"id"`
+	Label      string `json:"label"`
+	SourceFile string `json:"source_file"`
+	Degree     int    `json:"degree"`
+	Qualified  string `json:"qualified"`
+}
+
+// lookup resolves ref through the shared cascade (graph.Index.Resolve).
+func (s *snapshot) lookup(ref string) graph.Resolution { return s.x.Resolve(ref) }
+
+// label returns node i's sanitized label.
+func (s *snapshot) label(i int32) string { return sanitize(s.x.Node(i).Label) }
+
+// qualified returns node i's sanitized copy-ready reference (label@file, or
+// the id for a node without a file).
+func (s *snapshot) qualified(i int32) string { return sanitize(s.x.Qualified(i)) }
+
+// exactRef returns a reference guaranteed to resolve back to node i:
+// label@file when that is unique, else the node id. Candidate lists use it
+// so a pasted reference never lands on the same ambiguity again.
+func (s *snapshot) exactRef(i int32) string {
+	q := s.x.Qualified(i)
+	if r := s.x.Resolve(q); r.Node == i {
+		return sanitize(q)
+	}
+	return sanitize(s.x.Node(i).ID)
+}
+
+// candidates lists an ambiguous resolution's matches, highest degree first.
+func (s *snapshot) candidates(r graph.Resolution) []candidate {
+	out := make([]candidate, 0, min(len(r.Candidates), maxCandidates))
+	for _, i := range r.Candidates[:min(len(r.Candidates), maxCandidates)] {
+		n := s.x.Node(i)
+		out = append(out, candidate{
+			ID: sanitize(n.ID), Label: sanitize(n.Label), SourceFile: sanitize(n.SourceFile),
+			Degree: s.x.Degree(i), Qualified: s.exactRef(i),
+		})
+	}
+	return out
+}
+
+// unresolvedText explains a failed resolution: not found, or ambiguous with
+// each candidate's degree and a copy-ready qualifier.
+func (s *snapshot) unresolvedText(ref string, r graph.Resolution) string {
+	if len(r.Candidates) == 0 {
+		return fmt.Sprintf("No node matches '%s'.", sanitize(ref))
+	}
+	var b strings.Builder
+	more := ""
+	if len(r.Candidates) > 50 { // Resolve stops collecting substring matches past 50
+		more = "+"
+	}
+	fmt.Fprintf(&b, "'%s' is ambiguous: %d%s nodes match. Pass one of these qualified references instead:\n", sanitize(ref), len(r.Candidates), more)
+	for _, c := range s.candidates(r) {
+		file := c.SourceFile
+		if file == "" {
+			file = "external"
+		}
+		fmt.Fprintf(&b, "  %s  (%s, degree %d)\n", c.Qualified, file, c.Degree)
+	}
+	if n := len(r.Candidates) - maxCandidates; n > 0 {
+		fmt.Fprintf(&b, "  +%d%s more\n", n, more)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// resolveOne resolves ref or returns the failure result (IsError) to send.
+func (s *snapshot) resolveOne(ref string) (int32, graph.Resolution, *Result) {
+	r := s.lookup(ref)
+	if r.Found() {
+		return r.Node, r, nil
+	}
+	res := Result{Text: s.unresolvedText(ref, r), IsError: true}
+	return -1, r, &res
+}
+
+// unresolvedStructured is the structured mirror of a failed resolution for
+// the tools whose outputSchema carries one (get_node, describe_node,
+// affected): found:false, plus ambiguous and candidates when ambiguous.
+func (s *snapshot) unresolvedStructured(r graph.Resolution, extra map[string]any) map[string]any {
+	m := map[string]any{"found": false}
+	if len(r.Candidates) > 0 {
+		m["ambiguous"] = true
+		m["candidates"] = s.candidates(r)
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
