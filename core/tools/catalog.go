@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sync/atomic"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
@@ -147,10 +146,4 @@ func (c *Catalog) run(h func(ctx context.Context, s *snapshot, args json.RawMess
 // errorf builds an IsError result.
 func errorf(format string, a ...any) Result {
 	return Result{Text: fmt.Sprintf(format, a...), IsError: true}
-}
-
-// fileExists reports whether path names a regular file.
-func fileExists(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode().IsRegular()
 }

@@ -33,12 +33,13 @@ func (h hop) direction() string {
 }
 
 // relationTally formats counts as "calls(3), contains(2)", largest first.
-func relationTally(by map[string]int) string {
+func relationTally(raw map[string]int) string {
+	by := sanitizeKeys(raw) // hostile relations must not split or forge a tally
 	keys := slices.Collect(maps.Keys(by))
 	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(by[b], by[a]), strings.Compare(a, b)) })
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s(%d)", sanitize(k), by[k])
+		parts[i] = fmt.Sprintf("%s(%d)", k, by[k])
 	}
 	return strings.Join(parts, ", ")
 }

@@ -1,0 +1,8 @@
+package main
+
+import "example/pkg"
+
+func main() {
+	s := pkg.NewServer()
+	s.Serve()
+}

@@ -1,0 +1,5 @@
+package other
+
+type Other struct{}
+
+func (Other) Serve() { evil() }

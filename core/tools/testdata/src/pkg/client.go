@@ -1,0 +1,6 @@
+package pkg
+
+func handle() {
+	var s Server
+	s.Serve()
+}

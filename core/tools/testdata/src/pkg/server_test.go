@@ -1,0 +1,7 @@
+package pkg
+
+import "testing"
+
+func TestServe(t *testing.T) {
+	NewServer().Serve()
+}
