@@ -205,3 +205,7 @@ func BenchmarkExtract(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(corpus)), "files/op")
 }
+
+// TestGoldenWasm runs the same fixtures through the built .wasm in the real
+// sandbox (skipped with -short).
+func TestGoldenWasm(t *testing.T) { plugintest.RunWasm(t, ".") }

@@ -21,3 +21,7 @@ func TestGolden(t *testing.T) {
 	}
 	plugintest.Run(t, ".", langs, plugintest.Native(Extractor{}, grammars))
 }
+
+// TestGoldenWasm runs the same fixtures through the built .wasm in the real
+// sandbox (skipped with -short).
+func TestGoldenWasm(t *testing.T) { plugintest.RunWasm(t, ".") }

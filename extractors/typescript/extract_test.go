@@ -109,3 +109,7 @@ func TestSkipType(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenWasm runs the same fixtures through the built .wasm in the real
+// sandbox (skipped with -short).
+func TestGoldenWasm(t *testing.T) { plugintest.RunWasm(t, ".") }

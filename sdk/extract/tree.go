@@ -129,7 +129,12 @@ func (t *Tree) Len() int { return t.n }
 // Source returns the file's bytes.
 func (t *Tree) Source() []byte { return t.src }
 
+// word reads word w of node n. Out-of-range nodes (None included) read as
+// zero, so every accessor is safe on None: kind 0, no children, empty text.
 func (t *Tree) word(n Node, w int) uint32 {
+	if n < 0 || int(n) >= t.n {
+		return 0
+	}
 	return binary.LittleEndian.Uint32(t.recs[int(n)*abi.RecordSize+w*4:])
 }
 
@@ -174,8 +179,11 @@ func (t *Tree) Size(n Node) int { return int(t.word(n, 6)) }
 // End returns the index just past n's subtree.
 func (t *Tree) End(n Node) Node { return n + Node(t.Size(n)) }
 
-// Bytes returns n's source bytes (a view; do not modify).
+// Bytes returns n's source bytes (a view; do not modify); nil for None.
 func (t *Tree) Bytes(n Node) []byte {
+	if n < 0 || int(n) >= t.n {
+		return nil
+	}
 	s, e := t.StartByte(n), t.EndByte(n)
 	if s < 0 || e > len(t.src) || s > e {
 		return nil

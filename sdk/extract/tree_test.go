@@ -1,0 +1,76 @@
+package extract
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// rec builds one flat record.
+func rec(kind uint16, field uint8, flags uint8, start, end, row, children, size uint32) []byte {
+	b := make([]byte, abi.RecordSize)
+	binary.LittleEndian.PutUint32(b[0:], uint32(kind)|uint32(field)<<16|uint32(flags)<<24)
+	binary.LittleEndian.PutUint32(b[4:], start)
+	binary.LittleEndian.PutUint32(b[8:], end)
+	binary.LittleEndian.PutUint32(b[12:], row)
+	binary.LittleEndian.PutUint32(b[16:], row)
+	binary.LittleEndian.PutUint32(b[20:], children)
+	binary.LittleEndian.PutUint32(b[24:], size)
+	return b
+}
+
+func TestTree(t *testing.T) {
+	// source_file(function(name:identifier "f"), identifier "g")
+	src := []byte("func f\ng")
+	g := NewGrammar(&abi.Grammar{Kinds: []string{"end", "source_file", "function", "identifier", "func"},
+		Named: []bool{false, true, true, true, false}, Fields: []string{"", "name"}})
+	var recs []byte
+	recs = append(recs, rec(1, 0, abi.FlagNamed, 0, 8, 0, 2, 5)...)
+	recs = append(recs, rec(2, 0, abi.FlagNamed, 0, 6, 0, 2, 3)...)
+	recs = append(recs, rec(4, 0, 0, 0, 4, 0, 0, 1)...)
+	recs = append(recs, rec(3, 1, abi.FlagNamed, 5, 6, 0, 0, 1)...)
+	recs = append(recs, rec(3, 0, abi.FlagNamed, 7, 8, 1, 0, 1)...)
+	tr := NewTree(g, recs, src)
+
+	fn := tr.ChildOfKind(0, g.Kind("function"))
+	if fn != 1 {
+		t.Fatalf("ChildOfKind(function) = %d", fn)
+	}
+	if name := tr.Child(fn, g.Field("name")); tr.Text(name) != "f" {
+		t.Errorf("name = %q", tr.Text(name))
+	}
+	var kids []string
+	for c := range tr.Children(0) {
+		kids = append(kids, tr.KindName(c))
+	}
+	if len(kids) != 2 || kids[0] != "function" || kids[1] != "identifier" {
+		t.Errorf("children = %v", kids)
+	}
+	var named []Node
+	for c := range tr.NamedChildren(fn) {
+		named = append(named, c)
+	}
+	if len(named) != 1 || named[0] != 3 {
+		t.Errorf("named children of function = %v", named)
+	}
+	if p := tr.Parent(3); p != 1 {
+		t.Errorf("Parent(3) = %d", p)
+	}
+	if p := tr.Parent(4); p != 0 {
+		t.Errorf("Parent(4) = %d", p)
+	}
+	if c := tr.StartCol(4); c != 1 || tr.StartLine(4) != 2 {
+		t.Errorf("StartCol/Line(4) = %d/%d", c, tr.StartLine(4))
+	}
+	if g.Anon("func") != 4 || g.Kind("func") != 0 {
+		t.Errorf("anonymous kind lookup wrong")
+	}
+	// None is safe everywhere.
+	if tr.Kind(None) != 0 || tr.Text(None) != "" || tr.Bytes(None) != nil || tr.ChildCount(None) != 0 || tr.Child(None, 1) != None || tr.Parent(None) != None {
+		t.Error("accessors not safe on None")
+	}
+	for range tr.Children(None) {
+		t.Error("None has children")
+	}
+}
