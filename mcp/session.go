@@ -31,8 +31,7 @@ type session struct {
 	nextID      int64
 	inflight    map[string]func() // request id -> cancel
 
-	queue     chan []byte  // HTTP: messages for the GET stream(s)
-	write     func([]byte) // stdio: direct write
+	queue     chan []byte // server-initiated messages: GET stream(s) or the stdio writer
 	closed    chan struct{}
 	closeOnce sync.Once
 }
@@ -96,12 +95,9 @@ func (se *session) level() int {
 func (se *session) canCall() bool { return se.stdio || se.stored }
 
 // deliver queues a server-initiated notification for the client. It never
-// blocks; on a full HTTP queue the message is dropped.
+// blocks, so a client that stops reading cannot stall the notifier; on a
+// full queue the message is dropped.
 func (se *session) deliver(msg []byte) {
-	if se.write != nil {
-		se.write(msg)
-		return
-	}
 	select {
 	case se.queue <- msg:
 	default:

@@ -38,9 +38,18 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	c := &stdioConn{s: s, w: w, listenCtx: listenCtx}
 	c.sess = newSession(legacyVersions[0])
 	c.sess.stdio = true
-	c.sess.write = c.write
 	s.addSession(c.sess)
 	defer s.removeSession(c.sess)
+	go func() { // forward server-initiated notifications
+		for {
+			select {
+			case msg := <-c.sess.queue:
+				c.write(msg)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
 
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
@@ -160,6 +169,12 @@ func (c *stdioConn) handleLine(ctx context.Context, line []byte, sem chan struct
 	}
 	in := &inbound{msg: msg, sess: c.sess, out: c}
 	in.modern = hasModernMeta(msg.Params) || modernOnlyMethod(msg.Method)
+	if !in.modern && msg.Method == "initialize" {
+		// Inline, so that requests read after it see the negotiated session.
+		res, rpcErr, _ := c.s.process(ctx, in)
+		c.write(encodeReply(msg.ID, res, rpcErr))
+		return
+	}
 
 	long := msg.Method == "subscriptions/listen" // open-ended: outside the bound
 	parent := ctx
