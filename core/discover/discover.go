@@ -11,8 +11,11 @@
 // # What is skipped, in order
 //
 //  1. Noise directories (dependency trees, virtual environments, build
-//     output, caches, VCS metadata) are pruned by name, whatever the ignore
-//     files say, and counted in Result.PrunedDirs.
+//     output, caches, VCS metadata) are pruned by name, whatever .gitignore
+//     says, and counted in Result.PrunedDirs. A .synapticignore negation
+//     naming one ("!go/build/") walks it anyway; .git and .synaptic never.
+//     Any directory holding pyvenv.cfg or conda-meta is a virtual
+//     environment and is pruned whatever its name.
 //  2. Paths matched by .gitignore files (at every level), .git/info/exclude
 //     and .synapticignore files (same syntax, higher precedence) are
 //     counted in Result.IgnoredCount, not listed: they are usually many and
@@ -125,7 +128,10 @@ type Result struct {
 
 // Walk lists the files under root that extraction should consider. It
 // fails only when root itself cannot be resolved or read; every problem
-// below the root becomes a Skip and the walk goes on.
+// below the root becomes a Skip and the walk goes on. Directories are read
+// concurrently (the walk is bound by system calls), but the Result is
+// sorted and symlinked directories are resolved in a fixed order, so it is
+// the same on every run.
 func Walk(root string, opts Options) (*Result, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -320,27 +326,39 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 		}
 	}
 
+	// The directory rules of Sensitive hold for every file here; below a
+	// symlinked directory the real path counts too (a link to .ssh/ holds
+	// keys whatever the link is called).
+	dirWhy, _ := sensitiveDir(rel)
+	if realRel := w.relOf(abs); dirWhy == "" && realRel != rel {
+		if why, ok := sensitiveDir(realRel); ok {
+			dirWhy = why + " (resolves to " + realRel + ")"
+		}
+	}
+
 	var subdirs []string
 	for _, e := range entries {
 		name := e.Name()
 		childRel := joinRel(rel, name)
-		childAbs := filepath.Join(abs, name)
 		switch t := e.Type(); {
 		case t&fs.ModeSymlink != 0:
-			w.symlink(a, abs, childAbs, childRel, name, sc)
+			w.symlink(a, abs, joinAbs(abs, name), childRel, name, sc)
 		case t.IsDir():
 			if !w.pruneDir(a, sc, childRel, name) {
 				subdirs = append(subdirs, name)
 			}
 		case t.IsRegular():
-			if slices.Contains(badIgnore, name) {
+			if slices.Contains(badIgnore, name) || !w.admit(a, sc, childRel, name, dirWhy) {
 				continue
 			}
-			info := e.Info
+			var fi fs.FileInfo
+			var err error
 			if dirfd >= 0 {
-				info = func() (fs.FileInfo, error) { return statAt(dirfd, name) }
+				fi, err = statAt(dirfd, name)
+			} else {
+				fi, err = e.Info()
 			}
-			w.file(a, childAbs, childRel, name, sc, info)
+			w.keep(a, childRel, joinAbs(abs, name), fi, err)
 		default:
 			if sc.ignored(w.exclude, childRel, name, false) {
 				a.ignored++
@@ -352,7 +370,7 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 	w.merge(a)
 
 	for _, name := range subdirs {
-		childAbs, childRel := filepath.Join(abs, name), joinRel(rel, name)
+		childAbs, childRel := joinAbs(abs, name), joinRel(rel, name)
 		select {
 		case w.sem <- struct{}{}:
 			w.wg.Go(func() {
@@ -400,33 +418,36 @@ func (w *walker) pruneDir(a *acc, sc *scope, rel, name string) bool {
 	return false
 }
 
-// file applies the file rules to a regular file (or a symlink's resolved
-// target, in which case abs is that target). info supplies its metadata.
-func (w *walker) file(a *acc, abs, rel, name string, sc *scope, info func() (fs.FileInfo, error)) {
+// admit applies the name rules to a file at rel: ignore files, sensitive
+// names (dirWhy, when set, is why every file of its directory is
+// sensitive), Options.Match and lock files. It reports false, having
+// counted or reported the file, when the file is left out.
+func (w *walker) admit(a *acc, sc *scope, rel, name, dirWhy string) bool {
 	if sc.ignored(w.exclude, rel, name, false) {
 		a.ignored++
-		return
+		return false
 	}
-	if why, ok := Sensitive(rel); ok {
+	if dirWhy != "" {
+		a.skip(rel, SkipSensitive, dirWhy)
+		return false
+	}
+	if why, ok := sensitiveName(name); ok {
 		a.skip(rel, SkipSensitive, why)
-		return
-	}
-	// Below a symlinked directory the real path may tell more (a link to
-	// .ssh/ holds keys whatever the link is called).
-	if realRel := w.relOf(abs); realRel != rel {
-		if why, ok := Sensitive(realRel); ok {
-			a.skip(rel, SkipSensitive, why+" (resolves to "+realRel+")")
-			return
-		}
+		return false
 	}
 	if w.opts.Match != nil && !w.opts.Match(rel) {
-		return
+		return false
 	}
 	if IsLockfile(name) {
 		a.skip(rel, SkipLockfile, name)
-		return
+		return false
 	}
-	fi, err := info()
+	return true
+}
+
+// keep applies the metadata rules to an admitted file and lists it. abs is
+// its resolved path; fi and err are its stat result.
+func (w *walker) keep(a *acc, rel, abs string, fi fs.FileInfo, err error) {
 	if err != nil {
 		a.skip(rel, SkipUnreadable, err.Error())
 		return
@@ -444,6 +465,15 @@ func (w *walker) file(a *acc, abs, rel, name string, sc *scope, info func() (fs.
 		return
 	}
 	a.files = append(a.files, File{Rel: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime()})
+}
+
+// joinAbs joins a clean absolute directory and a name without the
+// cleaning filepath.Join would redo for every file.
+func joinAbs(dir, name string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir + name
+	}
+	return dir + string(filepath.Separator) + name
 }
 
 // relOf turns a resolved path inside the root into a slash-separated Rel.
@@ -499,7 +529,17 @@ func (w *walker) symlink(a *acc, dirAbs, linkAbs, rel, name string, sc *scope) {
 		return
 	}
 	if !isDir {
-		w.file(a, target, rel, name, sc, func() (fs.FileInfo, error) { return fi, nil })
+		// The target's own path may tell more than the link's name.
+		if tr := w.relOf(target); tr != rel {
+			if why, ok := Sensitive(tr); ok {
+				a.skip(rel, SkipSensitive, why+" (resolves to "+tr+")")
+				return
+			}
+		}
+		dirWhy, _ := sensitiveDir(rel[:max(strings.LastIndexByte(rel, '/'), 0)])
+		if w.admit(a, sc, rel, name, dirWhy) {
+			w.keep(a, rel, target, fi, nil)
+		}
 		return
 	}
 	if target == dirAbs || strings.HasPrefix(dirAbs, target+string(filepath.Separator)) || target == w.rootReal {

@@ -146,25 +146,36 @@ const shortWords = 2
 // the root) likely holds credentials, and why. Exported for tests and for
 // callers that explain skips; Walk applies it to every file it sees.
 func Sensitive(rel string) (why string, yes bool) {
-	name := rel
-	dir := ""
+	dir, name := "", rel
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		dir, name = rel[:i], rel[i+1:]
 	}
-	if dir != "" {
-		parent := dir
-		if i := strings.LastIndexByte(dir, '/'); i >= 0 {
-			parent = dir[i+1:]
-		}
-		if sensitiveDirsParent[strings.ToLower(parent)] {
-			return "in a " + parent + "/ directory", true
-		}
-		for d := range strings.SplitSeq(dir, "/") {
-			if sensitiveDirsAnywhere[strings.ToLower(d)] {
-				return "under a " + d + "/ directory", true
-			}
+	if why, ok := sensitiveDir(dir); ok {
+		return why, true
+	}
+	return sensitiveName(name)
+}
+
+// sensitiveDir applies the directory rules to the directory dir holding a
+// file ("" for the root). Walk calls it once per directory.
+func sensitiveDir(dir string) (why string, yes bool) {
+	if dir == "" {
+		return "", false
+	}
+	parent := dir[strings.LastIndexByte(dir, '/')+1:]
+	if sensitiveDirsParent[strings.ToLower(parent)] {
+		return "in a " + parent + "/ directory", true
+	}
+	for d := range strings.SplitSeq(dir, "/") {
+		if sensitiveDirsAnywhere[strings.ToLower(d)] {
+			return "under a " + d + "/ directory", true
 		}
 	}
+	return "", false
+}
+
+// sensitiveName applies the name rules to a file name.
+func sensitiveName(name string) (why string, yes bool) {
 	lower := strings.ToLower(name)
 	if sensitiveNames[lower] {
 		return "credential file name", true
