@@ -26,6 +26,7 @@ func testCatalog() Catalog {
 				{Name: "slow", Description: "waits for cancellation or 2s"},
 				{Name: "ask", Description: "needs input"},
 				{Name: "structured", Description: "structured output", OutputSchema: json.RawMessage(`{"type":"object"}`)},
+				{Name: "param", Description: "mirrors arguments into headers", InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"N"}}}`)},
 			}
 		},
 		CallTool: func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
@@ -50,6 +51,8 @@ func testCatalog() Catalog {
 					return &CallToolResult{Content: []Content{TextContent("got " + string(req.InputResponses["q"]))}}, nil
 				}
 				return &CallToolResult{InputRequired: InputRequired{InputRequests: map[string]InputRequest{"q": {Method: "roots/list"}}, RequestState: "s1"}}, nil
+			case "param":
+				return &CallToolResult{Content: []Content{TextContent("ok")}}, nil
 			case "structured":
 				return &CallToolResult{Content: []Content{TextContent(`{"a":1}`)}, StructuredContent: map[string]int{"a": 1}}, nil
 			}
@@ -472,11 +475,22 @@ func TestStdioListen(t *testing.T) {
 	if r := c.recv(); string(r.ID) != "8" {
 		t.Fatalf("after cancel got %+v, want ping reply (no listen result)", r)
 	}
-	s.mu.Lock()
-	n := len(s.listeners)
-	s.mu.Unlock()
-	if n != 0 {
-		t.Errorf("%d listeners left after cancel", n)
+	waitNoListeners(t, s)
+}
+
+// waitNoListeners waits for cancelled listen requests to unregister.
+func waitNoListeners(t *testing.T, s *Server) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		s.mu.Lock()
+		n := len(s.listeners)
+		s.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d listeners left after cancel", n)
+		}
 	}
 }
 
