@@ -1,0 +1,118 @@
+package analysis
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"weak"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// derived holds what several analyses share for one Index, computed once.
+// Entries are keyed by a weak pointer and dropped when the Index is
+// collected, so a long-running server that reloads graphs does not leak.
+type derived struct {
+	commOnce sync.Once
+	comms    []Community
+	commOf   []int32 // community id by node index, -1 for none
+
+	rankOnce sync.Once
+	ranked   []int32 // god-node candidates, highest degree first, then id
+}
+
+var cache sync.Map // weak.Pointer[graph.Index] -> *derived
+
+func derive(x *graph.Index) *derived {
+	key := weak.Make(x)
+	if d, ok := cache.Load(key); ok {
+		return d.(*derived)
+	}
+	d, loaded := cache.LoadOrStore(key, &derived{})
+	if !loaded {
+		runtime.AddCleanup(x, func(k weak.Pointer[graph.Index]) { cache.Delete(k) }, key)
+	}
+	return d.(*derived)
+}
+
+// CommunitiesOf returns the graph's current communities: the community
+// field written into graph.json when every node that has a source file
+// carries one (so reports and tools agree with the file), else
+// Communities(x, nil). The result is computed once per Index and shared;
+// callers must not modify it.
+func CommunitiesOf(x *graph.Index) []Community {
+	d := derive(x)
+	d.commOnce.Do(func() {
+		d.comms = fromField(x)
+		if d.comms == nil {
+			d.comms = Communities(x, nil)
+		}
+		d.commOf = make([]int32, x.Len())
+		for i := range d.commOf {
+			d.commOf[i] = -1
+		}
+		for _, c := range d.comms {
+			for _, i := range c.Members {
+				d.commOf[i] = int32(c.ID)
+			}
+		}
+	})
+	return d.comms
+}
+
+// communityOf returns the community id of every node (-1 for none).
+func communityOf(x *graph.Index) []int32 {
+	CommunitiesOf(x)
+	return derive(x).commOf
+}
+
+// fromField describes the partition stored in the nodes' community field,
+// or returns nil when some node with a source file has none.
+func fromField(x *graph.Index) []Community {
+	n := x.Len()
+	if n == 0 {
+		return nil
+	}
+	var ids []int
+	for i := range n {
+		nd := x.Node(int32(i))
+		if nd.Community == nil {
+			if nd.SourceFile != "" {
+				return nil
+			}
+			continue
+		}
+		ids = append(ids, *nd.Community)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	dense := make(map[int]int32, len(ids))
+	for j, id := range ids {
+		dense[id] = int32(j)
+	}
+	v := newView(x)
+	labels := make([]int32, n)
+	k := int32(len(ids))
+	for r, i := range v.order {
+		if c := x.Node(i).Community; c != nil {
+			labels[r] = dense[*c]
+		} else {
+			labels[r] = k // nodes without one become singletons
+			k++
+		}
+	}
+	comms := v.describe(labels, int(k))
+	next := 0
+	if len(ids) > 0 {
+		next = ids[len(ids)-1] + 1
+	}
+	for c := range comms {
+		if c < len(ids) {
+			comms[c].ID = ids[c]
+		} else {
+			comms[c].ID = next
+			next++
+		}
+	}
+	return comms
+}
