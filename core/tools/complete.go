@@ -91,23 +91,26 @@ func (c *Catalog) Complete(_ context.Context, ref Ref, argName, prefix string) (
 	var all []string
 	switch {
 	case argName == "label" || argName == "source" || argName == "target" || argName == "from" || argName == "to" || argName == "symbol":
-		direct := prefixRange(cp.labels, p)
-		var past []entry
-		if p != "" { // an empty prefix already matched every label directly
-			past = prefixRange(cp.trimmed, trimLead(p))
-		}
-		total = len(direct)
-		values = make([]string, 0, min(maxCompletions, len(direct)+len(past)))
-		for _, e := range direct[:min(len(direct), maxCompletions)] {
-			values = append(values, e.value)
-		}
-		for _, e := range past {
-			if strings.HasPrefix(strings.ToLower(e.value), p) {
-				continue // a direct match, already counted
+		// Direct prefix matches first, then labels matched past their
+		// leading punctuation, then (for a punctuated prefix) plain labels
+		// matching the prefix without it.
+		groups := [][]entry{prefixRange(cp.labels, p)}
+		if tp := trimLead(p); p != "" && tp != "" { // "" already matched every label directly
+			groups = append(groups, prefixRange(cp.trimmed, tp))
+			if tp != p {
+				groups = append(groups, prefixRange(cp.labels, tp))
 			}
-			total++
-			if len(values) < maxCompletions {
-				values = append(values, e.value)
+		}
+		values = []string{}
+		for gi, grp := range groups {
+			for _, e := range grp {
+				if gi > 0 && strings.HasPrefix(strings.ToLower(e.value), p) {
+					continue // a direct match, already counted (later groups cannot overlap otherwise)
+				}
+				total++
+				if len(values) < maxCompletions {
+					values = append(values, e.value)
+				}
 			}
 		}
 		return values, total, total > len(values)

@@ -205,8 +205,19 @@ func auditText(s *snapshot) string {
 		n := a.Total[graph.Confidence(t)]
 		fmt.Fprintf(&b, "  %-9s %d (%s)\n", t, n, pct(n, total))
 	}
-	rels := make([]string, 0, len(a.ByRelation))
-	for r := range a.ByRelation {
+	// Merge by sanitized name, so a hostile relation cannot add a row.
+	byRel := map[string]map[graph.Confidence]int{}
+	for r, m := range a.ByRelation {
+		k := sanitize(r)
+		if byRel[k] == nil {
+			byRel[k] = map[graph.Confidence]int{}
+		}
+		for conf, n := range m {
+			byRel[k][conf] += n
+		}
+	}
+	rels := make([]string, 0, len(byRel))
+	for r := range byRel {
 		rels = append(rels, r)
 	}
 	slices.Sort(rels)
@@ -214,8 +225,8 @@ func auditText(s *snapshot) string {
 		b.WriteString("By relation (EXTRACTED / INFERRED / AMBIGUOUS):\n")
 	}
 	for _, r := range rels {
-		m := a.ByRelation[r]
-		fmt.Fprintf(&b, "  %s: %d / %d / %d\n", sanitize(r), m[graph.Confidence("EXTRACTED")], m[graph.Confidence("INFERRED")], m[graph.Confidence("AMBIGUOUS")])
+		m := byRel[r]
+		fmt.Fprintf(&b, "  %s: %d / %d / %d\n", r, m[graph.Confidence("EXTRACTED")], m[graph.Confidence("INFERRED")], m[graph.Confidence("AMBIGUOUS")])
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

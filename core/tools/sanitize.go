@@ -20,7 +20,8 @@ const maxLabel = 256
 //     output row ("EDGE a --calls--> b", a fake "Node:" header, ...).
 //   - Bidirectional overrides/isolates and zero-width characters are
 //     dropped (Trojan Source): the text the model reads is the text shown.
-//   - Invalid UTF-8 becomes U+FFFD; the result is capped at maxLabel runes.
+//   - Runs of spaces collapse to one, invalid UTF-8 becomes U+FFFD, and the
+//     result is capped at maxLabel runes.
 func sanitize(s string) string {
 	if isPlain(s) {
 		return s
@@ -43,6 +44,9 @@ func sanitize(s string) string {
 			r = ' '
 		case isInvisible(r):
 			continue
+		}
+		if r == ' ' && b.Len() > 0 && b.String()[b.Len()-1] == ' ' {
+			continue // collapse runs, so removed controls leave one gap
 		}
 		if n == maxLabel {
 			b.WriteString("…")
