@@ -1,0 +1,333 @@
+package query
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// Channel weights: labels lead; the owning type's name ("conn" for
+// conn.serve) and extractor aliases help; path tokens only tell parallel
+// implementations apart. The label, path and alias weights are the
+// original's (1.0 / 0.35 / 0.55); the owner channel is ours — methods are
+// labelled ".serve()" with no receiver, so without it "how does the server
+// conn serve" cannot prefer conn.serve over every other serve.
+const (
+	labelWeight = 1.0
+	ownerWeight = 0.5
+	pathWeight  = 0.35
+	aliasWeight = 0.55
+)
+
+// maxAliases bounds the _search_terms tokens indexed per node, so a node
+// with a huge alias list (a localization bundle) cannot dominate.
+const maxAliases = 32
+
+// channel is one token channel: postings (token id → nodes or files) and
+// each document's length normalizer 1/√|tokens|.
+type channel struct {
+	post [][]int32
+	norm []float32
+}
+
+// Engine answers queries over one graph snapshot. Build it once per graph
+// (New) and share it: it is read-only and safe for concurrent queries.
+type Engine struct {
+	x   *graph.Index
+	tok map[string]int32 // token → token id
+	df  []int32          // per token: nodes carrying it in any channel
+
+	label, owner, alias channel // per node
+	path                channel // per file (postings are file ids)
+
+	files     []string  // file id → source_file
+	fileID    map[string]int32
+	fileNodes [][]int32 // file id → nodes
+	nodeFile  []int32   // node → file id, -1 for none
+
+	labelKey  []string  // bare lowercase label, for exact matches
+	ownerOf   []int32   // node → owning type node, -1
+	prior     []float32 // node prior
+	nbPrior   []float32 // neighbour prior (repeated labels fade)
+	avgDegree float64
+
+	idSorted bool      // node order is id order, so ties compare indices
+	pool     sync.Pool // *scratch
+	mark     []int32   // build scratch
+
+	opts    options
+	buildAt time.Duration
+}
+
+// Option configures an Engine.
+type Option func(*options)
+
+type options struct {
+	logger Logger
+	root   string // repository root, for since/recency
+	now    func() time.Time
+}
+
+// WithLogger appends every query to l (see FileLogger / LoggerFromEnv).
+func WithLogger(l Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithRoot names the directory the graph was extracted from; `since`
+// resolves git history there. Without it recency is silently off.
+func WithRoot(dir string) Option { return func(o *options) { o.root = dir } }
+
+// New indexes x for querying. It costs one pass over nodes and edges; the
+// time it took is BuildTime.
+func New(x *graph.Index, opts ...Option) *Engine {
+	start := time.Now()
+	e := &Engine{x: x, tok: map[string]int32{}}
+	for _, o := range opts {
+		o(&e.opts)
+	}
+	if e.opts.now == nil {
+		e.opts.now = time.Now
+	}
+	e.build()
+	e.buildAt = time.Since(start)
+	return e
+}
+
+// BuildTime is how long New took.
+func (e *Engine) BuildTime() time.Duration { return e.buildAt }
+
+// Index returns the graph index the engine was built on.
+func (e *Engine) Index() *graph.Index { return e.x }
+
+func (e *Engine) id(t string) int32 {
+	if i, ok := e.tok[t]; ok {
+		return i
+	}
+	i := int32(len(e.df))
+	e.tok[t] = i
+	e.df = append(e.df, 0)
+	e.mark = append(e.mark, -1)
+	e.label.post = append(e.label.post, nil)
+	e.owner.post = append(e.owner.post, nil)
+	e.alias.post = append(e.alias.post, nil)
+	e.path.post = append(e.path.post, nil)
+	return i
+}
+
+func (e *Engine) build() {
+	g := e.x.G
+	n := len(g.Nodes)
+	e.label.norm = make([]float32, n)
+	e.owner.norm = make([]float32, n)
+	e.alias.norm = make([]float32, n)
+	e.labelKey = make([]string, n)
+	e.prior = make([]float32, n)
+	e.nbPrior = make([]float32, n)
+	e.nodeFile = make([]int32, n)
+	e.ownerOf = e.owners()
+
+	e.fileID = map[string]int32{}
+	fileID := e.fileID
+	var pathToks [][]int32 // per file id
+	labelCount := map[string]int32{}
+	var scratch []string
+	var ids, seen []int32
+	e.mark = nil // token id → last node that counted it in df
+	defer func() { e.mark = nil }()
+	degSum := 0
+	for i := range g.Nodes {
+		nd := &g.Nodes[i]
+		ni := int32(i)
+		degSum += e.x.Degree(ni)
+		e.labelKey[i] = graph.BareName(nd.Label)
+		labelCount[strings.ToLower(nd.Label)]++
+		e.prior[i] = float32(nodePrior(nd))
+
+		countDF := func(t int32) {
+			if e.mark[t] != ni {
+				e.mark[t] = ni
+				e.df[t]++
+			}
+		}
+		addChannel := func(c *channel, toks []string) {
+			ids = ids[:0]
+			for _, s := range toks {
+				t := e.id(s)
+				if !containsID(ids, t) {
+					ids = append(ids, t)
+				}
+			}
+			for _, t := range ids {
+				c.post[t] = append(c.post[t], ni)
+				countDF(t)
+			}
+			c.norm[i] = invSqrt(len(ids))
+		}
+		scratch = appendTokens(scratch[:0], nd.Label)
+		addChannel(&e.label, scratch)
+		if o := e.ownerOf[i]; o >= 0 {
+			scratch = appendTokens(scratch[:0], g.Nodes[o].Label)
+			addChannel(&e.owner, scratch)
+		}
+		if terms := searchTerms(nd); len(terms) > 0 {
+			scratch = scratch[:0]
+			for _, s := range terms {
+				scratch = appendTokens(scratch, s)
+				if len(scratch) >= maxAliases {
+					scratch = scratch[:maxAliases]
+					break
+				}
+			}
+			addChannel(&e.alias, scratch)
+		}
+
+		e.nodeFile[i] = -1
+		if nd.SourceFile != "" {
+			f, ok := fileID[nd.SourceFile]
+			if !ok {
+				f = int32(len(e.files))
+				fileID[nd.SourceFile] = f
+				e.files = append(e.files, nd.SourceFile)
+				e.fileNodes = append(e.fileNodes, nil)
+				seen = seen[:0]
+				for _, s := range pathTokens(nd.SourceFile) {
+					t := e.id(s)
+					if !containsID(seen, t) {
+						seen = append(seen, t)
+					}
+				}
+				pathToks = append(pathToks, append([]int32(nil), seen...))
+			}
+			e.nodeFile[i] = f
+			e.fileNodes[f] = append(e.fileNodes[f], ni)
+			for _, t := range pathToks[f] {
+				countDF(t)
+			}
+		}
+	}
+	e.path.norm = make([]float32, len(e.files))
+	for f, toks := range pathToks {
+		for _, t := range toks {
+			e.path.post[t] = append(e.path.post[t], int32(f))
+		}
+		e.path.norm[f] = invSqrt(len(toks))
+	}
+	for i := range g.Nodes {
+		c := labelCount[strings.ToLower(g.Nodes[i].Label)]
+		e.nbPrior[i] = 1
+		if c > 2 {
+			e.nbPrior[i] = float32(math.Max(math.Sqrt(2/float64(c)), 0.35))
+		}
+	}
+	e.idSorted = slices.IsSortedFunc(g.Nodes, func(a, b graph.Node) int { return strings.Compare(a.ID, b.ID) })
+	if n > 0 {
+		e.avgDegree = float64(degSum) / float64(n)
+	}
+}
+
+// pathTokens tokenizes a source path without its extension: "go", "py" and
+// "ts" would otherwise match every question that mentions the language.
+func pathTokens(p string) []string {
+	if dot := strings.LastIndexByte(p, '.'); dot > strings.LastIndexByte(p, '/') {
+		p = p[:dot]
+	}
+	return Tokenize(p)
+}
+
+// owners maps each member (method, field, nested definition) to the type
+// that owns it, through "method" edges and "contains" edges whose source is
+// not a file or package. Labels of methods carry no receiver, so this is
+// how a question about "conn serve" finds conn's serve.
+func (e *Engine) owners() []int32 {
+	g := e.x.G
+	own := make([]int32, len(g.Nodes))
+	for i := range own {
+		own[i] = -1
+	}
+	for i := range g.Edges {
+		ed := &g.Edges[i]
+		if ed.Relation != "method" && ed.Relation != "contains" {
+			continue
+		}
+		s, t := e.x.Ends(int32(i))
+		if s < 0 || s == t {
+			continue
+		}
+		switch g.Nodes[s].Kind {
+		case "file", "package", "module", "":
+			continue
+		}
+		if own[t] < 0 || ed.Relation == "method" {
+			own[t] = s
+		}
+	}
+	return own
+}
+
+// searchTerms reads the bounded aliases extractors attach as _search_terms
+// (a string or a list of strings).
+func searchTerms(n *graph.Node) []string {
+	raw, ok := n.Extra["_search_terms"]
+	if !ok {
+		return nil
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return list
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}
+	}
+	return nil
+}
+
+func containsID(s []int32, v int32) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func invSqrt(n int) float32 { return float32(1 / math.Sqrt(float64(max(n, 1)))) }
+
+// nodePrior down-weights nodes that rarely answer a code question directly:
+// external stubs, tests, config keys and non-code documents.
+func nodePrior(n *graph.Node) float64 {
+	switch {
+	case n.SourceFile == "":
+		return 0.6
+	case n.IsTest || graph.IsTestPath(n.SourceFile):
+		return 0.85
+	case n.Kind == "config_key" || n.Kind == "config_resource":
+		return 0.85
+	}
+	switch n.FileType {
+	case "rationale", "document":
+		return 0.75
+	case "concept", "paper":
+		return 0.7
+	case "image":
+		return 0.8
+	}
+	return 1.0
+}
+
+// idf is ln((N+1)/(1+df)) + 1 over the union of channels.
+func (e *Engine) idf(t int32) float64 {
+	return math.Log(float64(len(e.x.G.Nodes)+1)/float64(1+e.df[t])) + 1
+}
+
+// hubPenalty shrinks high-fan-out nodes so they do not flood an answer.
+func (e *Engine) hubPenalty(i int32) float64 {
+	return 1 / (1 + math.Log(1+float64(e.x.Degree(i))/math.Max(e.avgDegree, 1)))
+}
+
+// Owner returns the type that owns member i (a method's receiver type, a
+// field's struct), or -1.
+func (e *Engine) Owner(i int32) int32 { return e.ownerOf[i] }

@@ -1,0 +1,391 @@
+package query
+
+import (
+	"container/heap"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// Ranking constants. maxSeeds, decay and the diversity allowances are the
+// original's; see ../../docs and the eval/ figures for the ones we changed.
+const (
+	maxSeeds = 8
+	decay    = 0.5 // relevance a node passes to a neighbour per hop
+	// exactBoost lifts a node whose bare label is the whole question
+	// ("ServeMux", "json.Unmarshal"): the user named it.
+	exactBoost = 2.0
+	// maxConcepts bounds the concept bitsets (a question is rarely longer).
+	maxConcepts = 64
+)
+
+// hit is one ranked node.
+type hit struct {
+	node  int32
+	score float64
+	depth int
+	seed  bool
+	sig   uint64 // discriminative concepts the node matches lexically
+	exact bool
+}
+
+// ranking is the outcome of rank.
+type ranking struct {
+	hits     []hit
+	seeds    []int32
+	concepts []string
+}
+
+// scratch holds the per-query dense arrays, pooled so a query on a large
+// graph allocates little. touched lists the entries to reset.
+type scratch struct {
+	rel     []float64
+	mask    []uint64
+	best    []float64
+	state   []uint8 // 0 untouched, 1 in frontier, 2 done
+	touched []int32
+	seen    []int32
+}
+
+func (e *Engine) getScratch() *scratch {
+	if s, ok := e.pool.Get().(*scratch); ok {
+		return s
+	}
+	n := len(e.x.G.Nodes)
+	return &scratch{rel: make([]float64, n), mask: make([]uint64, n), best: make([]float64, n), state: make([]uint8, n)}
+}
+
+func (e *Engine) putScratch(s *scratch) {
+	for _, i := range s.touched {
+		s.rel[i], s.mask[i] = 0, 0
+	}
+	for _, i := range s.seen {
+		s.best[i], s.state[i] = 0, 0
+	}
+	s.touched, s.seen = s.touched[:0], s.seen[:0]
+	e.pool.Put(s)
+}
+
+// rankParams are the inputs of one ranking.
+type rankParams struct {
+	question string
+	maxNodes int
+	dfs      bool
+	keep     func(int32) bool // context_filter; nil keeps all
+	bonus    map[int32]float64
+	seedWith []int32 // recency_mode=seed: changed nodes injected as seeds
+}
+
+// rank scores the question lexically, picks diverse seeds and expands
+// best-first up to maxNodes.
+func (e *Engine) rank(p rankParams) ranking {
+	n := len(e.x.G.Nodes)
+	known := func(t string) bool { i, ok := e.tok[t]; return ok && e.df[i] > 0 }
+	terms, concepts, _ := parseQuestion(p.question, known)
+	if len(concepts) > maxConcepts {
+		concepts = concepts[:maxConcepts]
+	}
+	out := ranking{concepts: concepts}
+	if n == 0 {
+		return out
+	}
+	s := e.getScratch()
+	defer e.putScratch(s)
+
+	// Discriminative concepts: present in the graph but in at most half of
+	// it. Only they count towards coverage and evidence signatures.
+	conceptDF := make([]int32, len(concepts))
+	for _, t := range terms {
+		if id, ok := e.tok[t.tok]; ok && t.concept < maxConcepts {
+			conceptDF[t.concept] = max(conceptDF[t.concept], e.df[id])
+		}
+	}
+	var disc uint64
+	for c, df := range conceptDF {
+		if df > 0 && float64(df) <= 0.5*float64(n) {
+			disc |= 1 << c
+		}
+	}
+	nDisc := bits.OnesCount64(disc)
+
+	touch := func(i int32, v float64, bit uint64) {
+		if s.rel[i] == 0 && s.mask[i] == 0 {
+			s.touched = append(s.touched, i)
+		}
+		s.rel[i] += v
+		s.mask[i] |= bit
+	}
+	for _, t := range terms {
+		id, ok := e.tok[t.tok]
+		if !ok || t.concept >= maxConcepts {
+			continue
+		}
+		w := e.idf(id) * t.weight
+		bit := uint64(1) << t.concept
+		for _, i := range e.label.post[id] {
+			touch(i, labelWeight*w*float64(e.label.norm[i]), bit)
+		}
+		for _, i := range e.owner.post[id] {
+			touch(i, ownerWeight*w*float64(e.owner.norm[i]), bit)
+		}
+		for _, i := range e.alias.post[id] {
+			touch(i, aliasWeight*w*float64(e.alias.norm[i]), bit)
+		}
+		for _, f := range e.path.post[id] {
+			v := pathWeight * w * float64(e.path.norm[f])
+			for _, i := range e.fileNodes[f] {
+				touch(i, v, bit)
+			}
+		}
+	}
+
+	exactKey := exactKey(p.question)
+	type cand struct {
+		i int32
+		v float64
+	}
+	cands := make([]cand, 0, len(s.touched))
+	for _, i := range s.touched {
+		if p.keep != nil && !p.keep(i) {
+			s.rel[i] = 0
+			continue
+		}
+		v := s.rel[i]
+		exact := e.isExact(i, exactKey)
+		if nDisc >= 2 && !exact {
+			cov := float64(bits.OnesCount64(s.mask[i]&disc)) / float64(nDisc)
+			v *= 0.25 + 0.75*cov
+		}
+		if exact {
+			v *= exactBoost
+		}
+		v *= float64(e.prior[i])
+		s.rel[i] = v
+		if v > 0 {
+			cands = append(cands, cand{i, v})
+		}
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		if a.v != b.v {
+			if a.v > b.v {
+				return -1
+			}
+			return 1
+		}
+		return e.cmpID(a.i, b.i)
+	})
+
+	// Seeds, diversified by evidence signature when the question has
+	// several concepts: one signature cannot take every seat.
+	perSig := map[uint64]int{}
+	isSeed := map[int32]bool{}
+	for _, c := range cands {
+		if len(out.seeds) >= maxSeeds {
+			break
+		}
+		sig := s.mask[c.i] & disc
+		if nDisc >= 2 && !e.isExact(c.i, exactKey) {
+			if perSig[sig] >= allowance(sig) {
+				continue
+			}
+		}
+		perSig[sig]++
+		out.seeds = append(out.seeds, c.i)
+		isSeed[c.i] = true
+	}
+	for _, i := range p.seedWith {
+		if len(out.seeds) >= max(p.maxNodes/2, maxSeeds) {
+			break
+		}
+		if !isSeed[i] && (p.keep == nil || p.keep(i)) {
+			out.seeds = append(out.seeds, i)
+			isSeed[i] = true
+		}
+	}
+
+	out.hits = e.expand(s, p, out.seeds)
+	for k := range out.hits {
+		h := &out.hits[k]
+		h.sig = s.mask[h.node] & disc
+		h.exact = e.isExact(h.node, exactKey)
+	}
+	if nDisc >= 2 {
+		diversify(out.hits, e)
+	}
+	e.sortHits(out.hits)
+	return out
+}
+
+// allowance is how many seeds (and top results) one evidence signature may
+// take: two for a single concept, three for a multi-concept match.
+func allowance(sig uint64) int {
+	if bits.OnesCount64(sig) > 1 {
+		return 3
+	}
+	return 2
+}
+
+// diversify divides the score of results past their signature's allowance
+// by (ordinal − allowance + 1), walking in score order. Exact label
+// matches are exempt: the user named them.
+func diversify(hits []hit, e *Engine) {
+	e.sortHits(hits)
+	count := map[uint64]int{}
+	for k := range hits {
+		h := &hits[k]
+		if h.sig == 0 || h.exact {
+			continue
+		}
+		count[h.sig]++
+		if a := allowance(h.sig); count[h.sig] > a {
+			h.score /= float64(count[h.sig] - a + 1)
+		}
+	}
+}
+
+func (e *Engine) sortHits(hits []hit) {
+	slices.SortFunc(hits, func(a, b hit) int {
+		if a.score != b.score {
+			if a.score > b.score {
+				return -1
+			}
+			return 1
+		}
+		return e.cmpID(a.node, b.node)
+	})
+}
+
+// cmpID orders nodes by id, the deterministic tie-break everywhere.
+func (e *Engine) cmpID(a, b int32) int {
+	if e.idSorted {
+		return int(a) - int(b)
+	}
+	return strings.Compare(e.x.G.Nodes[a].ID, e.x.G.Nodes[b].ID)
+}
+
+// exactKey normalizes a question the way graph.BareName normalizes labels,
+// so "ServeHTTP()", ".ServeHTTP" and "servehttp" all name the same symbol.
+func exactKey(q string) string {
+	return graph.BareName(strings.Join(strings.Fields(q), ""))
+}
+
+// isExact reports that node i's bare label is the whole question, or that
+// the question is "Owner.member" naming i and its owner.
+func (e *Engine) isExact(i int32, key string) bool {
+	if key == "" {
+		return false
+	}
+	lk := e.labelKey[i]
+	if lk == key {
+		return true
+	}
+	dot := strings.LastIndexByte(key, '.')
+	if dot <= 0 || key[dot+1:] != lk {
+		return false
+	}
+	if o := e.ownerOf[i]; o >= 0 {
+		owner := key[:dot]
+		if k := strings.LastIndexByte(owner, '.'); k >= 0 {
+			owner = owner[k+1:]
+		}
+		return e.labelKey[o] == owner
+	}
+	// "json.Unmarshal": a package-qualified function; accept when the
+	// qualifier is the last directory of the node's path.
+	if f := e.x.G.Nodes[i].SourceFile; f != "" {
+		dir := f[:max(strings.LastIndexByte(f, '/'), 0)]
+		dir = dir[strings.LastIndexByte(dir, '/')+1:]
+		return strings.EqualFold(dir, key[:dot])
+	}
+	return false
+}
+
+// frontierItem is one candidate on the expansion frontier.
+type frontierItem struct {
+	node  int32
+	rel   float64 // relevance passed on to neighbours
+	key   float64 // (rel + bonus) × hub penalty: the reported score
+	depth int
+	seq   int
+	seed  bool
+}
+
+// frontier is the expansion max-heap: seeds first, then key; ties favour
+// shallower then earlier nodes (bfs) or deeper then later ones (dfs), then
+// the smaller id.
+type frontier struct {
+	items []frontierItem
+	dfs   bool
+	e     *Engine
+}
+
+func (f *frontier) Len() int { return len(f.items) }
+func (f *frontier) Less(i, j int) bool {
+	a, b := &f.items[i], &f.items[j]
+	if a.seed != b.seed {
+		return a.seed
+	}
+	if a.key != b.key {
+		return a.key > b.key
+	}
+	if a.depth != b.depth {
+		return (a.depth < b.depth) != f.dfs
+	}
+	if a.seq != b.seq {
+		return (a.seq < b.seq) != f.dfs
+	}
+	return f.e.cmpID(a.node, b.node) < 0
+}
+func (f *frontier) Swap(i, j int) { f.items[i], f.items[j] = f.items[j], f.items[i] }
+func (f *frontier) Push(x any)    { f.items = append(f.items, x.(frontierItem)) }
+func (f *frontier) Pop() any {
+	it := f.items[len(f.items)-1]
+	f.items = f.items[:len(f.items)-1]
+	return it
+}
+
+// expand walks best-first from the seeds until maxNodes are settled.
+func (e *Engine) expand(s *scratch, p rankParams, seeds []int32) []hit {
+	h := &frontier{dfs: p.dfs, e: e}
+	seq := 0
+	push := func(i int32, rel float64, depth int, seed bool) {
+		key := (rel + p.bonus[i]) * e.hubPenalty(i)
+		if s.state[i] == 2 || (s.state[i] == 1 && s.best[i] >= key && !seed) {
+			return
+		}
+		if s.state[i] == 0 {
+			s.seen = append(s.seen, i)
+		}
+		s.state[i], s.best[i] = 1, key
+		seq++
+		heap.Push(h, frontierItem{node: i, rel: rel, key: key, depth: depth, seq: seq, seed: seed})
+	}
+	for _, sd := range seeds {
+		push(sd, s.rel[sd], 0, true)
+	}
+	var hits []hit
+	for h.Len() > 0 && len(hits) < p.maxNodes {
+		it := heap.Pop(h).(frontierItem)
+		if s.state[it.node] == 2 {
+			continue
+		}
+		s.state[it.node] = 2
+		hits = append(hits, hit{node: it.node, score: it.key, depth: it.depth, seed: it.seed})
+		visit := func(edges []int32) {
+			for _, ed := range edges {
+				o := e.x.Other(ed, it.node)
+				if o < 0 || s.state[o] == 2 || (p.keep != nil && !p.keep(o)) {
+					continue
+				}
+				r := math.Max(s.rel[o], it.rel*decay*float64(e.nbPrior[o])*float64(e.prior[o]))
+				push(o, r, it.depth+1, false)
+			}
+		}
+		visit(e.x.Out(it.node))
+		visit(e.x.In(it.node))
+	}
+	return hits
+}

@@ -1,0 +1,208 @@
+package query
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Tokenize splits an identifier, path or question into lowercase search
+// tokens. It splits on non-alphanumerics, on lower→Upper camel boundaries,
+// before the last capital of an acronym run ("HTTPServer" → http, server)
+// and on letter/digit boundaries. A single trailing digit stays attached
+// ("utf8", "md5", "sha1"): alone it would be dropped as too short and the
+// name would lose what distinguishes it. Tokens shorter than 2 characters
+// are dropped, so the same rules apply to labels and to questions.
+func Tokenize(s string) []string {
+	return appendTokens(nil, s)
+}
+
+func appendTokens(out []string, s string) []string {
+	var cur []rune
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		if len(cur) >= 2 {
+			out = append(out, strings.ToLower(string(cur)))
+		}
+		cur = cur[:0]
+	}
+	runes := []rune(s)
+	for i, r := range runes {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			continue
+		}
+		if len(cur) > 0 {
+			prev := cur[len(cur)-1]
+			var next rune
+			if i+1 < len(runes) {
+				next = runes[i+1]
+			}
+			switch {
+			case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
+				flush()
+			case unicode.IsUpper(r) && unicode.IsUpper(prev) && unicode.IsLower(next):
+				flush() // acronym end: HTTP|Server
+			case unicode.IsDigit(r) && unicode.IsLetter(prev):
+				// A single digit or a one-letter prefix stays attached
+				// (utf8, md5, x509); longer digit runs stand alone (int|64).
+				if !endsDigitRun(runes, i) && len(cur) > 1 {
+					flush()
+				}
+			case unicode.IsLetter(r) && unicode.IsDigit(prev):
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return out
+}
+
+// endsDigitRun reports that runes[i] is a single digit: the next rune is not
+// a digit.
+func endsDigitRun(runes []rune, i int) bool {
+	return i+1 >= len(runes) || !unicode.IsDigit(runes[i+1])
+}
+
+
+// symbolShaped reports a question that names a symbol rather than asking
+// in prose: no whitespace, and a camel boundary or identifier punctuation.
+// All of its tokens are kept, scaffolding-looking or not ("GetHandler").
+func symbolShaped(q string) bool {
+	q = strings.TrimSpace(q)
+	if q == "" || strings.ContainsFunc(q, unicode.IsSpace) {
+		return false
+	}
+	if strings.ContainsAny(q, "_.():#$@/\\") {
+		return true
+	}
+	prev, _ := utf8.DecodeRuneInString(q)
+	for _, r := range q {
+		if unicode.IsUpper(r) && unicode.IsLower(prev) {
+			return true
+		}
+		prev = r
+	}
+	return false
+}
+
+// scaffolding is question framing that names no code concept. It is dropped
+// from natural-language questions as long as something substantive remains.
+var scaffolding = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a about an and any are as at be been being by can could code codebase
+		did do does done during for from get gets happen happens has have how i implemented implementation
+		in into is it its me my of on or our should show tell that the their there these this those to
+		use used uses via was we were what whats when where which who why will with work works would you`) {
+		scaffolding[w] = true
+	}
+}
+
+// questionFrame words start a question; with 3+ substantive terms in such a
+// frame, "handle" is scaffolding too ("how does X handle Y").
+var questionFrame = map[string]bool{"how": true, "what": true, "where": true, "which": true, "why": true}
+
+// term is one weighted query token; concept groups a token with the
+// inflections derived from it.
+type term struct {
+	tok     string
+	weight  float64
+	concept int
+}
+
+// inflectionWeight is the weight of a graph-confirmed inflection: lower than
+// the word the user typed, so an exact form still wins.
+const inflectionWeight = 0.65
+
+// parseQuestion turns a question into weighted terms. known reports whether
+// a token occurs in the graph, so only inflections the graph confirms are
+// added. exact is the normalized whole question, compared to bare labels.
+func parseQuestion(q string, known func(string) bool) (terms []term, concepts []string, symbol bool) {
+	symbol = symbolShaped(q)
+	raw := Tokenize(q)
+	toks := raw[:0:0]
+	seen := map[string]bool{}
+	for _, t := range raw {
+		if !seen[t] {
+			seen[t] = true
+			toks = append(toks, t)
+		}
+	}
+	if !symbol {
+		var subst []string
+		for _, t := range toks {
+			if !scaffolding[t] {
+				subst = append(subst, t)
+			}
+		}
+		if len(raw) > 0 && questionFrame[raw[0]] && len(subst) >= 4 {
+			// "how does the server handle timeouts": handle is framing.
+			subst = deleteString(subst, "handle")
+		}
+		if len(subst) > 0 {
+			toks = subst
+		}
+	}
+	for c, t := range toks {
+		concepts = append(concepts, t)
+		terms = append(terms, term{tok: t, weight: 1, concept: c})
+		for _, v := range inflections(t) {
+			if v != t && !seen[v] && known(v) {
+				seen[v] = true
+				terms = append(terms, term{tok: v, weight: inflectionWeight, concept: c})
+			}
+		}
+	}
+	return terms, concepts, symbol
+}
+
+func deleteString(s []string, x string) []string {
+	out := s[:0]
+	for _, v := range s {
+		if v != x {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// inflections proposes base forms of t ("caches" → cache, "parsing" →
+// parse/pars, "retries" → retry) and the forms code names usually take
+// ("parse" → parser). Callers keep only the ones the graph contains.
+func inflections(t string) []string {
+	var out []string
+	add := func(v string) {
+		if len(v) >= 3 {
+			out = append(out, v)
+		}
+	}
+	n := len(t)
+	switch {
+	case strings.HasSuffix(t, "ies") && n > 4:
+		add(t[:n-3] + "y")
+	case strings.HasSuffix(t, "ing") && n > 5:
+		stemVariants(t[:n-3], add)
+	case strings.HasSuffix(t, "ed") && n > 4:
+		stemVariants(t[:n-2], add)
+	case strings.HasSuffix(t, "es") && n > 4:
+		add(t[:n-2])
+		add(t[:n-1])
+	case strings.HasSuffix(t, "s") && n > 4 && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is"):
+		add(t[:n-1])
+	}
+	return out
+}
+
+// stemVariants adds a stripped stem, the stem plus "e" (pars-ing → parse),
+// and the stem with a doubled final consonant undone (stopp-ed → stop).
+func stemVariants(stem string, add func(string)) {
+	add(stem)
+	add(stem + "e")
+	if k := len(stem); k >= 2 && stem[k-1] == stem[k-2] && !strings.ContainsRune("aeiou", rune(stem[k-1])) {
+		add(stem[:k-1])
+	}
+}

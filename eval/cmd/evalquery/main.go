@@ -1,0 +1,115 @@
+// Command evalquery runs the retrieval evaluation (see package eval):
+//
+//	evalquery -corpus go=GRAPH.json:ROOT -questions eval/questions [-v] [-json out.json]
+//
+// -corpus repeats, one per corpus; questions/<name>.txt holds its questions.
+// -q "question" -corpus ... prints one answer instead (development aid).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/query"
+	"github.com/synaptic-graph/synaptic/eval"
+)
+
+type corpora []string
+
+func (c *corpora) String() string     { return strings.Join(*c, ",") }
+func (c *corpora) Set(v string) error { *c = append(*c, v); return nil }
+
+func main() {
+	var cs corpora
+	flag.Var(&cs, "corpus", "name=graph.json:root (repeatable)")
+	qdir := flag.String("questions", "eval/questions", "directory of <corpus>.txt question files")
+	verbose := flag.Bool("v", false, "print every question's misses and top 5")
+	jsonOut := flag.String("json", "", "write the summaries as JSON to this file")
+	one := flag.String("q", "", "answer one question (with -full, -budget) and exit")
+	full := flag.Bool("full", false, "with -q: full mode")
+	budget := flag.Int("budget", 0, "with -q: token budget")
+	flag.Parse()
+	if len(cs) == 0 {
+		fmt.Fprintln(os.Stderr, "evalquery: at least one -corpus name=graph.json:root")
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	var sums []eval.Summary
+	failed := false
+	for _, spec := range cs {
+		name, rest, ok1 := strings.Cut(spec, "=")
+		gpath, root, ok2 := strings.Cut(rest, ":")
+		if !ok1 || !ok2 {
+			fmt.Fprintf(os.Stderr, "evalquery: bad -corpus %q\n", spec)
+			os.Exit(2)
+		}
+		g, err := graph.ReadFile(gpath)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "evalquery:", err)
+			os.Exit(1)
+		}
+		e := query.New(graph.NewIndex(g))
+		if *one != "" {
+			r := e.Query(ctx, query.Request{Question: *one, Full: *full, TokenBudget: *budget})
+			fmt.Printf("== %s (%v)\n%s\n", name, r.Elapsed.Round(time.Microsecond), r.Text)
+			continue
+		}
+		qs, err := eval.ReadQuestionsFile(filepath.Join(*qdir, name+".txt"))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "evalquery:", err)
+			failed = true
+			continue
+		}
+		s := eval.Evaluate(ctx, eval.Corpus{Name: name, Engine: e, Root: root}, qs)
+		sums = append(sums, s)
+		if *verbose {
+			for _, r := range s.Results {
+				if len(r.Missing) == 0 && r.FirstRank == 1 {
+					continue
+				}
+				fmt.Printf("[%s] %q first=%d missing=%v\n    top: %s\n", name, r.Q.Text, r.FirstRank, r.Missing, strings.Join(r.Top, " | "))
+			}
+		}
+	}
+	if *one != "" {
+		return
+	}
+	fmt.Printf("%-8s %5s %9s %9s %6s %12s %12s %8s %9s %9s\n", "corpus", "qs", "recall@5", "recall@10", "MRR", "answer_tok", "file_tok", "economy", "build_ms", "query_ms")
+	var tq int
+	var t5, t10, tm float64
+	for _, s := range sums {
+		econ := 0.0
+		if s.FileTokens > 0 {
+			econ = float64(s.AnswerTokens) / float64(s.FileTokens)
+		}
+		fmt.Printf("%-8s %5d %9.3f %9.3f %6.3f %12d %12d %7.1f%% %9.1f %9.2f\n", s.Corpus, s.Questions, s.Recall5, s.Recall10, s.MRR,
+			s.AnswerTokens/max(s.Questions, 1), s.FileTokens/max(s.Questions, 1), 100*econ, s.BuildMS, s.MeanLatencyMS)
+		tq += s.Questions
+		t5 += s.Recall5 * float64(s.Questions)
+		t10 += s.Recall10 * float64(s.Questions)
+		tm += s.MRR * float64(s.Questions)
+	}
+	if tq > 0 {
+		fmt.Printf("%-8s %5d %9.3f %9.3f %6.3f   (answer_tok/file_tok: mean per question; economy = answer/file tokens)\n", "all", tq, t5/float64(tq), t10/float64(tq), tm/float64(tq))
+	}
+	if *jsonOut != "" {
+		for k := range sums {
+			sums[k].Results = nil
+		}
+		b, _ := json.MarshalIndent(sums, "", "  ")
+		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "evalquery:", err)
+			failed = true
+		}
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
