@@ -237,7 +237,7 @@ func isolatedQuestions(x *graph.Index) []Question {
 	}
 	return []Question{{
 		Text: fmt.Sprintf("What are %s for?", strings.Join(names, ", ")),
-		Why:  fmt.Sprintf("%d symbols have no connection besides their container: dead code, dynamic entry points or edges extraction missed.", len(iso)),
+		Why:  fmt.Sprintf("%s no connection besides their container: dead code, dynamic entry points or edges extraction missed.", countHave(len(iso), "symbol")),
 	}}
 }
 
@@ -280,4 +280,12 @@ func linked(x *graph.Index, i int32) bool {
 		}
 	}
 	return false
+}
+
+// countHave is "1 symbol has" or "n symbols have".
+func countHave(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun + " has"
+	}
+	return fmt.Sprintf("%d %ss have", n, noun)
 }

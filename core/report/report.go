@@ -5,9 +5,11 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
 
@@ -15,6 +17,12 @@ import (
 type Input struct {
 	Graph   *graph.Graph
 	Skipped []Skip
+	// Index optionally reuses an index of Graph already built by the caller.
+	Index *graph.Index
+	// Communities optionally passes the partition the caller computed (e.g.
+	// with prev ids at extract time); by default it is
+	// analysis.CommunitiesOf, i.e. the graph's community field if set.
+	Communities []analysis.Community
 }
 
 // Skip is a file extraction left out.
@@ -22,15 +30,37 @@ type Skip struct {
 	Path, Reason, Detail string
 }
 
-// Write renders the report. Everything is sorted, so the same graph gives
-// the same bytes.
+// Report section limits, after the original's GRAPH_REPORT.md.
+const (
+	reportGods        = 10
+	reportSurprises   = 5
+	reportCycleLen    = 5
+	reportCycles      = 20
+	reportCommunities = 100
+	reportAmbiguous   = 20
+	reportIsolated    = 5
+	highAmbiguity     = 0.20
+)
+
+// Write renders the report. Everything is sorted and ties are broken by id,
+// so the same graph gives the same bytes whatever the order of its nodes
+// and edges.
 func Write(w io.Writer, in Input) error {
 	g := in.Graph
+	x := in.Index
+	if x == nil {
+		x = graph.NewIndex(g)
+	}
+	comms := in.Communities
+	if comms == nil {
+		comms = analysis.CommunitiesOf(x)
+	}
 	var b strings.Builder
 	b.WriteString("# Graph Report\n\n## Overview\n\n")
 	files, langs := 0, map[string]int{}
 	kinds, rels := map[string]int{}, map[string]int{}
 	conf := map[graph.Confidence]int{}
+	inferredScore := 0.0
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		k := n.Kind
@@ -44,15 +74,50 @@ func Write(w io.Writer, in Input) error {
 		}
 	}
 	for i := range g.Edges {
-		rels[g.Edges[i].Relation]++
-		conf[g.Edges[i].Confidence]++
+		e := &g.Edges[i]
+		rels[e.Relation]++
+		conf[e.Confidence]++
+		if e.Confidence == graph.Inferred {
+			inferredScore += e.Score()
+		}
+	}
+	big := 0
+	for _, c := range comms {
+		if len(c.Members) >= minCommunity {
+			big++
+		}
 	}
 	fmt.Fprintf(&b, "- %d files, %d nodes, %d edges\n", files, len(g.Nodes), len(g.Edges))
+	fmt.Fprintf(&b, "- %d communities (%d of %d+ nodes)\n", len(comms), big, minCommunity)
 	if len(g.Edges) > 0 {
 		fmt.Fprintf(&b, "- confidence: %s EXTRACTED, %s INFERRED, %s AMBIGUOUS\n",
 			pct(conf[graph.Extracted], len(g.Edges)), pct(conf[graph.Inferred], len(g.Edges)), pct(conf[graph.Ambiguous], len(g.Edges)))
 	}
+	if n := conf[graph.Inferred]; n > 0 {
+		fmt.Fprintf(&b, "- average INFERRED confidence score: %.2f\n", inferredScore/float64(n))
+	}
 	fmt.Fprintf(&b, "- skipped files: %d\n", len(in.Skipped))
+	if g.BuiltAtCommit != "" {
+		fmt.Fprintf(&b, "- built at commit %s\n", clean(g.BuiltAtCommit))
+	}
+
+	gods, _ := analysis.GodNodes(x, reportGods, 0)
+	cycles := analysis.ImportCycles(x, reportCycleLen)
+	isolated := analysis.Isolated(x)
+	b.WriteString("\n## Summary\n\n")
+	summary(&b, x, comms, gods, len(cycles), len(isolated))
+
+	section(&b, "God Nodes", GodNodesText(x, reportGods, 0))
+	section(&b, "Surprising Connections", SurprisesText(x, reportSurprises))
+	section(&b, "Suggested Questions", QuestionsText(x))
+	section(&b, "Import Cycles", CyclesText(x, reportCycleLen, reportCycles))
+	section(&b, "Communities", CommunitiesText(x, comms, reportCommunities))
+	if amb := ambiguousText(x); amb != "" {
+		section(&b, "Ambiguous Edges", amb)
+	}
+	section(&b, "Knowledge Gaps", gapsText(x, comms, isolated, conf[graph.Ambiguous], len(g.Edges)))
+	section(&b, "Confidence Audit", AuditText(x))
+
 	table(&b, "Files per language", "language", "files", langs)
 	table(&b, "Nodes per kind", "kind", "nodes", kinds)
 	table(&b, "Edges per relation", "relation", "edges", rels)
@@ -83,6 +148,102 @@ func Write(w io.Writer, in Input) error {
 	return err
 }
 
+func section(b *strings.Builder, title, body string) {
+	fmt.Fprintf(b, "\n## %s\n\n%s", title, body)
+}
+
+// summary is a few sentences for a first read: the biggest clusters, the
+// top hub, and what needs attention.
+func summary(b *strings.Builder, x *graph.Index, comms []analysis.Community, gods []analysis.God, cycles, isolated int) {
+	bySize := slices.Clone(comms)
+	slices.SortStableFunc(bySize, func(p, q analysis.Community) int { return len(q.Members) - len(p.Members) })
+	if len(bySize) > 0 {
+		b.WriteString("- Largest communities: ")
+		for k, c := range bySize[:min(3, len(bySize))] {
+			if k > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(b, "%s (%d nodes)", clean(c.Name), len(c.Members))
+		}
+		b.WriteString(".\n")
+	}
+	if len(gods) > 0 {
+		top := gods[0]
+		fmt.Fprintf(b, "- Top hub: %s with %d connections and %s.\n", code(x.Qualified(top.Node)), top.Degree, plural(top.Tests, "test"))
+		untested := 0
+		for _, g := range gods {
+			if g.Tests == 0 {
+				untested++
+			}
+		}
+		fmt.Fprintf(b, "- %d of the top %d hubs are untested.\n", untested, len(gods))
+	}
+	fmt.Fprintf(b, "- %s, %s.\n", plural(cycles, "import cycle"), plural(isolated, "isolated symbol"))
+}
+
+// ambiguousText lists the first AMBIGUOUS edges by key, or "" when none.
+func ambiguousText(x *graph.Index) string {
+	var es []int32
+	for e := range int32(len(x.G.Edges)) {
+		if x.Edge(e).Confidence == graph.Ambiguous {
+			es = append(es, e)
+		}
+	}
+	if len(es) == 0 {
+		return ""
+	}
+	slices.SortFunc(es, func(a, b int32) int {
+		p, q := x.Edge(a), x.Edge(b)
+		if c := strings.Compare(p.Source, q.Source); c != 0 {
+			return c
+		}
+		if c := strings.Compare(p.Target, q.Target); c != 0 {
+			return c
+		}
+		if c := strings.Compare(p.Relation, q.Relation); c != 0 {
+			return c
+		}
+		return strings.Compare(p.Context, q.Context)
+	})
+	var b strings.Builder
+	for _, e := range es[:min(reportAmbiguous, len(es))] {
+		s, t := x.Ends(e)
+		fmt.Fprintf(&b, "- %s --%s--> %s\n", code(x.Qualified(s)), clean(x.Edge(e).Relation), code(x.Qualified(t)))
+	}
+	if len(es) > reportAmbiguous {
+		fmt.Fprintf(&b, "\n%d more.\n", len(es)-reportAmbiguous)
+	}
+	return b.String()
+}
+
+func gapsText(x *graph.Index, comms []analysis.Community, isolated []int32, ambiguous, edges int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "- %s with no connection besides their container", plural(len(isolated), "isolated symbol"))
+	for k, i := range isolated[:min(reportIsolated, len(isolated))] {
+		if k == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(code(x.Qualified(i)))
+	}
+	if len(isolated) > reportIsolated {
+		b.WriteString(", …")
+	}
+	b.WriteString("\n")
+	thin := 0
+	for _, c := range comms {
+		if len(c.Members) < minCommunity {
+			thin++
+		}
+	}
+	fmt.Fprintf(&b, "- %d thin communities (fewer than %d nodes)\n", thin, minCommunity)
+	if edges > 0 && float64(ambiguous) >= highAmbiguity*float64(edges) {
+		fmt.Fprintf(&b, "- high ambiguity: %s of edges are AMBIGUOUS\n", pct(ambiguous, edges))
+	}
+	return b.String()
+}
+
 func table(b *strings.Builder, title, col, unit string, m map[string]int) {
 	if len(m) == 0 {
 		return
@@ -91,7 +252,7 @@ func table(b *strings.Builder, title, col, unit string, m map[string]int) {
 	keys := sortedKeys(m)
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
 	for _, k := range keys {
-		fmt.Fprintf(b, "| %s | %d |\n", k, m[k])
+		fmt.Fprintf(b, "| %s | %d |\n", clean(k), m[k])
 	}
 }
 
