@@ -89,6 +89,9 @@ func BenchmarkParseGoroot(b *testing.B) {
 		}
 	}
 	report(b, len(files), total, 0, threadCPU()-cpu0)
+	st := p.Stats()
+	b.ReportMetric(st.ParseCPU.Seconds(), "parse-cpu-s")
+	b.ReportMetric(st.SerializeCPU.Seconds(), "free-cpu-s")
 }
 
 // BenchmarkParseSerializeGoroot: parse + flat serialization, one parser.
@@ -118,6 +121,9 @@ func BenchmarkParseSerializeGoroot(b *testing.B) {
 				}
 			}
 			report(b, len(files), total, nodes, threadCPU()-cpu0)
+			st := p.Stats()
+			b.ReportMetric(st.ParseCPU.Seconds(), "parse-cpu-s")
+			b.ReportMetric(st.SerializeCPU.Seconds(), "serialize-cpu-s")
 			b.ReportMetric(float64(recBytes)/float64(b.N)/float64(total), "recbytes/srcbyte")
 		})
 	}
@@ -151,4 +157,39 @@ func BenchmarkParseGorootParallel(b *testing.B) {
 	}
 	report(b, len(files), total, 0, 0)
 	b.ReportMetric(float64(workers), "workers")
+}
+
+// BenchmarkParseFile isolates the serialization cost on one mid-size real
+// file (net/http/server.go): compare parse-only with parse+serialize; run
+// with -count to interleave on a noisy machine.
+func BenchmarkParseFile(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go"))
+	if err != nil {
+		b.Skip(err)
+	}
+	g := mustGrammar(b, "go")
+	p := NewParser()
+	defer p.Close()
+	b.Run("parse-only", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if err := p.ParseOnly(g, src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, named := range []bool{false, true} {
+		name := "serialize-all"
+		if named {
+			name = "serialize-named"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				if _, err := p.Parse(g, src, ParseOptions{NamedOnly: named}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "shim.h"
 
@@ -38,6 +39,15 @@ void syn_parser_release_buffers(syn_parser *p) {
   p->stack = NULL;
   p->anc = NULL;
   p->len = p->cap = p->sp = p->stack_cap = p->anc_len = p->anc_cap = 0;
+}
+
+static uint64_t thread_ns(void) {
+#ifdef CLOCK_THREAD_CPUTIME_ID
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+  return 0;
 }
 
 static int grow(void **buf, size_t *cap, size_t need, size_t elem) {
@@ -107,7 +117,10 @@ int syn_parse(syn_parser *p, const syn_grammar *g, const char *src,
     p->lang = g->lang;
   }
   ts_parser_set_timeout_micros(p->parser, timeout_micros);
+  uint64_t t0 = thread_ns();
   TSTree *tree = ts_parser_parse_string(p->parser, NULL, src, len);
+  uint64_t t1 = thread_ns();
+  p->parse_ns += t1 - t0;
   if (!tree) {
     // Halted: start the next parse from scratch instead of resuming.
     ts_parser_reset(p->parser);
@@ -117,6 +130,8 @@ int syn_parse(syn_parser *p, const syn_grammar *g, const char *src,
   p->has_error = ts_node_has_error(root);
   if (mode == SYN_MODE_PARSE_ONLY) {
     ts_tree_delete(tree);
+    p->serialize_ns += thread_ns() - t1;
+    p->files++;
     return SYN_OK;
   }
   int named_only = mode == SYN_MODE_NAMED_ONLY;
@@ -148,6 +163,12 @@ int syn_parse(syn_parser *p, const syn_grammar *g, const char *src,
 out:
   ts_tree_cursor_delete(&c);
   ts_tree_delete(tree);
-  if (rc != SYN_OK) p->len = 0;
+  p->serialize_ns += thread_ns() - t1;
+  if (rc != SYN_OK) {
+    p->len = 0;
+  } else {
+    p->files++;
+    p->nodes += p->len;
+  }
   return rc;
 }

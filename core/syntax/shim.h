@@ -114,6 +114,9 @@ typedef struct syn_parser {
   uint32_t *anc;     // record indices of emitted ancestors
   size_t anc_len, anc_cap;
   int has_error;     // root has errors (last parse)
+  uint64_t parse_ns;     // cumulative thread CPU time in ts_parser_parse_string
+  uint64_t serialize_ns; // cumulative thread CPU time serializing (incl. tree delete)
+  uint64_t files, nodes; // cumulative successful parses, records written
 } syn_parser;
 
 typedef struct syn_grammar {

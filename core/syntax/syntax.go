@@ -69,7 +69,9 @@ type Grammar struct {
 	Named []bool
 	// Fields is the field name by id; Fields[0] == "".
 	Fields []string
-	// ErrorKind is the kind written for ERROR nodes: len(Kinds)-1.
+	// ErrorKind is the kind written for ERROR nodes (tree-sitter symbol
+	// 0xFFFF, which has no table entry): the trailing "ERROR" entry,
+	// len(Kinds)-1. Records also carry FlagError on those nodes.
 	ErrorKind uint16
 
 	lang   *C.TSLanguage
@@ -281,6 +283,29 @@ func (p *Parser) Close() {
 	p.cleanup.Stop()
 	C.syn_parser_free(p.p)
 	p.p = nil
+}
+
+// Stats are cumulative per-Parser counters. CPU times are the OS thread's
+// CPU time (CLOCK_THREAD_CPUTIME_ID) around the C stages, so they stay
+// meaningful on a loaded machine; they are 0 where that clock is missing.
+type Stats struct {
+	Files        int64         // successful parses (Parse and ParseOnly)
+	Nodes        int64         // records written by Parse
+	ParseCPU     time.Duration // in ts_parser_parse_string (incl. timed-out parses)
+	SerializeCPU time.Duration // serializing and freeing the tree (ParseOnly: freeing only)
+}
+
+// Stats returns the parser's cumulative counters.
+func (p *Parser) Stats() Stats {
+	if p.p == nil {
+		return Stats{}
+	}
+	return Stats{
+		Files:        int64(p.p.files),
+		Nodes:        int64(p.p.nodes),
+		ParseCPU:     time.Duration(p.p.parse_ns),
+		SerializeCPU: time.Duration(p.p.serialize_ns),
+	}
 }
 
 // BufferBytes returns the capacity of the parser's C record buffer in bytes

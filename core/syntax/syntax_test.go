@@ -503,6 +503,9 @@ func TestReleaseBuffers(t *testing.T) {
 	if p.BufferBytes() < 1<<20 {
 		t.Errorf("BufferBytes %d after a 1 MB file", p.BufferBytes())
 	}
+	if st := p.Stats(); st.Files != 1 || st.Nodes < 1000 || st.ParseCPU <= 0 {
+		t.Errorf("Stats after one parse: %+v", st)
+	}
 	p.ReleaseBuffers()
 	if p.BufferBytes() != 0 {
 		t.Errorf("BufferBytes %d after ReleaseBuffers", p.BufferBytes())
