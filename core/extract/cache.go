@@ -75,34 +75,47 @@ type cachedFile struct {
 	Plugin   string // plugin name@sha256
 	Language string
 	Skip     string // non-empty: extraction failed with this reason
-	Facts    *abi.Facts
+	// Generated marks a generated file ("Code generated ... DO NOT EDIT."):
+	// its constants, variables and fields were dropped from Facts.
+	Generated bool
+	Facts     *abi.Facts
 }
 
-var factsMagic = []byte("SYNFACTS1\n")
+var factsMagic = []byte("SYNFACTS2\n")
 
 func writeFacts(path string, files []cachedFile) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	var e abi.Encoder
-	e.Buf = append(e.Buf, factsMagic...)
-	e.Uvarint(uint64(len(files)))
-	var buf []byte
-	for i := range files {
-		c := &files[i]
-		e.String(c.Path)
-		e.String(c.Hash)
-		e.String(c.Plugin)
-		e.String(c.Language)
-		e.String(c.Skip)
-		buf = buf[:0]
-		if c.Facts != nil {
-			buf = abi.EncodeFacts(buf, c.Facts)
+	return writeAtomic(path, func(w io.Writer) error {
+		var e abi.Encoder
+		e.Buf = append(e.Buf, factsMagic...)
+		e.Uvarint(uint64(len(files)))
+		var buf []byte
+		for i := range files {
+			c := &files[i]
+			e.String(c.Path)
+			e.String(c.Hash)
+			e.String(c.Plugin)
+			e.String(c.Language)
+			e.String(c.Skip)
+			e.Bool(c.Generated)
+			buf = buf[:0]
+			if c.Facts != nil {
+				buf = abi.EncodeFacts(buf, c.Facts)
+			}
+			e.Uvarint(uint64(len(buf)))
+			e.Buf = append(e.Buf, buf...)
+			if len(e.Buf) > 256<<10 {
+				if _, err := w.Write(e.Buf); err != nil {
+					return err
+				}
+				e.Buf = e.Buf[:0]
+			}
 		}
-		e.Uvarint(uint64(len(buf)))
-		e.Buf = append(e.Buf, buf...)
-	}
-	return writeFileAtomic(path, e.Buf)
+		_, err := w.Write(e.Buf)
+		return err
+	})
 }
 
 func readFacts(path string) (map[string]cachedFile, error) {
@@ -122,7 +135,7 @@ func readFacts(path string) (map[string]cachedFile, error) {
 	n := d.Len(6)
 	out := make(map[string]cachedFile, n)
 	for i := 0; i < n && d.Err() == nil; i++ {
-		c := cachedFile{Path: d.String(), Hash: d.String(), Plugin: d.String(), Language: d.String(), Skip: d.String()}
+		c := cachedFile{Path: d.String(), Hash: d.String(), Plugin: d.String(), Language: d.String(), Skip: d.String(), Generated: d.Bool()}
 		payload := d.Bytes()
 		if d.Err() != nil {
 			break
@@ -142,25 +155,39 @@ func readFacts(path string) (map[string]cachedFile, error) {
 	return out, nil
 }
 
-// writeFileAtomic writes to a temporary file in the same directory and
-// renames it over path, so readers (a serving `synaptic serve`) never see a
-// half-written file.
+// writeFileAtomic writes data to path atomically (see writeAtomic).
 func writeFileAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeAtomic streams fill into a temporary file in the same directory and
+// renames it over path, so readers (a serving `synaptic serve`) never see a
+// half-written file and big outputs never sit whole in memory.
+func writeAtomic(path string, fill func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	fail := func(err error) error {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err := fill(bw); err != nil {
+		return fail(err)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+	if err := bw.Flush(); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}

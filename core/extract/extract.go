@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -105,6 +106,13 @@ type Summary struct {
 	GraphBytes    int
 	FullRebuild   bool
 	PluginChanged []string
+	Phases        []Phase // wall time per pipeline phase, in order
+}
+
+// Phase is the wall time of one pipeline step.
+type Phase struct {
+	Name    string
+	Seconds float64
 }
 
 // Run extracts opts.Root.
@@ -131,6 +139,12 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		opts.ParseTimeout = 10 * time.Second
 	}
 	sum := &Summary{Root: root, OutDir: out, PerLanguage: map[string]int{}}
+	last := time.Now()
+	phase := func(name string) {
+		now := time.Now()
+		sum.Phases = append(sum.Phases, Phase{name, now.Sub(last).Seconds()})
+		last = now
+	}
 
 	match := opts.Route
 	if match == nil {
@@ -147,7 +161,9 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		sum.Skipped = append(sum.Skipped, Skip{Path: s.Rel, Reason: string(s.Reason), Detail: s.Detail})
 	}
 
+	phase("discover")
 	prev, cache := loadPrevious(out, opts.Full, sum)
+	phase("load cache")
 	plugins := map[string]PluginInfo{}
 	for _, l := range opts.Languages {
 		plugins[l.Plugin.Name] = l.Plugin
@@ -208,9 +224,11 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 	}
 
+	phase("stat")
 	if err := runJobs(ctx, opts, jobs, cache); err != nil {
 		return nil, err
 	}
+	phase("parse+extract")
 	for _, j := range jobs {
 		results[j.file.Rel] = &j.result
 		if j.reused {
@@ -248,13 +266,14 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		if l == nil || c.Facts == nil {
 			continue
 		}
-		files = append(files, resolve.File{Path: p, Language: l.Name, Family: l.Family, Facts: c.Facts})
+		files = append(files, resolve.File{Path: p, Language: l.Name, Family: l.Family, Facts: c.Facts, Generated: c.Generated})
 		sum.PerLanguage[l.Name]++
 		for _, e := range c.Facts.Errors {
 			sum.Warnings = append(sum.Warnings, p+": "+e)
 		}
 	}
 	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods})
+	phase("resolve")
 	sum.Graph, sum.Resolution, sum.Files = g, rs, len(files)
 	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
 	sum.ByRelation, sum.ByKind = map[string]int{}, map[string]int{}
@@ -280,6 +299,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, fmt.Errorf("write graph.json: %w", err)
 	}
 	sum.GraphBytes = n
+	phase("write graph")
 	var rep bytes.Buffer
 	in := report.Input{Graph: g}
 	for _, s := range sum.Skipped {
@@ -294,6 +314,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if err := writeFacts(filepath.Join(out, FactsFile), cached); err != nil {
 		return nil, fmt.Errorf("write facts cache: %w", err)
 	}
+	phase("write report+cache")
 	// The manifest goes last: if anything above failed, the next run still
 	// sees the old manifest and redoes the work.
 	if err := writeManifest(filepath.Join(out, ManifestFile), manifest); err != nil {
@@ -407,15 +428,31 @@ func extractOne(ctx context.Context, opts Options, worker int, parser *syntax.Pa
 	if tree.HasError {
 		facts.Errors = append(facts.Errors, "syntax errors: extracted what parses")
 	}
+	if isGenerated(src) {
+		facts = trimGenerated(facts)
+		j.result.Generated = true
+	}
 	j.result.Facts = facts
 }
 
 func writeGraph(p string, g *graph.Graph) (int, error) {
-	var buf bytes.Buffer
-	if err := graph.Write(&buf, g); err != nil {
-		return 0, err
-	}
-	return buf.Len(), writeFileAtomic(p, buf.Bytes())
+	var n countingWriter
+	err := writeAtomic(p, func(w io.Writer) error {
+		n.w = w
+		return graph.Write(&n, g)
+	})
+	return n.n, err
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += n
+	return n, err
 }
 
 func mtime(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }

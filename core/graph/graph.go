@@ -130,19 +130,71 @@ type Graph struct {
 // (the first site stays primary; others become Sites) and sorts sites. It is
 // what makes output independent of extraction order.
 func (g *Graph) Canonicalize() {
-	slices.SortFunc(g.Nodes, func(a, b Node) int { return strings.Compare(a.ID, b.ID) })
-	g.Nodes = slices.CompactFunc(g.Nodes, func(a, b Node) bool { return a.ID == b.ID })
-	slices.SortFunc(g.Edges, compareEdges)
-	out := g.Edges[:0]
+	// Sort index permutations and gather once: the records are large, and
+	// swapping them in place dominated the cost on big graphs.
+	nodeOrder := make([]int32, len(g.Nodes))
+	for i := range nodeOrder {
+		nodeOrder[i] = int32(i)
+	}
+	slices.SortStableFunc(nodeOrder, func(a, b int32) int { return strings.Compare(g.Nodes[a].ID, g.Nodes[b].ID) })
+	nodes := make([]Node, 0, len(g.Nodes))
+	for _, i := range nodeOrder {
+		if n := len(nodes); n > 0 && nodes[n-1].ID == g.Nodes[i].ID {
+			continue
+		}
+		nodes = append(nodes, g.Nodes[i])
+	}
+	g.Nodes = nodes
+
+	// Edges sort by (source, target) as node ranks — integer compares —
+	// then relation, context and site. Nodes are sorted by id, so rank order
+	// is id order; endpoints that are not nodes rank after all nodes, by id.
+	rank := make(map[string]int32, len(g.Nodes))
+	for i := range g.Nodes {
+		rank[g.Nodes[i].ID] = int32(i)
+	}
+	var dangling []string
 	for i := range g.Edges {
-		e := g.Edges[i]
+		for _, id := range [2]string{g.Edges[i].Source, g.Edges[i].Target} {
+			if _, ok := rank[id]; !ok {
+				rank[id] = -1
+				dangling = append(dangling, id)
+			}
+		}
+	}
+	slices.Sort(dangling)
+	for i, id := range dangling {
+		rank[id] = int32(len(g.Nodes) + i)
+	}
+	src := make([]int32, len(g.Edges))
+	dst := make([]int32, len(g.Edges))
+	edgeOrder := make([]int32, len(g.Edges))
+	for i := range g.Edges {
+		edgeOrder[i] = int32(i)
+		src[i], dst[i] = rank[g.Edges[i].Source], rank[g.Edges[i].Target]
+	}
+	slices.SortFunc(edgeOrder, func(a, b int32) int {
+		if c := cmp.Compare(src[a], src[b]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(dst[a], dst[b]); c != 0 {
+			return c
+		}
+		if c := compareEdges(&g.Edges[a], &g.Edges[b]); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	out := make([]Edge, 0, len(g.Edges))
+	for _, i := range edgeOrder {
+		e := &g.Edges[i]
 		if n := len(out); n > 0 && out[n-1].Key() == e.Key() {
 			last := &out[n-1]
 			last.Sites = append(last.Sites, Site{e.SourceFile, e.SourceLocation})
 			last.Sites = append(last.Sites, e.Sites...)
 			continue
 		}
-		out = append(out, e)
+		out = append(out, *e)
 	}
 	g.Edges = out
 	for i := range g.Edges {
@@ -160,7 +212,7 @@ func (g *Graph) Canonicalize() {
 	}
 }
 
-func compareEdges(a, b Edge) int {
+func compareEdges(a, b *Edge) int {
 	return cmp.Or(
 		strings.Compare(a.Source, b.Source),
 		strings.Compare(a.Target, b.Target),

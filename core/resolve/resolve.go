@@ -17,6 +17,7 @@
 package resolve
 
 import (
+	"encoding/json"
 	"path"
 	"slices"
 	"strconv"
@@ -32,6 +33,8 @@ type File struct {
 	Language string // manifest language name ("go", "tsx")
 	Family   string // language family ("go", "ecmascript")
 	Facts    *abi.Facts
+	// Generated marks a generated file; its node says so ("generated": true).
+	Generated bool
 }
 
 // Stats counts what resolution did with call sites.
@@ -67,10 +70,19 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 		dirs:      make(map[string][]int32),
 		goModules: opts.GoModules,
 	}
+	nsyms, nfacts := 0, 0
 	for i := range files {
 		r.files[i].File = &files[i]
 		r.files[i].idx = int32(i)
+		f := files[i].Facts
+		nsyms += len(f.Symbols)
+		nfacts += len(f.Calls) + len(f.Imports) + len(f.Relations)
 	}
+	// Sized up front: appending large records with regrowth was the main cost.
+	r.syms = make([]sym, 0, nsyms)
+	r.nodes = make([]graph.Node, 0, len(files)+nsyms+len(files)/4)
+	r.edges = make([]graph.Edge, 0, len(files)+nsyms+nfacts/2)
+	r.ids = make(map[string]bool, len(files)+nsyms)
 	r.addFiles()
 	r.addSymbols()
 	r.attachReceivers()
@@ -171,10 +183,14 @@ func (r *resolver) addFiles() {
 		f.dir = path.Dir(f.Path)
 		f.test = graph.IsTestPath(f.Path)
 		r.dirs[f.dir] = append(r.dirs[f.dir], int32(i))
-		r.nodes = append(r.nodes, graph.Node{
+		fn := graph.Node{
 			ID: f.id, Label: path.Base(f.Path), FileType: "code", SourceFile: f.Path,
 			SourceLocation: "L1", Kind: "file", Language: f.Language, IsTest: f.test,
-		})
+		}
+		if f.Generated {
+			fn.Extra = map[string]json.RawMessage{"generated": json.RawMessage("true")}
+		}
+		r.nodes = append(r.nodes, fn)
 		if p := f.Facts.Package; p != "" {
 			key := f.Family + ":" + p
 			if f.Family == "go" {

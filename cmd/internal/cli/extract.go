@@ -25,6 +25,7 @@ folders override earlier ones with the same plugin name).`)
 	pluginDir := fs.String("plugins", envOr("SYNAPTIC_PLUGINS", ""), "extra plugin directory (also $SYNAPTIC_PLUGINS)")
 	full := fs.Bool("full", false, "ignore the previous run and extract every file")
 	quiet := fs.Bool("quiet", false, "print only errors")
+	verbose := fs.Bool("v", false, "print the time spent in each phase")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -55,6 +56,11 @@ folders override earlier ones with the same plugin name).`)
 	}
 	if !*quiet {
 		printSummary(stdio.Out, sum)
+	}
+	if *verbose {
+		for _, ph := range sum.Phases {
+			fmt.Fprintf(stdio.Err, "  phase %-18s %.3fs\n", ph.Name, ph.Seconds)
+		}
 	}
 	return nil
 }

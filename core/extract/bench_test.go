@@ -1,0 +1,50 @@
+package extract
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/resolve"
+)
+
+// BenchmarkResolveCached resolves the facts cache of a previous extraction
+// (SYNAPTIC_BENCH_OUT, default /tmp/gosrc-out): the fixed cost of every
+// incremental run.
+func BenchmarkResolveCached(b *testing.B) {
+	out := os.Getenv("SYNAPTIC_BENCH_OUT")
+	if out == "" {
+		out = "/tmp/gosrc-out"
+	}
+	cache, err := readFacts(filepath.Join(out, FactsFile))
+	if err != nil {
+		b.Skipf("no facts cache: %v", err)
+	}
+	family := map[string]string{"go": "go", "python": "python", "javascript": "ecmascript", "typescript": "ecmascript", "tsx": "ecmascript", "java": "java", "rust": "rust"}
+	var files []resolve.File
+	for _, p := range sortedKeys(cache) {
+		c := cache[p]
+		if c.Facts != nil {
+			files = append(files, resolve.File{Path: p, Language: c.Language, Family: family[c.Language], Facts: c.Facts, Generated: c.Generated})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	b.ResetTimer()
+	for b.Loop() {
+		g, _ := resolve.Build(files, resolve.Options{})
+		_ = g
+	}
+}
+
+func BenchmarkReadFacts(b *testing.B) {
+	out := os.Getenv("SYNAPTIC_BENCH_OUT")
+	if out == "" {
+		out = "/tmp/gosrc-out"
+	}
+	for b.Loop() {
+		if _, err := readFacts(filepath.Join(out, FactsFile)); err != nil {
+			b.Skip(err)
+		}
+	}
+}
