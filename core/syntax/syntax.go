@@ -21,6 +21,17 @@
 // kind is canonical: the smallest symbol id with the same (name, named) pair.
 // ERROR nodes (tree-sitter symbol 0xFFFF) get kind Grammar.ErrorKind, an extra
 // entry "ERROR" appended to Grammar.Kinds, so that Kinds stays a dense table.
+//
+// Memory: a Parser owns a C record buffer that grows to the largest tree it
+// has serialized and is reused; Tree.Records is a view of it (no copy),
+// valid until the next call on that Parser. The source is passed to C
+// without copying. Tree-sitter trees are freed inside the same C call.
+//
+// Grammars: go, python, javascript, typescript, tsx, java and rust are always
+// built in (grammars.go); bash, c, cpp, csharp, css, dockerfile, groovy, hcl,
+// html, kotlin, lua, php, protobuf, ruby, scala, sql, swift, toml and yaml are
+// added unless the build tag synaptic_coregrammars is set (grammars_extra.go),
+// which roughly halves the cold build of this package.
 package syntax
 
 /*
