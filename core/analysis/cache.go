@@ -3,6 +3,7 @@ package analysis
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"weak"
 
@@ -13,12 +14,15 @@ import (
 // Entries are keyed by a weak pointer and dropped when the Index is
 // collected, so a long-running server that reloads graphs does not leak.
 type derived struct {
-	commOnce sync.Once
-	comms    []Community
-	commOf   []int32 // community id by node index, -1 for none
+	commMu sync.Mutex
+	comms  []Community
+	commOf []int32 // community id by node index, -1 for none
 
 	rankOnce sync.Once
 	ranked   []int32 // god-node candidates, highest degree first, then id
+
+	orderOnce   sync.Once
+	order, rank []int32 // nodes sorted by id, and each node's position there
 }
 
 var cache sync.Map // weak.Pointer[graph.Index] -> *derived
@@ -35,35 +39,59 @@ func derive(x *graph.Index) *derived {
 	return d.(*derived)
 }
 
-// CommunitiesOf returns the graph's current communities: the community
-// field written into graph.json when every node that has a source file
-// carries one (so reports and tools agree with the file), else
-// Communities(x, nil). The result is computed once per Index and shared;
-// callers must not modify it.
+// CommunitiesOf returns the graph's current communities, which surprises,
+// questions and the report use: the first result of Communities for x (at
+// extract time that is the partition about to be written into
+// graph.json), else the community field already in the graph when every
+// node that has a source file carries one (so reports and tools agree with
+// the file), else Communities(x, nil). It is computed once per Index and
+// shared; callers must not modify it.
 func CommunitiesOf(x *graph.Index) []Community {
-	d := derive(x)
-	d.commOnce.Do(func() {
-		d.comms = fromField(x)
-		if d.comms == nil {
-			d.comms = Communities(x, nil)
-		}
-		d.commOf = make([]int32, x.Len())
-		for i := range d.commOf {
-			d.commOf[i] = -1
-		}
-		for _, c := range d.comms {
-			for _, i := range c.Members {
-				d.commOf[i] = int32(c.ID)
-			}
-		}
-	})
-	return d.comms
+	comms, _ := shared(x)
+	return comms
 }
 
 // communityOf returns the community id of every node (-1 for none).
 func communityOf(x *graph.Index) []int32 {
-	CommunitiesOf(x)
-	return derive(x).commOf
+	_, of := shared(x)
+	return of
+}
+
+func shared(x *graph.Index) ([]Community, []int32) {
+	d := derive(x)
+	d.commMu.Lock()
+	defer d.commMu.Unlock()
+	if d.commOf == nil {
+		comms := fromField(x)
+		if comms == nil {
+			comms = partitionOf(x, nil)
+		}
+		d.set(x, comms)
+	}
+	return d.comms, d.commOf
+}
+
+// prime records comms as x's shared partition unless one is already set.
+func prime(x *graph.Index, comms []Community) {
+	d := derive(x)
+	d.commMu.Lock()
+	defer d.commMu.Unlock()
+	if d.commOf == nil {
+		d.set(x, comms)
+	}
+}
+
+func (d *derived) set(x *graph.Index, comms []Community) {
+	d.comms = comms
+	d.commOf = make([]int32, x.Len())
+	for i := range d.commOf {
+		d.commOf[i] = -1
+	}
+	for _, c := range comms {
+		for _, i := range c.Members {
+			d.commOf[i] = int32(c.ID)
+		}
+	}
 }
 
 // fromField describes the partition stored in the nodes' community field,
@@ -115,4 +143,24 @@ func fromField(x *graph.Index) []Community {
 		}
 	}
 	return comms
+}
+
+// byID returns the nodes sorted by id (order) and each node's position in
+// that order (rank), computed once per Index. Comparing ranks is comparing
+// ids, which every tie-break here does; callers must not modify them.
+func byID(x *graph.Index) (order, rank []int32) {
+	d := derive(x)
+	d.orderOnce.Do(func() {
+		n := x.Len()
+		d.order = make([]int32, n)
+		for i := range d.order {
+			d.order[i] = int32(i)
+		}
+		slices.SortFunc(d.order, func(a, b int32) int { return strings.Compare(x.Node(a).ID, x.Node(b).ID) })
+		d.rank = make([]int32, n)
+		for r, i := range d.order {
+			d.rank[i] = int32(r)
+		}
+	})
+	return d.order, d.rank
 }

@@ -37,7 +37,16 @@ const (
 // community takes the old id it overlaps most (greedily, largest overlap
 // first, ties to the smaller old then new id), and communities without a
 // match take the lowest free ids, largest first.
+//
+// The first result for an Index also becomes its shared partition (see
+// CommunitiesOf); it is not copied, so callers must not modify it.
 func Communities(x *graph.Index, prev map[string]int) []Community {
+	comms := partitionOf(x, prev)
+	prime(x, comms)
+	return comms
+}
+
+func partitionOf(x *graph.Index, prev map[string]int) []Community {
 	v := newView(x)
 	labels, k := v.partition(true)
 	comms := v.describe(labels, k)

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
@@ -75,13 +74,9 @@ type view struct {
 // newView builds the sorted order and the structural CSR.
 func newView(x *graph.Index) *view {
 	n := x.Len()
-	v := &view{x: x, order: make([]int32, n), rank: make([]int32, n), stub: make([]bool, n)}
-	for i := range v.order {
-		v.order[i] = int32(i)
-	}
-	slices.SortFunc(v.order, func(a, b int32) int { return strings.Compare(x.Node(a).ID, x.Node(b).ID) })
+	v := &view{x: x, stub: make([]bool, n)}
+	v.order, v.rank = byID(x)
 	for r, i := range v.order {
-		v.rank[i] = int32(r)
 		v.stub[r] = x.Node(i).SourceFile == ""
 	}
 	v.g = buildCSR(n, func(emit func(a, b int32, w float64)) {

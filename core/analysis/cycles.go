@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
@@ -26,15 +25,7 @@ func ImportCycles(x *graph.Index, maxLen int) [][]int32 {
 		return nil
 	}
 	n := x.Len()
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(x.Node(a).ID, x.Node(b).ID) })
-	rank := make([]int32, n)
-	for r, i := range order {
-		rank[i] = int32(r)
-	}
+	order, rank := byID(x)
 	unit := func(i int32) int32 {
 		if x.Node(i).Kind != "file" {
 			return i

@@ -75,13 +75,14 @@ func isNoise(x *graph.Index, i int32) bool {
 func ranking(x *graph.Index) []int32 {
 	d := derive(x)
 	d.rankOnce.Do(func() {
+		_, rank := byID(x)
 		for i := range int32(x.Len()) {
 			if x.Degree(i) > 0 && !isNoise(x, i) {
 				d.ranked = append(d.ranked, i)
 			}
 		}
 		slices.SortFunc(d.ranked, func(a, b int32) int {
-			return cmp.Or(cmp.Compare(x.Degree(b), x.Degree(a)), strings.Compare(x.Node(a).ID, x.Node(b).ID))
+			return cmp.Or(cmp.Compare(x.Degree(b), x.Degree(a)), cmp.Compare(rank[a], rank[b]))
 		})
 	})
 	return d.ranked

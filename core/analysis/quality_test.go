@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"weak"
 )
 
 // TestQuality prints partition quality on the big graph: modularity, the
@@ -51,7 +52,29 @@ func TestQuality(t *testing.T) {
 		finT := time.Since(start)
 		t.Logf("%s raw:   %s (%v)", alg.name, summarize(v, raw, dirs), rawT.Round(time.Millisecond))
 		t.Logf("%s final: %s (%v)", alg.name, summarize(v, final, dirs), finT.Round(time.Millisecond))
-		_ = k
+		if alg.refine {
+			for _, c := range v.describe(final, k)[:min(k, 12)] {
+				t.Logf("  community %d: %d nodes, cohesion %.4f, %s", c.ID, len(c.Members), c.Cohesion, c.Name)
+			}
+		}
+	}
+	cache.Delete(weak.Make(x))
+	for _, step := range []struct {
+		name string
+		f    func()
+	}{
+		{"communities", func() { Communities(x, nil) }},
+		{"god nodes (top 10)", func() { GodNodes(x, 10, 0) }},
+		{"god nodes (top 200)", func() { GodNodes(x, 200, 0) }},
+		{"surprises", func() { Surprises(x, 5) }},
+		{"questions", func() { Questions(x) }},
+		{"import cycles", func() { t.Logf("  %d cycles", len(ImportCycles(x, 5))) }},
+		{"audit", func() { ConfidenceAudit(x) }},
+		{"isolated", func() { t.Logf("  %d isolated", len(Isolated(x))) }},
+	} {
+		start := time.Now()
+		step.f()
+		t.Logf("%s: %v", step.name, time.Since(start).Round(time.Millisecond))
 	}
 }
 

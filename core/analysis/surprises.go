@@ -62,10 +62,15 @@ func Surprises(x *graph.Index, limit int) []Surprise {
 		score, _ := surprise(x, e, s, t, comm, false)
 		out = append(out, Surprise{Edge: e, Score: score})
 	}
+	_, rank := byID(x)
 	slices.SortFunc(out, func(p, q Surprise) int {
+		if c := cmp.Compare(q.Score, p.Score); c != 0 {
+			return c
+		}
 		ep, eq := x.Edge(p.Edge), x.Edge(q.Edge)
-		return cmp.Or(cmp.Compare(q.Score, p.Score), cmp.Compare(ep.Score(), eq.Score()),
-			strings.Compare(ep.Source, eq.Source), strings.Compare(ep.Target, eq.Target),
+		ps, pt := x.Ends(p.Edge)
+		qs, qt := x.Ends(q.Edge)
+		return cmp.Or(cmp.Compare(ep.Score(), eq.Score()), cmp.Compare(rank[ps], rank[qs]), cmp.Compare(rank[pt], rank[qt]),
 			strings.Compare(ep.Relation, eq.Relation), strings.Compare(ep.Context, eq.Context))
 	})
 	out = out[:min(limit, len(out))]
