@@ -155,7 +155,9 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if sid == "" && (modernHeader(r) || hasModernMeta(msg.Params) || modernOnlyMethod(msg.Method)) {
+	// Modern requests are recognized by their version header or _meta and
+	// never use sessions, so a stray Mcp-Session-Id does not make them legacy.
+	if modernHeader(r) || hasModernMeta(msg.Params) || modernOnlyMethod(msg.Method) {
 		h.postModern(w, r, msg)
 		return
 	}

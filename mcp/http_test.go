@@ -87,6 +87,7 @@ func TestHTTPModern(t *testing.T) {
 	}{
 		{"discover", mh("server/discover", ""), modern(1, "server/discover", ""), 200, 0},
 		{"tools/list", mh("tools/list", ""), modern(1, "tools/list", ""), 200, 0},
+		{"session id ignored", with(mh("tools/list", ""), "Mcp-Session-Id", "stale"), modern(1, "tools/list", ""), 200, 0},
 		{"missing version header", with(mh("tools/list", ""), "MCP-Protocol-Version", ""), modern(1, "tools/list", ""), 400, CodeHeaderMismatch},
 		{"missing meta", mh("tools/list", ""), noMeta, 400, CodeInvalidParams},
 		{"header differs from meta", with(mh("tools/list", ""), "MCP-Protocol-Version", "v999"), modern(1, "tools/list", ""), 400, CodeHeaderMismatch},

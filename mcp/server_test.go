@@ -596,3 +596,33 @@ func TestRequestStateRoundTrip(t *testing.T) {
 		t.Errorf("second round = %+v", r)
 	}
 }
+
+// FuzzServeStdio feeds arbitrary lines to the stdio transport: it must not
+// panic, and everything it writes must be line-delimited JSON objects.
+func FuzzServeStdio(f *testing.F) {
+	for _, s := range []string{
+		modern(1, "tools/call", `"name":"echo","arguments":{"text":"a"}`),
+		modern(2, "resources/read", `"uri":"x://a"`),
+		initLine, legacy(3, "prompts/get", `"name":"greet","arguments":{"who":"x"}`),
+		`{"jsonrpc":"2.0","id":4,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"who","value":""}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"subscriptions/listen","params":{` + testMeta + `,"notifications":{"toolsListChanged":true}}}`,
+		`{`, `[]`, `{"jsonrpc":"2.0","id":null,"method":"x"}`,
+	} {
+		f.Add(s)
+	}
+	s := NewServer(Implementation{Name: "fuzz", Version: "0"}, &ServerOptions{Catalog: testCatalog(), Logger: log.New(io.Discard, "", 0)})
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.Contains(line, `"slow"`) {
+			t.Skip("the slow tool only waits")
+		}
+		var out bytes.Buffer
+		if err := s.ServeStdio(context.Background(), strings.NewReader(line+"\n"), &out); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if l != "" && !isJSONObject(json.RawMessage(l)) {
+				t.Fatalf("output line %q is not a JSON object", l)
+			}
+		}
+	})
+}
