@@ -38,7 +38,8 @@ const (
 // languages or file types is likely a name collision and keeps only the
 // hub bonus. Only edges between symbols (not files, packages or stubs) of
 // different files and communities count. Ties go to lower confidence
-// scores, then source id, target id, relation and context.
+// scores, then source id, target id, relation and context; each target
+// appears once.
 func Surprises(x *graph.Index, limit int) []Surprise {
 	limit = min(limit, MaxSurprises)
 	if limit <= 0 {
@@ -73,7 +74,17 @@ func Surprises(x *graph.Index, limit int) []Surprise {
 		return cmp.Or(cmp.Compare(ep.Score(), eq.Score()), cmp.Compare(rank[ps], rank[qs]), cmp.Compare(rank[pt], rank[qt]),
 			strings.Compare(ep.Relation, eq.Relation), strings.Compare(ep.Context, eq.Context))
 	})
-	out = out[:min(limit, len(out))]
+	// One surprise per target: sibling files (per-OS variants, generated
+	// twins) otherwise fill the list with the same connection.
+	seen := map[int32]bool{}
+	keep := out[:0]
+	for _, su := range out {
+		if _, t := x.Ends(su.Edge); !seen[t] && len(keep) < limit {
+			seen[t] = true
+			keep = append(keep, su)
+		}
+	}
+	out = keep
 	for k := range out {
 		s, t := x.Ends(out[k].Edge)
 		_, out[k].Why = surprise(x, out[k].Edge, s, t, comm, true)

@@ -3,9 +3,11 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/graph"
@@ -135,5 +137,32 @@ func TestTextFunctions(t *testing.T) {
 	}
 	if got := code("a`b\x1b[31m\nc"); got != "`a'b [31m c`" {
 		t.Errorf("code(): %q", got)
+	}
+}
+
+// TestRealReport renders the report of a real graph.json and times it:
+//
+//	SYNAPTIC_REPORT_GRAPH=synaptic-out/graph.json SYNAPTIC_REPORT_OUT=/tmp/r.md go test ./core/report -run TestRealReport -v
+func TestRealReport(t *testing.T) {
+	p := os.Getenv("SYNAPTIC_REPORT_GRAPH")
+	if p == "" {
+		t.Skip("set SYNAPTIC_REPORT_GRAPH")
+	}
+	g, err := graph.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"cold", "again"} {
+		start := time.Now()
+		var b bytes.Buffer
+		if err := Write(&b, Input{Graph: g}); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d bytes in %v", n, b.Len(), time.Since(start).Round(time.Millisecond))
+		if out := os.Getenv("SYNAPTIC_REPORT_OUT"); out != "" {
+			if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }

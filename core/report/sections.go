@@ -135,7 +135,7 @@ func CommunitiesText(x *graph.Index, comms []analysis.Community, limit int) stri
 		}
 		shown++
 		fmt.Fprintf(&b, "- **%d. %s** — %d nodes, cohesion %.3f: ", c.ID, clean(c.Name), len(c.Members), c.Cohesion)
-		for j, i := range c.Members[:min(samples, len(c.Members))] {
+		for j, i := range showcase(x, c.Members) {
 			if j > 0 {
 				b.WriteString(", ")
 			}
@@ -153,6 +153,25 @@ func CommunitiesText(x *graph.Index, comms []analysis.Community, limit int) stri
 		return fmt.Sprintf("No communities of %d or more nodes.\n", minCommunity)
 	}
 	return b.String()
+}
+
+// showcase picks the members shown for a community: the top symbols by
+// degree, then files, packages and external stubs only if too few.
+func showcase(x *graph.Index, members []int32) []int32 {
+	out := make([]int32, 0, samples)
+	for pass := range 2 {
+		for _, i := range members {
+			if len(out) == samples {
+				return out
+			}
+			n := x.Node(i)
+			container := n.SourceFile == "" || n.Kind == "file" || n.Kind == "package" || n.Kind == "module"
+			if container == (pass == 1) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
 }
 
 const (
