@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# make bench: extraction benchmarks over $(go env GOROOT)/src next to the
+# tree-sitter parse-only baseline measured in the same run, reported as
+# medians and as a ratio. COUNT=n repeats (default 3).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+COUNT=${COUNT:-3}
+out=$(mktemp -d)
+export SYNAPTIC_BIN=$PWD/bin/synaptic
+for i in $(seq "$COUNT"); do   # interleave baseline and pipeline runs: the machine's noise hits both
+	go test -run '^$' -bench 'BenchmarkParseGorootParallel$' -benchtime 1x ./core/syntax | tee -a "$out/parse.txt" | grep Benchmark || true
+	go test -run '^$' -bench 'BenchmarkExtractGoroot$' -benchtime 1x ./cmd/synaptic | tee -a "$out/extract.txt" | grep Benchmark || true
+done
+go test -run '^$' -bench 'BenchmarkReextractOneFile$' -benchtime 1x -count "$COUNT" ./cmd/synaptic | tee "$out/reextract.txt" | grep Benchmark || true
+go test -run '^$' -bench 'BenchmarkResolveCached$' -benchtime 1x -count "$COUNT" ./core/extract 2>/dev/null | grep Benchmark || true
+
+# median of the value preceding a unit on Benchmark lines
+median() { # file unit
+	grep '^Benchmark' "$1" | awk -v u="$2" '{for (i=2;i<=NF;i++) if ($i==u) print $(i-1)}' | sort -g |
+		awk '{a[NR]=$1} END {if (NR==0) print "nan"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'
+}
+p=$(median "$out/parse.txt" MB/s)
+e=$(median "$out/extract.txt" MB/s)
+echo
+echo "== medians over $COUNT runs ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
+echo "parse-only (tree-sitter, $(nproc) workers):  $p MB/s, $(median "$out/parse.txt" files/s) files/s"
+echo "full extraction (synaptic extract):        $e MB/s, $(median "$out/extract.txt" files/s) files/s, peak RSS $(median "$out/extract.txt" peak-RSS-MiB) MiB"
+echo "ratio extraction / parse-only:              $(awk -v a="$e" -v b="$p" 'BEGIN {printf "%.2f", a/b}')   (target >= 0.75)"
+echo "re-extract after one changed file:          $(median "$out/reextract.txt" ns/op | awk '{printf "%.2f s", $1/1e9}'), peak RSS $(median "$out/reextract.txt" peak-RSS-MiB) MiB   (target < 1 s)"
+rm -rf "$out"
