@@ -55,6 +55,7 @@ run() {
 		status=1
 	fi
 	grep -qE 'Total: [0-9]+ passed|Passed: [0-9]+/' "$WORK/out" || status=1
+	echo "=== done in ${SECONDS}s so far ===" >&2
 }
 run --requirements 2025-11-25
 run --requirements 2026-07-28
