@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 )
@@ -65,7 +66,9 @@ func Main(ctx context.Context, args []string, io IO) int {
 		if c.name != args[0] {
 			continue
 		}
+		stop := startProfiles(io.Err)
 		err := c.run(ctx, args[1:], io)
+		stop()
 		switch {
 		case err == nil:
 			return 0
@@ -126,6 +129,34 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		pos = append(pos, args[0])
 		args = args[1:]
+	}
+}
+
+// startProfiles writes CPU and heap profiles when SYNAPTIC_CPUPROFILE /
+// SYNAPTIC_MEMPROFILE name files: for measuring, not for users.
+func startProfiles(warn io.Writer) func() {
+	var stops []func()
+	if p := os.Getenv("SYNAPTIC_CPUPROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			if err := pprof.StartCPUProfile(f); err == nil {
+				stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+			}
+		} else {
+			fmt.Fprintf(warn, "synaptic: cpu profile: %v\n", err)
+		}
+	}
+	if p := os.Getenv("SYNAPTIC_MEMPROFILE"); p != "" {
+		stops = append(stops, func() {
+			if f, err := os.Create(p); err == nil {
+				pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+		})
+	}
+	return func() {
+		for _, s := range stops {
+			s()
+		}
 	}
 }
 
