@@ -148,10 +148,10 @@ export class App {
   show(c: number): string { return money(c); }
 }
 `,
-	"web/money.ts": "export function money(c: number): string { return (c / 100).toFixed(2); }\n",
-	".gitignore":   "ignored/\n",
-	"ignored/x.go": "package ignored\nfunc Hidden() {}\n",
-	".env":         "SECRET=1\n",
+	"web/money.ts":      "export function money(c: number): string { return (c / 100).toFixed(2); }\n",
+	".gitignore":        "ignored/\n",
+	"ignored/x.go":      "package ignored\nfunc Hidden() {}\n",
+	".env":              "SECRET=1\n",
 	"package-lock.json": "{}\n",
 }
 
@@ -202,13 +202,13 @@ func TestExtractFixtureRepo(t *testing.T) {
 	}
 	g := parseGraph(t, filepath.Join(root, "synaptic-out", "graph.json"))
 	for _, e := range [][3]string{
-		{"cart_cart_cart_total", "calls", "price_price_withtax"},  // cross-package, proven by the import
-		{"price_price_withtax", "calls", "price_price_round"},     // same file
+		{"cart_cart_cart_total", "calls", "price_price_withtax"},    // cross-package, proven by the import
+		{"price_price_withtax", "calls", "price_price_round"},       // same file
 		{"cart_cart_test_testtotal", "calls", "cart_cart_cart_add"}, // typed local var c Cart
 		{"cart_cart_cart", "method", "cart_cart_cart_total"},
-		{"tools_report_report_render", "calls", "tools_fmt_money"},          // python relative import
+		{"tools_report_report_render", "calls", "tools_fmt_money"},            // python relative import
 		{"tools_report_report_render", "calls", "tools_report_report_header"}, // self.header()
-		{"web_app_app_show", "calls", "web_money_money"},                    // ES import
+		{"web_app_app_show", "calls", "web_money_money"},                      // ES import
 		{"web_app_ts", "imports_from", "web_money_ts"},
 	} {
 		if !hasEdge(g, e[0], e[1], e[2]) {
@@ -245,7 +245,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	}
 
 	write(t, root, map[string]string{
-		"price/price.go": strings.Replace(fixtureRepo["price/price.go"], "round(cents*rate)", "roundUp(cents*rate)", 1) + "\nfunc roundUp(x int) int { return (x + 99) / 100 }\n",
+		"price/price.go":    strings.Replace(fixtureRepo["price/price.go"], "round(cents*rate)", "roundUp(cents*rate)", 1) + "\nfunc roundUp(x int) int { return (x + 99) / 100 }\n",
 		"price/discount.go": "package price\n\nfunc Discount(c int) int { return WithTax(c) / 2 }\n",
 	})
 	os.Remove(filepath.Join(root, "web", "money.ts"))
