@@ -146,3 +146,23 @@ func TestQuestions(t *testing.T) {
 		t.Errorf("empty graph: %v", q)
 	}
 }
+
+// TestConcurrentReaders: the serve catalog calls analyses from many
+// requests at once on one Index; the shared caches must agree and not race.
+func TestConcurrentReaders(t *testing.T) {
+	x := graph.NewIndex(synthetic(20, 6))
+	want := Surprises(graph.NewIndex(x.G), 5)
+	done := make(chan []Surprise)
+	for range 8 {
+		go func() {
+			GodNodes(x, 5, 0)
+			Questions(x)
+			done <- Surprises(x, 5)
+		}()
+	}
+	for range 8 {
+		if got := <-done; !reflect.DeepEqual(got, want) {
+			t.Errorf("concurrent surprises differ: %v vs %v", got, want)
+		}
+	}
+}

@@ -66,7 +66,7 @@ func ambiguousQuestions(x *graph.Index) []Question {
 		s, t := x.Ends(e)
 		ed := x.Edge(e)
 		qs = append(qs, Question{
-			Text: fmt.Sprintf("What is the exact relationship between %s and %s?", x.Qualified(s), x.Qualified(t)),
+			Text: fmt.Sprintf("What is the exact relationship between %s and %s?", Ref(x, s), Ref(x, t)),
 			Why:  fmt.Sprintf("The %s edge is AMBIGUOUS: extraction saw several candidates and could not tell which one is meant.", ed.Relation),
 		})
 	}
@@ -120,7 +120,7 @@ func bridgeQuestions(x *graph.Index) []Question {
 			more = ", …"
 		}
 		qs = append(qs, Question{
-			Text: fmt.Sprintf("Why does %s connect %d other communities?", x.Qualified(b.node), len(b.comms)),
+			Text: fmt.Sprintf("Why does %s connect %d other communities?", Ref(x, b.node), len(b.comms)),
 			Why: fmt.Sprintf("It links community %d to communities %s%s; a change to it ripples across clusters.",
 				comm[b.node], strings.Join(ids, ", "), more),
 		})
@@ -133,7 +133,7 @@ func untestedQuestions(x *graph.Index, gods []God) []Question {
 	for _, g := range gods {
 		if g.Tests == 0 {
 			qs = append(qs, Question{
-				Text: fmt.Sprintf("What depends on %s, and what would break if it changed?", x.Qualified(g.Node)),
+				Text: fmt.Sprintf("What depends on %s, and what would break if it changed?", Ref(x, g.Node)),
 				Why:  fmt.Sprintf("It is god node #%d with %d connections and no test reaches it.", g.Rank, g.Degree),
 			})
 		}
@@ -154,7 +154,7 @@ func inferredHubQuestions(x *graph.Index, gods []God) []Question {
 		}
 		if n >= 2 {
 			qs = append(qs, Question{
-				Text: fmt.Sprintf("Are the %d inferred connections of %s correct?", n, x.Qualified(g.Node)),
+				Text: fmt.Sprintf("Are the %d inferred connections of %s correct?", n, Ref(x, g.Node)),
 				Why:  fmt.Sprintf("It is god node #%d and %d of its %d edges were resolved by heuristics, not read from the source.", g.Rank, n, g.Degree),
 			})
 		}
@@ -213,11 +213,15 @@ func clusterQuestions(x *graph.Index) []Question {
 func cycleQuestion(x *graph.Index, c []int32, total int) Question {
 	names := make([]string, len(c))
 	for j, i := range c {
-		names[j] = x.Qualified(i)
+		names[j] = Ref(x, i)
 	}
 	why := "Import cycles couple modules so they can only change together."
 	if total > 1 {
-		why = fmt.Sprintf("It is the shortest of %d import cycles; cycles couple modules so they can only change together.", total)
+		count := fmt.Sprint(total)
+		if total >= MaxCycles {
+			count += "+"
+		}
+		why = fmt.Sprintf("It is the shortest of %s import cycles; cycles couple modules so they can only change together.", count)
 	}
 	if len(c) == 2 {
 		return Question{Text: fmt.Sprintf("Why do %s and %s import each other?", names[0], names[1]), Why: why}
@@ -233,7 +237,7 @@ func isolatedQuestions(x *graph.Index) []Question {
 	}
 	names := make([]string, 0, 3)
 	for _, i := range iso[:min(3, len(iso))] {
-		names = append(names, x.Qualified(i))
+		names = append(names, Ref(x, i))
 	}
 	return []Question{{
 		Text: fmt.Sprintf("What are %s for?", strings.Join(names, ", ")),
@@ -288,4 +292,14 @@ func countHave(n int, noun string) string {
 		return "1 " + noun + " has"
 	}
 	return fmt.Sprintf("%d %ss have", n, noun)
+}
+
+// Ref names node i for a reader in a way that resolves back to it: the path
+// for a file node, else graph.Index.Qualified ("label@file", or the id of a
+// node without a file).
+func Ref(x *graph.Index, i int32) string {
+	if n := x.Node(i); n.Kind == "file" && n.SourceFile != "" {
+		return n.SourceFile
+	}
+	return x.Qualified(i)
 }

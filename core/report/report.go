@@ -169,7 +169,7 @@ func summary(b *strings.Builder, x *graph.Index, comms []analysis.Community, god
 	}
 	if len(gods) > 0 {
 		top := gods[0]
-		fmt.Fprintf(b, "- Top hub: %s with %d connections and %s.\n", code(x.Qualified(top.Node)), top.Degree, plural(top.Tests, "test"))
+		fmt.Fprintf(b, "- Top hub: %s with %d connections and %s.\n", code(analysis.Ref(x, top.Node)), top.Degree, plural(top.Tests, "test"))
 		untested := 0
 		for _, g := range gods {
 			if g.Tests == 0 {
@@ -208,7 +208,7 @@ func ambiguousText(x *graph.Index) string {
 	var b strings.Builder
 	for _, e := range es[:min(reportAmbiguous, len(es))] {
 		s, t := x.Ends(e)
-		fmt.Fprintf(&b, "- %s --%s--> %s\n", code(x.Qualified(s)), clean(x.Edge(e).Relation), code(x.Qualified(t)))
+		fmt.Fprintf(&b, "- %s --%s--> %s\n", code(analysis.Ref(x, s)), clean(x.Edge(e).Relation), code(analysis.Ref(x, t)))
 	}
 	if len(es) > reportAmbiguous {
 		fmt.Fprintf(&b, "\n%d more.\n", len(es)-reportAmbiguous)
@@ -225,7 +225,7 @@ func gapsText(x *graph.Index, comms []analysis.Community, isolated []int32, ambi
 		} else {
 			b.WriteString(", ")
 		}
-		b.WriteString(code(x.Qualified(i)))
+		b.WriteString(code(analysis.Ref(x, i)))
 	}
 	if len(isolated) > reportIsolated {
 		b.WriteString(", …")

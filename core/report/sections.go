@@ -52,7 +52,7 @@ func SurprisesText(x *graph.Index, limit int) string {
 	var b strings.Builder
 	for k, s := range sur {
 		src, dst := x.Ends(s.Edge)
-		fmt.Fprintf(&b, "%d. %s --%s--> %s (score %g): %s\n", k+1, code(x.Qualified(src)), clean(x.Edge(s.Edge).Relation), code(x.Qualified(dst)), s.Score, clean(s.Why))
+		fmt.Fprintf(&b, "%d. %s --%s--> %s (score %g): %s\n", k+1, code(analysis.Ref(x, src)), clean(x.Edge(s.Edge).Relation), code(analysis.Ref(x, dst)), s.Score, clean(s.Why))
 	}
 	return b.String()
 }
@@ -109,7 +109,7 @@ func CyclesText(x *graph.Index, maxLen, limit int) string {
 	for k, c := range cycles[:min(limit, len(cycles))] {
 		names := make([]string, len(c)+1)
 		for j, i := range c {
-			names[j] = code(x.Qualified(i))
+			names[j] = code(analysis.Ref(x, i))
 		}
 		names[len(c)] = names[0]
 		fmt.Fprintf(&b, "%d. %s\n", k+1, strings.Join(names, " → "))
