@@ -31,39 +31,48 @@ type impactHit struct {
 	via   string
 }
 
-// reverseImpact walks incoming edges with the given relations from seeds,
+// reverseImpact walks incoming edges whose relation is in rels from seeds,
 // up to depth hops, and returns every reached non-seed node with the depth
-// and relation it was first reached by, ordered by depth then degree.
-func (s *snapshot) reverseImpact(seeds []int32, rels map[string]bool, depth int) []impactHit {
-	seen := make(map[int32]bool, len(seeds)*4)
+// and relation it was first reached by (breadth-first in edge order, so
+// the answer is a function of the graph alone).
+func (s *snapshot) reverseImpact(seeds []int32, rels []bool, depth int) []impactHit {
+	sc := s.p.scratch(s.x.Len())
+	defer s.p.release(sc)
 	for _, sd := range seeds {
-		seen[sd] = true
+		sc.mark(sd)
 	}
 	var hits []impactHit
 	frontier := slices.Clone(seeds)
+	var next []int32
 	for d := 1; d <= depth && len(frontier) > 0; d++ {
-		var next []int32
-		start := len(hits)
+		next = next[:0]
 		for _, u := range frontier {
 			for _, e := range s.x.In(u) {
-				rel := s.x.Edge(e).Relation
-				if !rels[rel] {
+				r := s.p.relID[e]
+				if !rels[r] {
 					continue
 				}
 				src, _ := s.x.Ends(e)
-				if seen[src] {
+				if sc.has(src) {
 					continue
 				}
-				seen[src] = true
-				hits = append(hits, impactHit{node: src, depth: d, via: rel})
+				sc.mark(src)
+				hits = append(hits, impactHit{node: src, depth: d, via: s.p.relNames[r]})
 				next = append(next, src)
 			}
 		}
-		level := hits[start:]
-		slices.SortFunc(level, func(a, b impactHit) int { return s.byDegree(a.node, b.node) })
-		frontier = next
+		frontier, next = next, frontier
 	}
 	return hits
+}
+
+// byDepthThenDegree orders hits for display: nearest first, then the most
+// connected.
+func (s *snapshot) byDepthThenDegree(a, b impactHit) int {
+	if a.depth != b.depth {
+		return a.depth - b.depth
+	}
+	return s.byDegree(a.node, b.node)
 }
 
 type affectedRow struct {
@@ -97,14 +106,15 @@ func (c *Catalog) affected(_ context.Context, s *snapshot, args json.RawMessage)
 		fail.Structured = s.unresolvedStructured(r, map[string]any{"resolved": false, "seed": sanitize(a.Label)})
 		return *fail
 	}
-	rels := map[string]bool{}
+	want := map[string]bool{}
 	relList := a.Relations
 	if len(relList) == 0 {
 		relList = defaultImpactRelations
 	}
 	for _, rel := range relList {
-		rels[strings.ToLower(strings.TrimSpace(rel))] = true
+		want[strings.ToLower(strings.TrimSpace(rel))] = true
 	}
+	rels := s.p.relSet(func(rel string) bool { return want[strings.ToLower(rel)] })
 	members := s.members(i)
 	seeds := append([]int32{i}, members...)
 	hits := s.reverseImpact(seeds, rels, depth)
@@ -114,22 +124,23 @@ func (c *Catalog) affected(_ context.Context, s *snapshot, args json.RawMessage)
 	for _, h := range hits {
 		byDepth[strconv.Itoa(h.depth)]++
 	}
-	shown := hits[:min(len(hits), limit)]
+	total := len(hits)
+	shown := topK(hits, limit, s.byDepthThenDegree)
 	rows := make([]affectedRow, 0, len(shown))
 	var b strings.Builder
 	if len(members) > 0 {
 		fmt.Fprintf(&b, "%s is a %s with %d members; impact is aggregated across the class and its members\n", seed, sanitize(s.x.Node(i).Kind), len(members))
 	}
-	fmt.Fprintf(&b, "%d nodes depend on %s (<= %d hops):\n", len(hits), seed, depth)
+	fmt.Fprintf(&b, "%d nodes depend on %s (<= %d hops):\n", total, seed, depth)
 	for _, h := range shown {
 		row := affectedRow{Label: s.label(h.node), Qualified: s.qualified(h.node), Depth: h.depth, ViaRelation: sanitize(h.via)}
 		rows = append(rows, row)
 		fmt.Fprintf(&b, "  [%d] %s  %s  (%s)\n", h.depth, row.ViaRelation, row.Label, s.fileOrExternal(h.node))
 	}
-	if n := len(hits) - len(shown); n > 0 {
+	if n := total - len(shown); n > 0 {
 		fmt.Fprintf(&b, "  +%d more (pass verbose=true or a larger limit)\n", n)
 	}
-	if len(hits) > 0 {
+	if total > 0 {
 		parts := make([]string, 0, len(byDepth))
 		for d := 1; d <= depth; d++ {
 			if n := byDepth[strconv.Itoa(d)]; n > 0 {
@@ -142,7 +153,7 @@ func (c *Catalog) affected(_ context.Context, s *snapshot, args json.RawMessage)
 	}
 	st := map[string]any{
 		"seed": seed, "seed_qualified": s.qualified(i), "resolved": true, "affected": rows,
-		"total": len(hits), "truncated": len(shown) < len(hits), "by_depth": byDepth,
+		"total": total, "truncated": len(shown) < total, "by_depth": byDepth,
 	}
 	if len(members) > 0 {
 		st["aggregated_over_members"] = len(members)

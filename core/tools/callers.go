@@ -75,51 +75,58 @@ func (c *Catalog) finder(mode finderMode) func(context.Context, *snapshot, json.
 			members = s.members(i)
 			seeds = append(seeds, members...)
 		}
-		isSeed := map[int32]bool{}
-		for _, sd := range seeds {
-			isSeed[sd] = true
+		var isSeed *scratch
+		if len(seeds) > 1 {
+			isSeed = s.p.scratch(s.x.Len())
+			defer s.p.release(isSeed)
+			for _, sd := range seeds {
+				isSeed.mark(sd)
+			}
 		}
-		type key struct {
+		keepRel := s.p.relSet(func(rel string) bool {
+			if mode == referencesMode {
+				return !ownership(rel)
+			}
+			return callLike(rel)
+		})
+		type hit struct {
 			other int32
-			rel   string
+			rel   uint16
+			edge  int32
 		}
-		groups := map[key]*finderRow{}
-		var rows []*finderRow
-		byRel := map[string]int{}
+		var hits []hit
 		for _, sd := range seeds {
 			edges := s.x.In(sd)
 			if mode == calleesMode {
 				edges = s.x.Out(sd)
 			}
 			for _, e := range edges {
-				rel := s.x.Edge(e).Relation
-				if mode == referencesMode && ownership(rel) || mode != referencesMode && !callLike(rel) {
+				r := s.p.relID[e]
+				if !keepRel[r] {
 					continue
 				}
 				o := s.x.Other(e, sd)
-				if len(seeds) > 1 && isSeed[o] {
+				if isSeed != nil && isSeed.has(o) {
 					continue // internal to a folded class
 				}
-				k := key{o, rel}
-				g := groups[k]
-				if g == nil {
-					g = &finderRow{other: o, rel: rel}
-					groups[k] = g
-					rows = append(rows, g)
-					byRel[rel]++
-				}
-				g.edges = append(g.edges, e)
+				hits = append(hits, hit{o, r, e})
 			}
 		}
-		slices.SortFunc(rows, func(p, q *finderRow) int {
-			pf, qf := s.x.Edge(p.edges[0]), s.x.Edge(q.edges[0])
-			return cmp.Or(
-				strings.Compare(s.x.Node(p.other).SourceFile, s.x.Node(q.other).SourceFile),
-				cmp.Compare(startLine(pf.SourceLocation, 0), startLine(qf.SourceLocation, 0)),
-				strings.Compare(s.x.Node(p.other).ID, s.x.Node(q.other).ID),
-				strings.Compare(p.rel, q.rel),
-			)
+		// Most-connected first, then relation; every edge between the same
+		// pair under one relation becomes one row (its sites listed under it).
+		slices.SortFunc(hits, func(p, q hit) int {
+			return cmp.Or(s.byDegree(p.other, q.other), cmp.Compare(p.rel, q.rel), cmp.Compare(p.edge, q.edge))
 		})
+		var rows []finderRow
+		byRel := map[string]int{}
+		for _, h := range hits {
+			if n := len(rows); n > 0 && rows[n-1].other == h.other && rows[n-1].rel == s.p.relNames[h.rel] {
+				rows[n-1].edges = append(rows[n-1].edges, h.edge)
+				continue
+			}
+			rows = append(rows, finderRow{other: h.other, rel: s.p.relNames[h.rel], edges: []int32{h.edge}})
+			byRel[s.p.relNames[h.rel]]++
+		}
 
 		seed, total := s.label(i), len(rows)
 		var b strings.Builder

@@ -87,13 +87,14 @@ func (c *Catalog) getNeighbors(_ context.Context, s *snapshot, args json.RawMess
 	}
 	limit := c.limit(a.Limit, a.Verbose)
 
-	byRel := map[string]int{}
-	var hops []hop
 	filter := strings.ToLower(a.RelationFilter)
+	keepRel := s.p.relSet(func(rel string) bool { return filter == "" || strings.Contains(strings.ToLower(rel), filter) })
+	relCount := make([]int, len(s.p.relNames))
+	hops := make([]hop, 0, s.x.Degree(i))
 	add := func(e int32, out bool) {
-		rel := s.x.Edge(e).Relation
-		byRel[rel]++
-		if filter == "" || strings.Contains(strings.ToLower(rel), filter) {
+		r := s.p.relID[e]
+		relCount[r]++
+		if keepRel[r] {
 			hops = append(hops, hop{edge: e, other: s.x.Other(e, i), out: out})
 		}
 	}
@@ -103,7 +104,16 @@ func (c *Catalog) getNeighbors(_ context.Context, s *snapshot, args json.RawMess
 	for _, e := range s.x.In(i) {
 		add(e, false)
 	}
-	slices.SortFunc(hops, func(p, q hop) int {
+	byRel := map[string]int{}
+	for r, n := range relCount {
+		if n > 0 {
+			byRel[s.p.relNames[r]] = n
+		}
+	}
+	total := len(hops)
+	// Out before in, then relation, then the most-connected neighbour; all
+	// integer keys, and only the listed prefix is sorted.
+	shown := topK(hops, limit, func(p, q hop) int {
 		if p.out != q.out {
 			if p.out {
 				return -1
@@ -111,15 +121,13 @@ func (c *Catalog) getNeighbors(_ context.Context, s *snapshot, args json.RawMess
 			return 1
 		}
 		return cmp.Or(
-			strings.Compare(s.x.Edge(p.edge).Relation, s.x.Edge(q.edge).Relation),
+			cmp.Compare(s.p.relID[p.edge], s.p.relID[q.edge]),
 			s.byDegree(p.other, q.other),
 			cmp.Compare(p.edge, q.edge),
 		)
 	})
 
 	seed, seedQ := s.label(i), s.qualified(i)
-	total := len(hops)
-	shown := hops[:min(total, limit)]
 	rows := make([]neighborRow, 0, len(shown))
 	var b strings.Builder
 	switch {

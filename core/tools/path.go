@@ -29,58 +29,84 @@ func edgePriority(rel string) int {
 	return 5
 }
 
-// hopsOf lists node i's incident edges in exploration order: priority,
-// then lower degree, then node id, then edge index (fully deterministic).
-func (s *snapshot) hopsOf(i int32) []hop {
-	hs := make([]hop, 0, s.x.Degree(i))
-	for _, e := range s.x.Out(i) {
-		hs = append(hs, hop{edge: e, other: s.x.Other(e, i), out: true})
-	}
-	for _, e := range s.x.In(i) {
-		hs = append(hs, hop{edge: e, other: s.x.Other(e, i), out: false})
-	}
-	slices.SortFunc(hs, func(p, q hop) int {
-		return cmp.Or(
-			cmp.Compare(edgePriority(s.x.Edge(p.edge).Relation), edgePriority(s.x.Edge(q.edge).Relation)),
-			cmp.Compare(s.x.Degree(p.other), s.x.Degree(q.other)),
-			strings.Compare(s.x.Node(p.other).ID, s.x.Node(q.other).ID),
-			cmp.Compare(p.edge, q.edge),
-		)
-	})
-	return hs
-}
-
-// path returns the hops of a shortest undirected path from a to b, or nil.
-// The search is not bounded by max_hops, so the caller can tell "too long"
-// from "not connected".
-func (s *snapshot) path(a, b int32) []hop {
-	prev := map[int32]hop{a: {edge: -1}}
-	frontier := []int32{a}
-	for len(frontier) > 0 {
-		var next []int32
+// path returns the hops of a shortest undirected path from a to b within
+// maxHops, or nil; connected reports whether the search ran out of graph
+// (false: a and b are not connected at all) rather than out of hops.
+//
+// A plain BFS from a finds b's distance; the path is then rebuilt from b
+// backward, choosing at every step among the predecessors one hop closer
+// to a by edge priority, then lower degree, then node id, then edge index.
+// Only those few candidates are ever sorted, so the walk stays linear.
+func (s *snapshot) path(a, b int32, maxHops int) (p []hop, connected bool) {
+	sc := s.p.scratch(s.x.Len())
+	defer s.p.release(sc)
+	dist := sc.i32
+	sc.mark(a)
+	dist[a] = 0
+	frontier, next := []int32{a}, []int32(nil)
+	found := false
+	for d := int32(1); d <= int32(maxHops) && len(frontier) > 0 && !found; d++ {
+		next = next[:0]
 		for _, u := range frontier {
-			for _, h := range s.hopsOf(u) {
-				if _, seen := prev[h.other]; seen {
-					continue
+			visit := func(e int32) {
+				o := s.x.Other(e, u)
+				if sc.has(o) {
+					return
 				}
-				prev[h.other] = hop{edge: h.edge, other: u, out: h.out} // other = where we came from
-				if h.other == b {
-					var rev []hop
-					for v := b; v != a; {
-						p := prev[v]
-						rev = append(rev, hop{edge: p.edge, other: v, out: p.out})
-						v = p.other
-					}
-					slices.Reverse(rev)
-					return rev
-				}
-				next = append(next, h.other)
+				sc.mark(o)
+				dist[o] = d
+				next = append(next, o)
+				found = found || o == b
+			}
+			for _, e := range s.x.Out(u) {
+				visit(e)
+			}
+			for _, e := range s.x.In(u) {
+				visit(e)
 			}
 		}
-		frontier = next
+		frontier, next = next, frontier
 	}
-	return nil
+	if !found {
+		return nil, len(frontier) > 0
+	}
+	better := func(x, y hop) int { // x, y: candidate steps into the current node
+		return cmp.Or(
+			cmp.Compare(s.prio(x.edge), s.prio(y.edge)),
+			cmp.Compare(s.x.Degree(x.other), s.x.Degree(y.other)),
+			s.p.idCompare(s.g, x.other, y.other),
+			cmp.Compare(x.edge, y.edge),
+		)
+	}
+	var rev []hop
+	for v := b; v != a; {
+		var best hop
+		have := false
+		consider := func(e int32, out bool) { // out: the edge leaves the predecessor
+			u := s.x.Other(e, v)
+			if !sc.has(u) || dist[u] != dist[v]-1 {
+				return
+			}
+			h := hop{edge: e, other: u, out: out}
+			if !have || better(h, best) < 0 {
+				best, have = h, true
+			}
+		}
+		for _, e := range s.x.In(v) {
+			consider(e, true)
+		}
+		for _, e := range s.x.Out(v) {
+			consider(e, false)
+		}
+		rev = append(rev, hop{edge: best.edge, other: v, out: best.out})
+		v = best.other
+	}
+	slices.Reverse(rev)
+	return rev, true
 }
+
+// prio is an edge's shortest_path exploration priority.
+func (s *snapshot) prio(e int32) int { return edgePriority(s.p.relNames[s.p.relID[e]]) }
 
 func (c *Catalog) shortestPath(_ context.Context, s *snapshot, args json.RawMessage) Result {
 	a := struct {
@@ -108,12 +134,12 @@ func (c *Catalog) shortestPath(_ context.Context, s *snapshot, args json.RawMess
 	if src == dst {
 		return errorf("'%s' and '%s' resolve to the same node (%s).", sanitize(a.Source), sanitize(a.Target), s.qualified(src))
 	}
-	p := s.path(src, dst)
+	p, connected := s.path(src, dst, maxHops)
 	switch {
-	case p == nil:
+	case p == nil && !connected:
 		return errorf("No path between %s and %s: they are not connected.", s.qualified(src), s.qualified(dst))
-	case len(p) > maxHops:
-		return errorf("No path between %s and %s within max_hops=%d (the shortest is %d hops).", s.qualified(src), s.qualified(dst), maxHops, len(p))
+	case p == nil:
+		return errorf("No path between %s and %s within max_hops=%d (pass a larger max_hops).", s.qualified(src), s.qualified(dst), maxHops)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Shortest path (%d hop(s)):\n  %s\n", len(p), s.qualified(src))

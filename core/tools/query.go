@@ -207,48 +207,60 @@ func (s *snapshot) rank(question string, maxNodes int, dfs bool, keep func(int32
 	for k, t := range disc[:min(len(disc), 64)] {
 		discIdx[t] = k
 	}
-	rel := map[int32]float64{}
-	matched := map[int32]uint64{} // bitset of discriminative concepts a node matches
+	sc := s.p.scratch(q.n) // stamp: node has a relevance; f64: relevance; u64: concept bits
+	defer s.p.release(sc)
+	relv, matched := sc.floats(), sc.bits()
+	var touched []int32
+	score := func(i int32, v float64, bit int, isDisc bool) {
+		if !sc.has(i) {
+			sc.mark(i)
+			relv[i], matched[i] = 0, 0
+			touched = append(touched, i)
+		}
+		relv[i] += v
+		if isDisc {
+			matched[i] |= 1 << bit
+		}
+	}
 	for _, t := range toks {
 		w := q.idf(t)
 		bit, isDisc := discIdx[t]
 		for _, i := range q.labelPost[t] {
-			rel[i] += w / q.labelLen[i]
-			if isDisc {
-				matched[i] |= 1 << bit
-			}
+			score(i, w/q.labelLen[i], bit, isDisc)
 		}
 		for _, i := range q.pathPost[t] {
-			rel[i] += pathWeight * w / q.pathLen[i]
-			if isDisc {
-				matched[i] |= 1 << bit
-			}
+			score(i, pathWeight*w/q.pathLen[i], bit, isDisc)
 		}
 	}
-	exact := strings.ToLower(strings.Join(strings.Fields(question), ""))
+	exact := strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(strings.Join(strings.Fields(question), "")), "."), "()")
 	type scored struct {
 		i int32
 		v float64
 	}
-	var cands []scored
-	for i, v := range rel {
-		if keep != nil && !keep(i) {
-			continue
-		}
+	cands := make([]scored, 0, len(touched))
+	for _, i := range touched {
+		v := relv[i]
 		if len(disc) >= 2 {
 			v *= 0.25 + 0.75*float64(bits.OnesCount64(matched[i]))/float64(len(discIdx))
 		}
-		if graph.BareName(s.g.Nodes[i].Label) == strings.TrimSuffix(strings.TrimPrefix(exact, "."), "()") {
+		if graph.BareName(s.g.Nodes[i].Label) == exact {
 			v *= 1.5 // the question names this symbol exactly
 		}
 		v *= nodePrior(&s.g.Nodes[i])
-		rel[i] = v
-		cands = append(cands, scored{i, v})
+		relv[i] = v
+		if keep == nil || keep(i) {
+			cands = append(cands, scored{i, v})
+		}
 	}
-	slices.SortFunc(cands, func(a, b scored) int {
-		return cmp.Or(cmp.Compare(b.v, a.v), strings.Compare(s.g.Nodes[a.i].ID, s.g.Nodes[b.i].ID))
-	})
-	for _, c := range cands[:min(len(cands), maxSeeds)] {
+	rel := func(i int32) float64 {
+		if sc.has(i) {
+			return relv[i]
+		}
+		return 0
+	}
+	for _, c := range topK(cands, maxSeeds, func(a, b scored) int {
+		return cmp.Or(cmp.Compare(b.v, a.v), s.p.idCompare(s.g, a.i, b.i))
+	}) {
 		seeds = append(seeds, c.i)
 	}
 
@@ -263,50 +275,66 @@ func (s *snapshot) rank(question string, maxNodes int, dfs bool, keep func(int32
 		}
 		return math.Max(math.Sqrt(2/float64(c)), 0.35)
 	}
-	h := &frontier{dfs: dfs, ids: s.g.Nodes}
-	best := map[int32]float64{}
+	st := s.p.scratch(q.n) // stamp: node seen by the frontier; f64: best key; i32: 1 once admitted
+	defer s.p.release(st)
+	best, admitted := st.floats(), st.i32
+	h := &frontier{dfs: dfs, less: func(a, b int32) bool { return s.p.idCompare(s.g, a, b) < 0 }}
 	seq := 0
 	push := func(i int32, r float64, depth int, seed bool) {
 		key := r * hub(i)
-		if old, ok := best[i]; ok && old >= key {
-			return
+		if st.has(i) {
+			if admitted[i] == 1 || best[i] >= key {
+				return
+			}
+		} else {
+			st.mark(i)
+			admitted[i] = 0
 		}
 		best[i] = key
 		seq++
 		heap.Push(h, frontierItem{node: i, rel: r, key: key, depth: depth, seed: seed, seq: seq})
 	}
 	for _, sd := range seeds {
-		push(sd, rel[sd], 0, true)
+		push(sd, rel(sd), 0, true)
 	}
-	done := map[int32]bool{}
+	// A hub would push every neighbour; unscored ones beyond this many per
+	// expansion cannot reach the result anyway (they share the parent's
+	// decayed relevance and the result holds maxNodes).
+	fanCap := 4 * maxNodes
 	for h.Len() > 0 && len(hits) < maxNodes {
 		it := heap.Pop(h).(frontierItem)
-		if done[it.node] {
+		if admitted[it.node] == 1 {
 			continue
 		}
-		done[it.node] = true
+		admitted[it.node] = 1
 		hits = append(hits, queryHit{node: it.node, score: it.key, depth: it.depth, seed: it.seed})
+		unscored := 0
+		expand := func(e int32) {
+			o := s.x.Other(e, it.node)
+			if st.has(o) && admitted[o] == 1 || (keep != nil && !keep(o)) {
+				return
+			}
+			own := rel(o)
+			if own == 0 {
+				if unscored >= fanCap {
+					return
+				}
+				unscored++
+			}
+			r := math.Max(own, it.rel*decay*neighborPrior(o)) * nodePrior(&s.g.Nodes[o])
+			push(o, r, it.depth+1, false)
+		}
 		for _, e := range s.x.Out(it.node) {
-			s.expand(e, it, rel, done, keep, neighborPrior, push)
+			expand(e)
 		}
 		for _, e := range s.x.In(it.node) {
-			s.expand(e, it, rel, done, keep, neighborPrior, push)
+			expand(e)
 		}
 	}
 	slices.SortFunc(hits, func(a, b queryHit) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), strings.Compare(s.g.Nodes[a.node].ID, s.g.Nodes[b.node].ID))
+		return cmp.Or(cmp.Compare(b.score, a.score), s.p.idCompare(s.g, a.node, b.node))
 	})
 	return hits, seeds
-}
-
-func (s *snapshot) expand(e int32, from frontierItem, rel map[int32]float64, done map[int32]bool,
-	keep func(int32) bool, neighborPrior func(int32) float64, push func(int32, float64, int, bool)) {
-	o := s.x.Other(e, from.node)
-	if done[o] || (keep != nil && !keep(o)) {
-		return
-	}
-	r := math.Max(rel[o], from.rel*decay*neighborPrior(o)) * nodePrior(&s.g.Nodes[o])
-	push(o, r, from.depth+1, false)
 }
 
 // frontier is the expansion max-heap: seeds first, then key; ties go to the
@@ -314,7 +342,7 @@ func (s *snapshot) expand(e int32, from frontierItem, rel map[int32]float64, don
 type frontier struct {
 	items []frontierItem
 	dfs   bool
-	ids   []graph.Node
+	less  func(a, b int32) bool // node id order
 }
 
 type frontierItem struct {
@@ -337,7 +365,7 @@ func (f *frontier) Less(i, j int) bool {
 	if a.seq != b.seq {
 		return (a.seq < b.seq) != f.dfs
 	}
-	return f.ids[a.node].ID < f.ids[b.node].ID
+	return f.less(a.node, b.node)
 }
 func (f *frontier) Swap(i, j int) { f.items[i], f.items[j] = f.items[j], f.items[i] }
 func (f *frontier) Push(x any)    { f.items = append(f.items, x.(frontierItem)) }

@@ -20,6 +20,7 @@ import (
 type snapshot struct {
 	g    *graph.Graph
 	x    *graph.Index
+	p    *perf
 	opts Options
 
 	repos []repoCount // sorted by tag; empty for a single-repo graph
@@ -45,7 +46,8 @@ type repoCount struct {
 }
 
 func newSnapshot(g *graph.Graph, opts Options) *snapshot {
-	s := &snapshot{g: g, x: graph.NewIndex(g), opts: opts}
+	x := graph.NewIndex(g)
+	s := &snapshot{g: g, x: x, p: newPerf(g, x), opts: opts}
 	byRepo := map[string]*repoCount{}
 	for i := range g.Nodes {
 		if r := g.Nodes[i].Repo; r != "" {
@@ -76,7 +78,7 @@ func newSnapshot(g *graph.Graph, opts Options) *snapshot {
 // byDegree orders nodes highest degree first, then by id: the order every
 // list in the catalog uses, so output is deterministic.
 func (s *snapshot) byDegree(a, b int32) int {
-	return cmp.Or(cmp.Compare(s.x.Degree(b), s.x.Degree(a)), strings.Compare(s.x.Node(a).ID, s.x.Node(b).ID))
+	return int(s.p.rank[a]) - int(s.p.rank[b])
 }
 
 // communities returns the community partition: the ids extraction wrote
