@@ -11,19 +11,6 @@ import (
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
 
-// Channel weights: labels lead; the owning type's name ("conn" for
-// conn.serve) and extractor aliases help; path tokens only tell parallel
-// implementations apart. The label, path and alias weights are the
-// original's (1.0 / 0.35 / 0.55); the owner channel is ours — methods are
-// labelled ".serve()" with no receiver, so without it "how does the server
-// conn serve" cannot prefer conn.serve over every other serve.
-const (
-	labelWeight = 1.0
-	ownerWeight = 0.5
-	pathWeight  = 0.35
-	aliasWeight = 0.55
-)
-
 // maxAliases bounds the _search_terms tokens indexed per node, so a node
 // with a huge alias list (a localization bundle) cannot dominate.
 const maxAliases = 32
@@ -45,7 +32,7 @@ type Engine struct {
 	label, owner, alias channel // per node
 	path                channel // per file (postings are file ids)
 
-	files     []string  // file id → source_file
+	files     []string // file id → source_file
 	fileID    map[string]int32
 	fileNodes [][]int32 // file id → nodes
 	nodeFile  []int32   // node → file id, -1 for none
@@ -60,6 +47,7 @@ type Engine struct {
 	pool     sync.Pool // *scratch
 	mark     []int32   // build scratch
 
+	t       Tuning
 	opts    options
 	buildAt time.Duration
 }
@@ -70,6 +58,7 @@ type Option func(*options)
 type options struct {
 	logger Logger
 	root   string // repository root, for since/recency
+	tuning *Tuning
 	now    func() time.Time
 }
 
@@ -90,6 +79,10 @@ func New(x *graph.Index, opts ...Option) *Engine {
 	}
 	if e.opts.now == nil {
 		e.opts.now = time.Now
+	}
+	e.t = DefaultTuning
+	if e.opts.tuning != nil {
+		e.t = *e.opts.tuning
 	}
 	e.build()
 	e.buildAt = time.Since(start)
@@ -144,7 +137,7 @@ func (e *Engine) build() {
 		degSum += e.x.Degree(ni)
 		e.labelKey[i] = graph.BareName(nd.Label)
 		labelCount[strings.ToLower(nd.Label)]++
-		e.prior[i] = float32(nodePrior(nd))
+		e.prior[i] = float32(e.nodePrior(nd))
 
 		countDF := func(t int32) {
 			if e.mark[t] != ni {
@@ -166,7 +159,11 @@ func (e *Engine) build() {
 			}
 			c.norm[i] = invSqrt(len(ids))
 		}
-		scratch = appendTokens(scratch[:0], nd.Label)
+		if nd.Kind == "file" {
+			scratch = append(scratch[:0], pathTokens(nd.Label)...)
+		} else {
+			scratch = appendTokens(scratch[:0], nd.Label)
+		}
 		addChannel(&e.label, scratch)
 		if o := e.ownerOf[i]; o >= 0 {
 			scratch = appendTokens(scratch[:0], g.Nodes[o].Label)
@@ -298,14 +295,22 @@ func invSqrt(n int) float32 { return float32(1 / math.Sqrt(float64(max(n, 1)))) 
 
 // nodePrior down-weights nodes that rarely answer a code question directly:
 // external stubs, tests, config keys and non-code documents.
-func nodePrior(n *graph.Node) float64 {
+func (e *Engine) nodePrior(n *graph.Node) float64 {
 	switch {
 	case n.SourceFile == "":
 		return 0.6
 	case n.IsTest || graph.IsTestPath(n.SourceFile):
-		return 0.85
+		return e.t.TestPrior
 	case n.Kind == "config_key" || n.Kind == "config_resource":
 		return 0.85
+	}
+	switch n.Kind {
+	case "field", "property":
+		return e.t.MemberPrior
+	case "variable", "constant":
+		return e.t.VarPrior
+	case "file":
+		return e.t.FilePrior
 	}
 	switch n.FileType {
 	case "rationale", "document":

@@ -14,10 +14,6 @@ import (
 // original's; see ../../docs and the eval/ figures for the ones we changed.
 const (
 	maxSeeds = 8
-	decay    = 0.5 // relevance a node passes to a neighbour per hop
-	// exactBoost lifts a node whose bare label is the whole question
-	// ("ServeMux", "json.Unmarshal"): the user named it.
-	exactBoost = 2.0
 	// maxConcepts bounds the concept bitsets (a question is rarely longer).
 	maxConcepts = 64
 )
@@ -46,6 +42,8 @@ type scratch struct {
 	mask    []uint64
 	best    []float64
 	state   []uint8 // 0 untouched, 1 in frontier, 2 done
+	pos     []int32   // settled node → its index in hits
+	brel    []float64 // relevance behind best
 	touched []int32
 	seen    []int32
 }
@@ -55,7 +53,7 @@ func (e *Engine) getScratch() *scratch {
 		return s
 	}
 	n := len(e.x.G.Nodes)
-	return &scratch{rel: make([]float64, n), mask: make([]uint64, n), best: make([]float64, n), state: make([]uint8, n)}
+	return &scratch{rel: make([]float64, n), mask: make([]uint64, n), best: make([]float64, n), state: make([]uint8, n), pos: make([]int32, n), brel: make([]float64, n)}
 }
 
 func (e *Engine) putScratch(s *scratch) {
@@ -84,10 +82,8 @@ type rankParams struct {
 func (e *Engine) rank(p rankParams) ranking {
 	n := len(e.x.G.Nodes)
 	known := func(t string) bool { i, ok := e.tok[t]; return ok && e.df[i] > 0 }
-	terms, concepts, _ := parseQuestion(p.question, known)
-	if len(concepts) > maxConcepts {
-		concepts = concepts[:maxConcepts]
-	}
+	pq := parseQuestion(p.question, known, e.t.AgentNouns, e.t.Abbrev)
+	concepts := pq.concepts
 	out := ranking{concepts: concepts}
 	if n == 0 {
 		return out
@@ -98,9 +94,10 @@ func (e *Engine) rank(p rankParams) ranking {
 	// Discriminative concepts: present in the graph but in at most half of
 	// it. Only they count towards coverage and evidence signatures.
 	conceptDF := make([]int32, len(concepts))
-	for _, t := range terms {
-		if id, ok := e.tok[t.tok]; ok && t.concept < maxConcepts {
-			conceptDF[t.concept] = max(conceptDF[t.concept], e.df[id])
+	for _, t := range pq.terms {
+		if id, ok := e.tok[t.tok]; ok && bits.OnesCount64(t.mask) == 1 {
+			c := bits.TrailingZeros64(t.mask)
+			conceptDF[c] = max(conceptDF[c], e.df[id])
 		}
 	}
 	var disc uint64
@@ -118,31 +115,31 @@ func (e *Engine) rank(p rankParams) ranking {
 		s.rel[i] += v
 		s.mask[i] |= bit
 	}
-	for _, t := range terms {
+	for _, t := range pq.terms {
 		id, ok := e.tok[t.tok]
-		if !ok || t.concept >= maxConcepts {
+		if !ok {
 			continue
 		}
 		w := e.idf(id) * t.weight
-		bit := uint64(1) << t.concept
+		bit := t.mask
 		for _, i := range e.label.post[id] {
-			touch(i, labelWeight*w*float64(e.label.norm[i]), bit)
+			touch(i, e.t.Label*w*float64(e.label.norm[i]), bit)
 		}
 		for _, i := range e.owner.post[id] {
-			touch(i, ownerWeight*w*float64(e.owner.norm[i]), bit)
+			touch(i, e.t.Owner*w*float64(e.owner.norm[i]), bit)
 		}
 		for _, i := range e.alias.post[id] {
-			touch(i, aliasWeight*w*float64(e.alias.norm[i]), bit)
+			touch(i, e.t.Alias*w*float64(e.alias.norm[i]), bit)
 		}
 		for _, f := range e.path.post[id] {
-			v := pathWeight * w * float64(e.path.norm[f])
+			v := e.t.Path * w * float64(e.path.norm[f])
 			for _, i := range e.fileNodes[f] {
 				touch(i, v, bit)
 			}
 		}
 	}
 
-	exactKey := exactKey(p.question)
+	keys := append([]string{exactKey(p.question)}, pq.names...)
 	type cand struct {
 		i int32
 		v float64
@@ -154,13 +151,13 @@ func (e *Engine) rank(p rankParams) ranking {
 			continue
 		}
 		v := s.rel[i]
-		exact := e.isExact(i, exactKey)
+		exact := e.isExact(i, keys)
 		if nDisc >= 2 && !exact {
 			cov := float64(bits.OnesCount64(s.mask[i]&disc)) / float64(nDisc)
 			v *= 0.25 + 0.75*cov
 		}
 		if exact {
-			v *= exactBoost
+			v *= e.t.ExactBoost
 		}
 		v *= float64(e.prior[i])
 		s.rel[i] = v
@@ -187,7 +184,7 @@ func (e *Engine) rank(p rankParams) ranking {
 			break
 		}
 		sig := s.mask[c.i] & disc
-		if nDisc >= 2 && !e.isExact(c.i, exactKey) {
+		if nDisc >= 2 && !e.isExact(c.i, keys) {
 			if perSig[sig] >= allowance(sig) {
 				continue
 			}
@@ -206,14 +203,23 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 	}
 
-	out.hits = e.expand(s, p, out.seeds)
+	var fill []int32
+	for _, c := range cands {
+		if len(fill) >= e.t.Fill {
+			break
+		}
+		if !isSeed[c.i] {
+			fill = append(fill, c.i)
+		}
+	}
+	out.hits = e.expand(s, p, out.seeds, fill)
 	for k := range out.hits {
 		h := &out.hits[k]
 		h.sig = s.mask[h.node] & disc
-		h.exact = e.isExact(h.node, exactKey)
+		h.exact = e.isExact(h.node, keys)
 	}
-	if nDisc >= 2 {
-		diversify(out.hits, e)
+	if nDisc >= 2 && e.t.PostDiversity > 0 {
+		diversify(out.hits, e, disc)
 	}
 	e.sortHits(out.hits)
 	return out
@@ -229,19 +235,20 @@ func allowance(sig uint64) int {
 }
 
 // diversify divides the score of results past their signature's allowance
-// by (ordinal − allowance + 1), walking in score order. Exact label
-// matches are exempt: the user named them.
-func diversify(hits []hit, e *Engine) {
+// by (ordinal − allowance + 1)^PostDiversity, walking in score order. Exact label
+// matches are exempt (the user named them), and so are nodes covering every
+// concept of the question: repeating the complete answer is not redundancy.
+func diversify(hits []hit, e *Engine, full uint64) {
 	e.sortHits(hits)
 	count := map[uint64]int{}
 	for k := range hits {
 		h := &hits[k]
-		if h.sig == 0 || h.exact {
+		if h.sig == 0 || h.exact || h.sig == full {
 			continue
 		}
 		count[h.sig]++
 		if a := allowance(h.sig); count[h.sig] > a {
-			h.score /= float64(count[h.sig] - a + 1)
+			h.score /= math.Pow(float64(count[h.sig]-a+1), e.t.PostDiversity)
 		}
 	}
 }
@@ -272,9 +279,19 @@ func exactKey(q string) string {
 	return graph.BareName(strings.Join(strings.Fields(q), ""))
 }
 
-// isExact reports that node i's bare label is the whole question, or that
-// the question is "Owner.member" naming i and its owner.
-func (e *Engine) isExact(i int32, key string) bool {
+// isExact reports that node i's bare label is the whole question or one of
+// its identifier-shaped words, or that such a word is "Owner.member" naming
+// i and its owner.
+func (e *Engine) isExact(i int32, keys []string) bool {
+	for _, k := range keys {
+		if e.isExactKey(i, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Engine) isExactKey(i int32, key string) bool {
 	if key == "" {
 		return false
 	}
@@ -348,7 +365,7 @@ func (f *frontier) Pop() any {
 }
 
 // expand walks best-first from the seeds until maxNodes are settled.
-func (e *Engine) expand(s *scratch, p rankParams, seeds []int32) []hit {
+func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 	h := &frontier{dfs: p.dfs, e: e}
 	seq := 0
 	push := func(i int32, rel float64, depth int, seed bool) {
@@ -359,12 +376,18 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds []int32) []hit {
 		if s.state[i] == 0 {
 			s.seen = append(s.seen, i)
 		}
-		s.state[i], s.best[i] = 1, key
+		if key > s.best[i] || s.state[i] == 0 {
+			s.best[i], s.brel[i] = key, rel
+		}
+		s.state[i] = 1
 		seq++
 		heap.Push(h, frontierItem{node: i, rel: rel, key: key, depth: depth, seq: seq, seed: seed})
 	}
 	for _, sd := range seeds {
 		push(sd, s.rel[sd], 0, true)
+	}
+	for _, f := range fill {
+		push(f, s.rel[f], 0, false)
 	}
 	var hits []hit
 	for h.Len() > 0 && len(hits) < p.maxNodes {
@@ -373,14 +396,32 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds []int32) []hit {
 			continue
 		}
 		s.state[it.node] = 2
+		s.pos[it.node] = int32(len(hits))
+		if e.t.Raise && s.best[it.node] > it.key {
+			// A seed pops first at its own score; a neighbour may have
+			// offered it more since.
+			it.key, it.rel = s.best[it.node], s.brel[it.node]
+		}
 		hits = append(hits, hit{node: it.node, score: it.key, depth: it.depth, seed: it.seed})
 		visit := func(edges []int32) {
 			for _, ed := range edges {
 				o := e.x.Other(ed, it.node)
-				if o < 0 || s.state[o] == 2 || (p.keep != nil && !p.keep(o)) {
+				if o < 0 || (p.keep != nil && !p.keep(o)) {
 					continue
 				}
-				r := math.Max(s.rel[o], it.rel*decay*float64(e.nbPrior[o])*float64(e.prior[o]))
+				nb := float64(e.nbPrior[o])
+				if e.t.OwnedMembers && e.ownerOf[o] == it.node {
+					nb = 1
+				}
+				r := math.Max(s.rel[o], it.rel*e.t.Decay*e.relationFactor(ed)*nb*float64(e.prior[o]))
+				if s.state[o] == 2 {
+					// Settled already (a seed settles first at its own
+					// score): keep the best score any path gives it.
+					if k := (r + p.bonus[o]) * e.hubPenalty(o); e.t.Raise && k > hits[s.pos[o]].score {
+						hits[s.pos[o]].score = k
+					}
+					continue
+				}
 				push(o, r, it.depth+1, false)
 			}
 		}
@@ -388,4 +429,14 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds []int32) []hit {
 		visit(e.x.In(it.node))
 	}
 	return hits
+}
+
+// relationFactor scales what an edge passes on: type references and
+// imports relate code far more loosely than calls and ownership do.
+func (e *Engine) relationFactor(ed int32) float64 {
+	switch e.x.G.Edges[ed].Relation {
+	case "references", "imports", "imports_from", "re_exports":
+		return e.t.RefDecay
+	}
+	return 1
 }

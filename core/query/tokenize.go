@@ -67,7 +67,6 @@ func endsDigitRun(runes []rune, i int) bool {
 	return i+1 >= len(runes) || !unicode.IsDigit(runes[i+1])
 }
 
-
 // symbolShaped reports a question that names a symbol rather than asking
 // in prose: no whitespace, and a camel boundary or identifier punctuation.
 // All of its tokens are kept, scaffolding-looking or not ("GetHandler").
@@ -106,25 +105,49 @@ func init() {
 // frame, "handle" is scaffolding too ("how does X handle Y").
 var questionFrame = map[string]bool{"how": true, "what": true, "where": true, "which": true, "why": true}
 
-// term is one weighted query token; concept groups a token with the
-// inflections derived from it.
+// term is one weighted query token; mask holds the concepts (bit per
+// substantive question word) it stands for: one for a word and its
+// inflections, two for a compound joined from adjacent words.
 type term struct {
-	tok     string
-	weight  float64
-	concept int
+	tok    string
+	weight float64
+	mask   uint64
 }
 
 // inflectionWeight is the weight of a graph-confirmed inflection: lower than
 // the word the user typed, so an exact form still wins.
 const inflectionWeight = 0.65
 
+// parsed is a processed question.
+type parsed struct {
+	terms    []term
+	concepts []string // substantive words; concept c is bit 1<<c
+	symbol   bool     // the whole question is one identifier
+	names    []string // exact keys of identifier-shaped words ("json.Unmarshal")
+}
+
 // parseQuestion turns a question into weighted terms. known reports whether
-// a token occurs in the graph, so only inflections the graph confirms are
-// added. exact is the normalized whole question, compared to bare labels.
-func parseQuestion(q string, known func(string) bool) (terms []term, concepts []string, symbol bool) {
-	symbol = symbolShaped(q)
+// a token occurs in the graph, so only variants the graph confirms are
+// added: inflections, abbreviations ("connection" → conn), agent nouns
+// ("server" → serve) and compounds of adjacent words ("copy tree" →
+// copytree, as Python and C names are often written).
+func parseQuestion(q string, known func(string) bool, agentNouns, abbrev bool) parsed {
+	var p parsed
+	p.symbol = symbolShaped(q)
+	// Identifier-shaped words in prose keep every token and name a symbol.
+	keepTok := map[string]bool{}
+	for _, w := range strings.Fields(q) {
+		w = strings.Trim(w, "?!,;:\"'`()[]{}")
+		w = strings.TrimSuffix(w, ".")
+		if symbolShaped(w) {
+			p.names = append(p.names, exactKey(w))
+			for _, t := range Tokenize(w) {
+				keepTok[t] = true
+			}
+		}
+	}
 	raw := Tokenize(q)
-	toks := raw[:0:0]
+	var toks []string
 	seen := map[string]bool{}
 	for _, t := range raw {
 		if !seen[t] {
@@ -132,14 +155,14 @@ func parseQuestion(q string, known func(string) bool) (terms []term, concepts []
 			toks = append(toks, t)
 		}
 	}
-	if !symbol {
+	if !p.symbol {
 		var subst []string
 		for _, t := range toks {
-			if !scaffolding[t] {
+			if !scaffolding[t] || keepTok[t] {
 				subst = append(subst, t)
 			}
 		}
-		if len(raw) > 0 && questionFrame[raw[0]] && len(subst) >= 4 {
+		if len(raw) > 0 && questionFrame[raw[0]] && len(subst) >= 4 && !keepTok["handle"] {
 			// "how does the server handle timeouts": handle is framing.
 			subst = deleteString(subst, "handle")
 		}
@@ -147,17 +170,36 @@ func parseQuestion(q string, known func(string) bool) (terms []term, concepts []
 			toks = subst
 		}
 	}
+	if len(toks) > maxConcepts {
+		toks = toks[:maxConcepts]
+	}
 	for c, t := range toks {
-		concepts = append(concepts, t)
-		terms = append(terms, term{tok: t, weight: 1, concept: c})
-		for _, v := range inflections(t) {
+		bit := uint64(1) << c
+		p.concepts = append(p.concepts, t)
+		p.terms = append(p.terms, term{tok: t, weight: 1, mask: bit})
+		vs := inflections(t)
+		if agentNouns {
+			vs = append(vs, agentForms(t)...)
+		}
+		if abbrev {
+			for _, b := range append([]string{t}, vs...) {
+				vs = append(vs, abbreviations[b]...)
+			}
+		}
+		for _, v := range vs {
 			if v != t && !seen[v] && known(v) {
 				seen[v] = true
-				terms = append(terms, term{tok: v, weight: inflectionWeight, concept: c})
+				p.terms = append(p.terms, term{tok: v, weight: inflectionWeight, mask: bit})
 			}
 		}
 	}
-	return terms, concepts, symbol
+	for c := 0; c+1 < len(toks); c++ {
+		if j := toks[c] + toks[c+1]; !seen[j] && known(j) {
+			seen[j] = true
+			p.terms = append(p.terms, term{tok: j, weight: 1, mask: 3 << c})
+		}
+	}
+	return p
 }
 
 func deleteString(s []string, x string) []string {
@@ -204,5 +246,46 @@ func stemVariants(stem string, add func(string)) {
 	add(stem + "e")
 	if k := len(stem); k >= 2 && stem[k-1] == stem[k-2] && !strings.ContainsRune("aeiou", rune(stem[k-1])) {
 		add(stem[:k-1])
+	}
+}
+
+// agentForms relates agent nouns and verbs, the way code names them: a
+// question says "server", "handler" or "scanner" while the symbol says
+// serve, handle or scan — and the other way round ("parse" → parser).
+func agentForms(t string) []string {
+	var out []string
+	n := len(t)
+	if n > 4 && strings.HasSuffix(t, "er") {
+		out = append(out, t[:n-1], t[:n-2]) // serve-r, read-er
+		if k := n - 2; t[k-1] == t[k-2] {
+			out = append(out, t[:k-1]) // scann-er → scan
+		}
+	} else if n >= 3 {
+		if strings.HasSuffix(t, "e") {
+			out = append(out, t+"r")
+		} else {
+			out = append(out, t+"er")
+		}
+	}
+	return out
+}
+
+// abbreviations pairs words with the short forms identifiers use, both
+// ways: a question says "connection", the code says conn. Like every
+// variant they are added only when the graph has them.
+var abbreviations = map[string][]string{}
+
+func init() {
+	for _, pair := range strings.Fields(`conn:connection req:request resp:response res:response ctx:context
+		err:error buf:buffer msg:message addr:address cfg:config conf:config auth:authentication
+		auth:authorization init:initialize env:environment dir:directory str:string num:number
+		fn:function func:function arg:argument args:arguments param:parameter val:value idx:index
+		len:length pkg:package tmp:temporary temp:temporary impl:implementation alloc:allocate
+		proc:process info:information db:database repo:repository sync:synchronize
+		cb:callback doc:document elem:element attr:attribute opts:options opt:option
+		dst:destination src:source hdr:header srv:server svc:service`) {
+		short, long, _ := strings.Cut(pair, ":")
+		abbreviations[long] = append(abbreviations[long], short)
+		abbreviations[short] = append(abbreviations[short], long)
 	}
 }

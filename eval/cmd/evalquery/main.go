@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,7 +36,13 @@ func main() {
 	one := flag.String("q", "", "answer one question (with -full, -budget) and exit")
 	full := flag.Bool("full", false, "with -q: full mode")
 	budget := flag.Int("budget", 0, "with -q: token budget")
+	tune := flag.String("tune", "", "ranking overrides, e.g. original or owner=0,fill=10 (see query.Tuning)")
 	flag.Parse()
+	tuning, err := parseTune(*tune)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "evalquery:", err)
+		os.Exit(2)
+	}
 	if len(cs) == 0 {
 		fmt.Fprintln(os.Stderr, "evalquery: at least one -corpus name=graph.json:root")
 		os.Exit(2)
@@ -55,7 +62,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "evalquery:", err)
 			os.Exit(1)
 		}
-		e := query.New(graph.NewIndex(g))
+		e := query.New(graph.NewIndex(g), query.WithTuning(tuning))
 		if *one != "" {
 			r := e.Query(ctx, query.Request{Question: *one, Full: *full, TokenBudget: *budget})
 			fmt.Printf("== %s (%v)\n%s\n", name, r.Elapsed.Round(time.Microsecond), r.Text)
@@ -112,4 +119,67 @@ func main() {
 	if failed {
 		os.Exit(1)
 	}
+}
+
+// parseTune applies "-tune k=v,k=v" to a tuning (field names as in
+// query.Tuning, case-insensitive; "original" starts from OriginalTuning).
+func parseTune(spec string) (query.Tuning, error) {
+	t := query.DefaultTuning
+	for _, kv := range strings.Split(spec, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		if strings.EqualFold(kv, "original") {
+			t = query.OriginalTuning
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return t, fmt.Errorf("bad -tune %q", kv)
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return t, fmt.Errorf("bad -tune %q: %v", kv, err)
+		}
+		switch strings.ToLower(k) {
+		case "label":
+			t.Label = f
+		case "owner":
+			t.Owner = f
+		case "path":
+			t.Path = f
+		case "alias":
+			t.Alias = f
+		case "testprior":
+			t.TestPrior = f
+		case "memberprior":
+			t.MemberPrior = f
+		case "varprior":
+			t.VarPrior = f
+		case "fileprior":
+			t.FilePrior = f
+		case "exactboost":
+			t.ExactBoost = f
+		case "decay":
+			t.Decay = f
+		case "fill":
+			t.Fill = int(f)
+		case "raise":
+			t.Raise = f != 0
+		case "refdecay":
+			t.RefDecay = f
+		case "postdiversity":
+			t.PostDiversity = f
+		case "abbrev":
+			t.Abbrev = f != 0
+		case "ownedmembers":
+			t.OwnedMembers = f != 0
+		case "agentnouns":
+			t.AgentNouns = f != 0
+		default:
+			return t, fmt.Errorf("unknown -tune key %q", k)
+		}
+	}
+	return t, nil
 }

@@ -1,0 +1,74 @@
+package query
+
+// Tuning holds the ranking constants. DefaultTuning is what ships; the
+// evaluation (eval/, `-tune`) overrides fields to measure alternatives, so
+// every constant's value is backed by a figure rather than a guess.
+type Tuning struct {
+	// Channel weights. Labels lead; the owning type's name ("conn" for
+	// conn.serve — method labels carry no receiver) and extractor aliases
+	// help; path tokens only tell parallel implementations apart. The
+	// original's label/path/alias weights are 1.0 / 0.35 / 0.55 and it
+	// has no owner channel.
+	Label, Owner, Path, Alias float64
+	// TestPrior multiplies test nodes (original 0.85): questions ask how
+	// code works, and tests repeat the words of what they test.
+	TestPrior float64
+	// MemberPrior multiplies fields, variables and constants (original
+	// 1.0): a struct field named "timer" rarely answers "how does the
+	// deadline timer work" better than the function that sets it.
+	MemberPrior float64
+	// VarPrior multiplies top-level variables and constants. In
+	// TypeScript many functions are constants ("export const ajax = ...").
+	VarPrior float64
+	// FilePrior multiplies file nodes: a file is context, rarely the
+	// symbol a question is after.
+	FilePrior float64
+	// ExactBoost multiplies a node whose bare label is the whole question.
+	ExactBoost float64
+	// Decay is the relevance a node passes to a neighbour per hop.
+	Decay float64
+	// Fill pushes this many of the best non-seed lexical matches onto the
+	// frontier beside the seeds (original: 0, only seeds), so a strong
+	// match not adjacent to a seed can still be reached.
+	Fill int
+	// AgentNouns adds graph-confirmed verb forms of agent nouns at the
+	// inflection weight: "server" → serve, "handler" → handle.
+	AgentNouns bool
+	// Abbrev adds graph-confirmed identifier abbreviations ("connection"
+	// → conn, "ctx" → context) at the inflection weight.
+	Abbrev bool
+	// OwnedMembers lets a type pass full relevance to its own members:
+	// the neighbour prior that fades repeated labels (".Do()" exists in
+	// every package) does not apply when the owner identifies them.
+	OwnedMembers bool
+	// Raise lets a node settled early (seeds settle first, at their own
+	// lexical score) take the better score a later path gives it.
+	Raise bool
+	// RefDecay scales relevance passed along type references and imports
+	// (calls and ownership pass it whole). Original: 1.
+	RefDecay float64
+	// PostDiversity is the exponent of the post-pass that divides results
+	// past their evidence signature's allowance by (ordinal − allowance +
+	// 1): 1 is the original, 0 turns it off.
+	PostDiversity float64
+}
+
+// DefaultTuning is the shipped ranking: the original's constants changed
+// where eval/ measured a gain (see eval/RESULTS.md).
+var DefaultTuning = Tuning{
+	Label: 1.0, Owner: 0.5, Path: 0.35, Alias: 0.55,
+	TestPrior: 0.5, MemberPrior: 0.3, VarPrior: 0.3, FilePrior: 1,
+	ExactBoost: 2.0, Decay: 0.5, RefDecay: 0.5, PostDiversity: 0,
+	Abbrev: true, OwnedMembers: true, Raise: true,
+}
+
+// OriginalTuning is the reference implementation's constants, kept for the
+// evaluation's before/after.
+var OriginalTuning = Tuning{
+	Label: 1.0, Owner: 0, Path: 0.35, Alias: 0.55,
+	TestPrior: 0.85, MemberPrior: 1.0, VarPrior: 1.0, FilePrior: 1,
+	ExactBoost: 1.0, Decay: 0.5, RefDecay: 1, PostDiversity: 1,
+}
+
+// WithTuning replaces DefaultTuning (evaluation and experiments).
+func WithTuning(t Tuning) Option { return func(o *options) { o.tuning = &t } }
