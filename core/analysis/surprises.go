@@ -36,8 +36,9 @@ const (
 // different top-level directories, +1 for different communities, +1 for a
 // peripheral node reaching a hub; an INFERRED call or use that crosses
 // languages or file types is likely a name collision and keeps only the
-// hub bonus. Only edges between symbols (not files, packages or stubs) of
-// different files and communities count. Ties go to lower confidence
+// hub bonus. Only edges between symbols (not files, packages, stubs or
+// generic names such as builtin types) of different files and communities
+// count. Ties go to lower confidence
 // scores, then source id, target id, relation and context; each target
 // appears once.
 func Surprises(x *graph.Index, limit int) []Surprise {
@@ -57,7 +58,8 @@ func Surprises(x *graph.Index, limit int) []Surprise {
 			continue
 		}
 		a, b := x.Node(s), x.Node(t)
-		if symbolless(a) || symbolless(b) || a.SourceFile == b.SourceFile {
+		if symbolless(a) || symbolless(b) || a.SourceFile == b.SourceFile ||
+			genericNames[graph.BareName(a.Label)] || genericNames[graph.BareName(b.Label)] {
 			continue
 		}
 		score, _ := surprise(x, e, s, t, comm, false)

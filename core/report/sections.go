@@ -38,7 +38,7 @@ func GodNodesText(x *graph.Index, topN, offset int) string {
 		fmt.Fprintf(&b, "\n%d more ranked (next offset %d).\n", total-last, last)
 	}
 	if untested > 0 {
-		fmt.Fprintf(&b, "\n%s of these no test reaches (reverse calls/references, up to 4 hops).\n", plural(untested, "hub"))
+		fmt.Fprintf(&b, "\nNo test reaches %d of these hubs (reverse calls/references, up to 4 hops).\n", untested)
 	}
 	return b.String()
 }
