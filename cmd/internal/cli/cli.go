@@ -34,6 +34,7 @@ func commands() []command {
 	return []command{
 		{"extract", "build synaptic-out/graph.json from a source tree", runExtract},
 		{"plugins", "list the loaded plugins, or validate a plugin folder", runPlugins},
+		{"serve", "serve a graph.json to AI assistants over MCP (stdio or HTTP)", runServe},
 		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
 			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
 			return nil
