@@ -41,7 +41,7 @@ type scratch struct {
 	rel     []float64
 	mask    []uint64
 	best    []float64
-	state   []uint8 // 0 untouched, 1 in frontier, 2 done
+	state   []uint8   // 0 untouched, 1 in frontier, 2 done
 	pos     []int32   // settled node → its index in hits
 	brel    []float64 // relevance behind best
 	touched []int32

@@ -110,10 +110,28 @@ func resolveBase(since string, git func(...string) (string, bool)) (string, bool
 	if c, ok := git("rev-parse", "--verify", "--quiet", since+"^{commit}"); ok && c != "" {
 		return c, true
 	}
+	if !looksLikeDate(since) {
+		return "", false
+	}
 	if c, ok := git("rev-list", "-1", "--before="+since, "HEAD"); ok && c != "" {
 		return c, true
 	}
 	return "", false
+}
+
+// looksLikeDate guards the date fallback: git's approxidate reads any
+// garbage as "now", so a mistyped branch name would silently mean HEAD.
+func looksLikeDate(s string) bool {
+	if strings.ContainsAny(s, "0123456789") {
+		return true
+	}
+	l := strings.ToLower(s)
+	for _, w := range []string{"yesterday", "today", "now", "noon", "midnight", "last", "ago"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // newRecency weights each changed file by ln(1+lines)/ln(1+max lines),

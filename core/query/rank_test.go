@@ -1,0 +1,188 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// gb builds small hand-made graphs.
+type gb struct{ g graph.Graph }
+
+func (b *gb) node(id, label, file, kind string) *gb {
+	b.g.Nodes = append(b.g.Nodes, graph.Node{ID: id, Label: label, SourceFile: file, Kind: kind, FileType: "code"})
+	return b
+}
+
+func (b *gb) edge(src, rel, dst string) *gb {
+	b.g.Edges = append(b.g.Edges, graph.Edge{Source: src, Target: dst, Relation: rel, Confidence: graph.Extracted})
+	return b
+}
+
+func (b *gb) engine(opts ...Option) *Engine {
+	g := b.g
+	g.Canonicalize()
+	return New(graph.NewIndex(&g), opts...)
+}
+
+func ids(r Response) []string {
+	var out []string
+	for _, n := range r.Ranked {
+		out = append(out, n.ID)
+	}
+	return out
+}
+
+func query(e *Engine, q string) Response {
+	return e.Query(context.Background(), Request{Question: q, Full: true})
+}
+
+func authGraph() *gb {
+	b := &gb{}
+	b.node("auth_login", "login()", "auth/login.go", "function").
+		node("auth_session", "Session", "auth/session.go", "struct").
+		node("auth_session_refresh", ".Refresh()", "auth/session.go", "method").
+		node("auth_login_test", "TestLogin()", "auth/login_test.go", "function").
+		node("web_login_page", "loginPage()", "web/page.go", "function").
+		node("token_validate", "validateToken()", "auth/token.go", "function").
+		node("session_token_store", "sessionTokenStore", "auth/store.go", "struct").
+		edge("auth_login", "calls", "token_validate").
+		edge("auth_session", "method", "auth_session_refresh").
+		edge("auth_login_test", "calls", "auth_login").
+		edge("web_login_page", "calls", "auth_login")
+	return b
+}
+
+func TestExactLabelFirst(t *testing.T) {
+	e := authGraph().engine()
+	r := query(e, "login")
+	if got := ids(r); len(got) == 0 || got[0] != "auth_login" {
+		t.Fatalf("login: ranked %q, want auth_login first", got)
+	}
+	// The test that exercises it ranks below the implementation.
+	got := ids(r)
+	if slices.Index(got, "auth_login_test") < slices.Index(got, "auth_login") {
+		t.Errorf("test above implementation: %q", got)
+	}
+}
+
+func TestCoverageRewardsSeveralConcepts(t *testing.T) {
+	e := authGraph().engine()
+	r := query(e, "where is the session token stored")
+	got := ids(r)
+	if len(got) == 0 || got[0] != "session_token_store" {
+		t.Fatalf("ranked %q, want session_token_store (covers session+token+store) first", got)
+	}
+}
+
+func TestOwnerChannelFindsMethod(t *testing.T) {
+	e := authGraph().engine()
+	got := ids(query(e, "how is a session refreshed"))
+	if len(got) == 0 || got[0] != "auth_session_refresh" {
+		t.Fatalf("ranked %q, want Session.Refresh first", got)
+	}
+}
+
+func TestPathTellsParallelImplementationsApart(t *testing.T) {
+	b := &gb{}
+	b.node("a_parse", "parse()", "python/parser.py", "function").
+		node("b_parse", "parse()", "rust/parser.rs", "function")
+	e := b.engine()
+	if got := ids(query(e, "rust parse")); len(got) == 0 || got[0] != "b_parse" {
+		t.Fatalf("ranked %q, want the rust parse first", got)
+	}
+	if got := ids(query(e, "python parse")); len(got) == 0 || got[0] != "a_parse" {
+		t.Fatalf("ranked %q, want the python parse first", got)
+	}
+}
+
+func TestExpansionDecaysAndHubsArePenalized(t *testing.T) {
+	b := &gb{}
+	b.node("seed", "frobnicate()", "a.go", "function").
+		node("near", "helper()", "a.go", "function").
+		node("far", "deep()", "a.go", "function").
+		node("hub", "log()", "log.go", "function").
+		edge("seed", "calls", "near").
+		edge("near", "calls", "far").
+		edge("seed", "calls", "hub")
+	for i := range 40 {
+		id := fmt.Sprintf("caller%02d", i)
+		b.node(id, id+"()", "x.go", "function").edge(id, "calls", "hub")
+	}
+	e := b.engine()
+	r := query(e, "frobnicate")
+	score := map[string]float64{}
+	for _, n := range r.Ranked {
+		score[n.ID] = n.Score
+	}
+	if !(score["seed"] > score["near"] && score["near"] > score["far"]) {
+		t.Errorf("no per-hop decay: %v", score)
+	}
+	if !(score["near"] > score["hub"]) {
+		t.Errorf("hub not penalized: near %v hub %v", score["near"], score["hub"])
+	}
+	// Scores are sorted descending.
+	for k := 1; k < len(r.Ranked); k++ {
+		if r.Ranked[k].Score > r.Ranked[k-1].Score {
+			t.Fatalf("not sorted by score at %d: %v", k, r.Ranked)
+		}
+	}
+}
+
+func TestDeterministicTies(t *testing.T) {
+	// Identical labels and shapes tie on score; ids break the tie, in
+	// whatever order the graph lists them.
+	build := func(order []string) *Engine {
+		b := &gb{}
+		for _, id := range order {
+			b.node(id, "Widget", id+".go", "struct")
+		}
+		g := b.g // not canonicalized: node order differs between builds
+		return New(graph.NewIndex(&g))
+	}
+	want := []string{"w_a", "w_b", "w_c", "w_d"}
+	for _, order := range [][]string{{"w_c", "w_a", "w_d", "w_b"}, {"w_d", "w_c", "w_b", "w_a"}, want} {
+		e := build(order)
+		for _, mode := range []string{"bfs", "dfs"} {
+			r := e.Query(context.Background(), Request{Question: "widget", Mode: mode})
+			if got := ids(r); !slices.Equal(got, want) {
+				t.Errorf("order %q mode %s: %q, want %q", order, mode, got, want)
+			}
+		}
+	}
+	// Same engine, same question: byte-identical answers.
+	e := authGraph().engine()
+	a, b := query(e, "login session"), query(e, "login session")
+	if a.Text != b.Text {
+		t.Errorf("answers differ:\n%s\n---\n%s", a.Text, b.Text)
+	}
+}
+
+func TestNoMatch(t *testing.T) {
+	e := authGraph().engine()
+	r := query(e, "zzqx")
+	if len(r.Ranked) != 0 || !strings.Contains(r.Text, "no nodes match 'zzqx'") {
+		t.Errorf("got %q", r.Text)
+	}
+	empty := New(graph.NewIndex(&graph.Graph{}))
+	if r := query(empty, "anything"); len(r.Ranked) != 0 {
+		t.Errorf("empty graph ranked %v", r.Ranked)
+	}
+}
+
+func TestContextFilter(t *testing.T) {
+	e := authGraph().engine()
+	r := e.Query(context.Background(), Request{Question: "login", ContextFilter: []string{"web/"}})
+	for _, n := range r.Ranked {
+		if !strings.Contains(n.SourceFile, "web/") {
+			t.Errorf("context_filter let %s (%s) through", n.ID, n.SourceFile)
+		}
+	}
+	if len(r.Ranked) == 0 {
+		t.Error("context_filter dropped everything")
+	}
+}

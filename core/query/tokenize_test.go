@@ -1,0 +1,114 @@
+package query
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestTokenize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"ServeHTTP", []string{"serve", "http"}},
+		{"HTTPServer", []string{"http", "server"}},
+		{"parseURL", []string{"parse", "url"}},
+		{"read_all_bytes", []string{"read", "all", "bytes"}},
+		{"__init__", []string{"init"}},
+		{"utf8Decoder", []string{"utf8", "decoder"}},
+		{"Int64Value", []string{"int", "64", "value"}},
+		{"base64", []string{"base", "64"}},
+		{"x509cert", []string{"x509", "cert"}},
+		{"sha256sum", []string{"sha", "256", "sum"}},
+		{"http2Server", []string{"http2", "server"}},
+		{"net/http/server.go", []string{"net", "http", "server", "go"}},
+		{"a b-c", nil}, // one-letter tokens are dropped
+		{"JSONDecoder.Decode()", []string{"json", "decoder", "decode"}},
+		{"Straße", []string{"straße"}},
+	}
+	for _, tt := range tests {
+		if got := Tokenize(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Tokenize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSymbolShaped(t *testing.T) {
+	for q, want := range map[string]bool{
+		"ServeMux":             true,
+		"json.Unmarshal":       true,
+		"lru_cache":            true,
+		"sync.Once":            true,
+		"handler":              false,
+		"how does it work":     false,
+		"ServeMux and handler": false,
+		"":                     false,
+	} {
+		if got := symbolShaped(q); got != want {
+			t.Errorf("symbolShaped(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+func TestParseQuestion(t *testing.T) {
+	vocab := map[string]bool{"cache": true, "parse": true, "conn": true, "copytree": true, "serve": true}
+	known := func(s string) bool { return vocab[s] }
+	toks := func(p parsed) []string {
+		var out []string
+		for _, t := range p.terms {
+			out = append(out, t.tok)
+		}
+		return out
+	}
+
+	p := parseQuestion("how does the server cache work", known, false, false)
+	if !slices.Equal(p.concepts, []string{"server", "cache"}) {
+		t.Errorf("scaffolding kept: %q", p.concepts)
+	}
+
+	// Inflections only when the graph has them, at lower weight, in the
+	// same concept as the word they come from.
+	p = parseQuestion("parsing caches", known, false, false)
+	if got := toks(p); !slices.Equal(got, []string{"parsing", "parse", "caches", "cache"}) {
+		t.Errorf("inflections = %q", got)
+	}
+	for _, tm := range p.terms[1:2] {
+		if tm.weight != inflectionWeight || tm.mask != 1 {
+			t.Errorf("inflection term %+v", tm)
+		}
+	}
+
+	// A question made only of scaffolding keeps it rather than nothing.
+	if p := parseQuestion("how does it work", known, false, false); len(p.concepts) == 0 {
+		t.Error("all-scaffolding question lost every token")
+	}
+
+	// Symbol-shaped questions keep every identifier token, even "get".
+	p = parseQuestion("getHandler", known, false, false)
+	if !slices.Equal(p.concepts, []string{"get", "handler"}) || !p.symbol {
+		t.Errorf("symbol-shaped: %q symbol=%v", p.concepts, p.symbol)
+	}
+
+	// An identifier word inside prose names a symbol and keeps its tokens.
+	p = parseQuestion("what does getHandler do?", known, false, false)
+	if !slices.Contains(p.concepts, "get") || !slices.Equal(p.names, []string{"gethandler"}) {
+		t.Errorf("identifier word: concepts %q names %q", p.concepts, p.names)
+	}
+
+	// Abbreviations and compounds of adjacent words, when the graph has them.
+	p = parseQuestion("copy tree connection", known, false, true)
+	got := toks(p)
+	if !slices.Contains(got, "conn") || !slices.Contains(got, "copytree") {
+		t.Errorf("abbrev/compound terms = %q", got)
+	}
+	for _, tm := range p.terms {
+		if tm.tok == "copytree" && tm.mask != 3 {
+			t.Errorf("compound covers concepts %b, want both words", tm.mask)
+		}
+	}
+
+	// Agent nouns: "server" → serve.
+	if got := toks(parseQuestion("server", known, true, false)); !slices.Contains(got, "serve") {
+		t.Errorf("agent noun terms = %q", got)
+	}
+}
