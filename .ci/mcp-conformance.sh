@@ -62,6 +62,43 @@ run --requirements 2026-07-28
 run --scenario http-header-validation --spec-version 2026-07-28
 run --scenario http-custom-header-server-validation --spec-version 2026-07-28
 
+# The real server on a real graph: the scenarios that need no fixtures.
+BIN=${SYNAPTIC_BIN:-$ROOT/bin/synaptic}
+if [ -x "$BIN" ]; then
+	kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true
+	"$BIN" extract --quiet --out "$WORK/graph" "$ROOT/core" >&2
+	"$BIN" serve --graph "$WORK/graph/graph.json" --source-root "$ROOT/core" --http 127.0.0.1:0 --ready-file "$WORK/ready" 2>"$WORK/serve.log" &
+	SERVER_PID=$!
+	for _ in $(seq 100); do
+		[ -s "$WORK/ready" ] && break
+		sleep 0.1
+	done
+	URL=$(sed -n 's/.*"mcp_url":"\([^"]*\)".*/\1/p' "$WORK/ready")
+	[ -n "$URL" ] || { echo "synaptic serve did not start" >&2; cat "$WORK/serve.log" >&2; exit 1; }
+	echo "synaptic serve at $URL" >&2
+	# These checks drive the suite's fixture tools (test_sampling,
+	# test_tool_with_logging, ...), which a real graph server does not have;
+	# the fixture server above passes them. Any other failure fails the run.
+	FIXTURE_ONLY='sep-2575-server-rejects-undeclared-capability|sep-2575-missing-capability-http-400|sep-2575-http-server-no-independent-requests-on-stream|sep-2575-server-no-log-without-loglevel'
+	run_real() {
+		echo "=== conformance (synaptic serve) $* ===" >&2
+		"$SUITE" server --url "$URL" "$@" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$WORK/out" || true
+		grep -E 'Passed: [0-9]+/' "$WORK/out" >&2 || { cat "$WORK/out" >&2; status=1; return; }
+		if grep -E '\] FAILURE' "$WORK/out" | grep -vE "\[($FIXTURE_ONLY) *\]" >&2; then
+			status=1
+		fi
+	}
+	for s in server-stateless tools-list caching dns-rebinding-protection http-header-validation resources-list prompts-list sep-2164-resource-not-found; do
+		run_real --scenario "$s" --spec-version 2026-07-28
+	done
+	for s in server-initialize ping logging-set-level; do
+		run_real --scenario "$s" --spec-version 2025-11-25
+	done
+else
+	echo "no $BIN: run 'make' first to test the real server" >&2
+	status=1
+fi
+
 if [ "$status" -ne 0 ]; then
 	echo "MCP conformance: FAILED" >&2
 	exit 1

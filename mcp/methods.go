@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -157,7 +158,12 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage, c *Caller
 		return nil, invalidParams("invalid arguments for tool %q: arguments must be a JSON object", p.Name)
 	}
 	if err := validateArguments(tool.InputSchema, args); err != nil {
-		return nil, invalidParams("invalid arguments for tool %q: %v", p.Name, err)
+		// Arguments that break the schema are a tool execution error, not a
+		// protocol error: the model sees what was wrong and can retry
+		// (MCP 2025-11-25, SEP-1303).
+		return map[string]any{"isError": true, "content": []Content{
+			TextContent(fmt.Sprintf("invalid arguments for tool %q: %v", p.Name, err)),
+		}}, nil
 	}
 	rt, err := s.retry(p.retryParams)
 	if err != nil {

@@ -113,8 +113,8 @@ func TestSDKClient(t *testing.T) {
 				if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
 					t.Errorf("unknown tool err = %v", err)
 				}
-				if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "test_sampling", Arguments: map[string]any{"prompt": 3}}); err == nil || !strings.Contains(err.Error(), "expected string") {
-					t.Errorf("bad arguments err = %v", err)
+				if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "test_sampling", Arguments: map[string]any{"prompt": 3}}); err != nil || !res.IsError || !strings.Contains(textOf(t, res), "expected string") {
+					t.Errorf("bad arguments = %+v, %v; want an isError result naming the problem", res, err)
 				}
 
 				rr, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "test://static-text"})

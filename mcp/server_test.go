@@ -189,10 +189,6 @@ func TestErrors(t *testing.T) {
 		{"unknown tool legacy", []string{initLine, legacy(1, "tools/call", `"name":"nope"`)}, CodeInvalidParams, "unknown tool", ""},
 		{"missing tool name", []string{modern(1, "tools/call", "")}, CodeInvalidParams, "missing tool name", ""},
 		{"args not object", []string{modern(1, "tools/call", `"name":"echo","arguments":[1]`)}, CodeInvalidParams, "must be a JSON object", ""},
-		{"args missing required", []string{modern(1, "tools/call", `"name":"echo","arguments":{}`)}, CodeInvalidParams, `missing required property "text"`, ""},
-		{"args wrong type", []string{modern(1, "tools/call", `"name":"echo","arguments":{"text":3}`)}, CodeInvalidParams, `argument "text": expected string, got integer`, ""},
-		{"args extra property", []string{modern(1, "tools/call", `"name":"echo","arguments":{"text":"a","x":1}`)}, CodeInvalidParams, `unknown property "x"`, ""},
-		{"args above maximum", []string{modern(1, "tools/call", `"name":"echo","arguments":{"text":"a","n":9}`)}, CodeInvalidParams, "maximum", ""},
 		{"panicking tool", []string{modern(1, "tools/call", `"name":"boom"`)}, CodeInternalError, "internal error", ""},
 		{"unknown resource modern", []string{modern(1, "resources/read", `"uri":"x://zzz"`)}, CodeInvalidParams, "resource not found", "uri"},
 		{"unknown resource legacy", []string{initLine, legacy(1, "resources/read", `"uri":"x://zzz"`)}, CodeResourceNotFound, "resource not found", "uri"},
@@ -625,4 +621,36 @@ func FuzzServeStdio(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestBadArgumentsAreToolErrors: arguments that break a tool's input schema
+// come back as an isError result naming the problem, so the model can fix
+// its call (MCP 2025-11-25, SEP-1303; the conformance suite's
+// http-header-validation relies on it), not as a JSON-RPC error.
+func TestBadArgumentsAreToolErrors(t *testing.T) {
+	tests := []struct {
+		name, line, wantMsg string
+	}{
+		{"args missing required", modern(1, "tools/call", `"name":"echo","arguments":{}`), `missing required property "text"`},
+		{"args wrong type", modern(1, "tools/call", `"name":"echo","arguments":{"text":3}`), `argument "text": expected string, got integer`},
+		{"args extra property", modern(1, "tools/call", `"name":"echo","arguments":{"text":"a","x":1}`), `unknown property "x"`},
+		{"args above maximum", modern(1, "tools/call", `"name":"echo","arguments":{"text":"a","n":9}`), "maximum"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := byID(serveLines(t, newTestServer(t, nil), tt.line), "1")
+			if r == nil || r.Error != nil || r.Result == nil {
+				t.Fatalf("reply = %+v, want a result", r)
+			}
+			if r.Result["isError"] != true {
+				t.Errorf("isError = %v, want true", r.Result["isError"])
+			}
+			var content []struct{ Text string }
+			b, _ := json.Marshal(r.Result["content"])
+			_ = json.Unmarshal(b, &content)
+			if len(content) != 1 || !strings.Contains(content[0].Text, tt.wantMsg) || !strings.Contains(content[0].Text, "invalid arguments") {
+				t.Errorf("content = %s, want it to name %q", b, tt.wantMsg)
+			}
+		})
+	}
 }
