@@ -30,6 +30,7 @@ import (
 	"github.com/sourcegraph/conc/pool"
 	"github.com/zeebo/blake3"
 
+	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/discover"
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/report"
@@ -274,6 +275,17 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods})
 	phase("resolve")
+	// Communities are a pure function of the graph (no memory of earlier
+	// runs), so an incremental run stays byte-identical to a full one.
+	x := graph.NewIndex(g)
+	comms := analysis.Communities(x, nil)
+	for _, c := range comms {
+		id := c.ID
+		for _, m := range c.Members {
+			g.Nodes[m].Community = &id
+		}
+	}
+	phase("communities")
 	sum.Graph, sum.Resolution, sum.Files = g, rs, len(files)
 	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
 	sum.ByRelation, sum.ByKind = map[string]int{}, map[string]int{}
@@ -301,7 +313,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	sum.GraphBytes = n
 	phase("write graph")
 	var rep bytes.Buffer
-	in := report.Input{Graph: g}
+	in := report.Input{Graph: g, Index: x, Communities: comms}
 	for _, s := range sum.Skipped {
 		in.Skipped = append(in.Skipped, report.Skip{Path: s.Path, Reason: s.Reason, Detail: s.Detail})
 	}
