@@ -36,8 +36,7 @@ func (r *resolver) resolveRelations() {
 			}
 			target, conf := r.findType(f, rel.Target, true), graph.Extracted
 			if target < 0 {
-				_, bare, _ := splitQualified(rel.Target)
-				if target = r.uniqueInFamily(f.Family, bare, isType); target >= 0 {
+				if target = r.inferType(f, rel.Target); target >= 0 {
 					conf = graph.Inferred
 				}
 			}
@@ -57,6 +56,18 @@ func (r *resolver) resolveRelations() {
 			}
 		}
 	}
+}
+
+// inferType guesses a type by a unique name in the family, unless the name
+// is qualified by an import of the file: then the import says where the type
+// lives (often outside the repository, like http.Response), and a same-named
+// type here would be a false link.
+func (r *resolver) inferType(f *fileInfo, name string) int32 {
+	q, bare, qualified := splitQualified(name)
+	if qualified && len(f.bindings[q]) > 0 {
+		return -1
+	}
+	return r.uniqueInFamily(f.Family, bare, isType)
 }
 
 func (r *resolver) edgeCtx(src, dst, rel string, c graph.Confidence, ctx, file string, line uint32) {
@@ -129,8 +140,7 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 		t := r.findType(f, c.ReceiverType, true)
 		conf := graph.Extracted
 		if t < 0 {
-			_, bare, _ := splitQualified(c.ReceiverType)
-			if t = r.uniqueInFamily(f.Family, bare, isType); t >= 0 {
+			if t = r.inferType(f, c.ReceiverType); t >= 0 {
 				conf = graph.Inferred
 			}
 		}

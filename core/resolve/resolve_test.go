@@ -133,3 +133,42 @@ func TestBuildDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestQualifiedExternalTypeNotInferred: *http.Response names the imported
+// (external) net/http package; a repo type that happens to be called
+// Response must not be linked.
+func TestQualifiedExternalTypeNotInferred(t *testing.T) {
+	files := []File{
+		{Path: "a/a.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "a",
+			Imports: []abi.Import{{Path: "net/http", Line: 2}},
+			Symbols: []abi.Symbol{{Name: "do", Kind: "function", Parent: -1, Span: sp(4)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "Body", Receiver: "r", ReceiverType: "http.Response", Line: 5}},
+			Relations: []abi.Relation{
+				{From: 0, Kind: "references", Target: "http.Response", Context: "return_type", Line: 4},
+				{From: 0, Kind: "references", Target: "Response", Context: "parameter_type", Line: 4},
+			},
+		}},
+		{Path: "q/q.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "q",
+			Symbols: []abi.Symbol{{Name: "Response", Kind: "struct", Parent: -1, Span: sp(1)}, {Name: "Body", Kind: "method", Receiver: "Response", Parent: -1, Span: sp(3)}},
+		}},
+	}
+	g, _ := Build(files, Options{})
+	edges := edgeSet(g)
+	if _, ok := edges["a_a_do -calls-> q_q_response_body"]; ok {
+		t.Error("call through an external qualified receiver type linked to a repo method")
+	}
+	n := 0
+	for _, e := range g.Edges {
+		if e.Source == "a_a_do" && e.Target == "q_q_response" {
+			n++
+			if e.Context != "parameter_type" || e.Confidence != graph.Inferred {
+				t.Errorf("unexpected reference %+v", e)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("got %d references to q.Response, want only the unqualified one (inferred)", n)
+	}
+}
