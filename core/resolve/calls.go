@@ -63,6 +63,9 @@ func (r *resolver) resolveRelations() {
 // lives (often outside the repository, like http.Response), and a same-named
 // type here would be a false link.
 func (r *resolver) inferType(f *fileInfo, name string) int32 {
+	if f.Family == "go" {
+		return -1 // Go names a type of another package only through its import
+	}
 	q, bare, qualified := splitQualified(name)
 	if qualified && len(f.bindings[q]) > 0 {
 		return -1

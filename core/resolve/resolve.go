@@ -332,7 +332,9 @@ func (r *resolver) attachReceivers() {
 		if t := r.findType(f, recv, false); t >= 0 {
 			s.owner = t
 			r.edge(r.syms[t].id, s.id, "method", graph.Extracted, 0, f.Path, line)
-		} else if t := r.uniqueInFamily(f.Family, recv, isType); t >= 0 {
+		} else if t := r.uniqueInFamily(f.Family, recv, isType); t >= 0 && f.Family != "go" {
+			// Go methods live in their type's package, so only other
+			// languages (Rust impls anywhere in a crate) get this guess.
 			s.owner = t
 			r.edge(r.syms[t].id, s.id, "method", graph.Inferred, InferredScore, f.Path, line)
 		}
