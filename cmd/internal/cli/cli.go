@@ -35,6 +35,9 @@ func commands() []command {
 		{"extract", "build synaptic-out/graph.json from a source tree", runExtract},
 		{"plugins", "list the loaded plugins, or validate a plugin folder", runPlugins},
 		{"serve", "serve a graph.json to AI assistants over MCP (stdio or HTTP)", runServe},
+		{"call", "run one serve tool from the command line (same output as MCP)", runCall},
+		{"query", "ask the graph a question (the query_graph tool)", runQuery},
+		{"report", "regenerate GRAPH_REPORT.md from an existing graph.json", runReport},
 		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
 			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
 			return nil

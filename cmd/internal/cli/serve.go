@@ -36,7 +36,7 @@ INFERRED (a unique-name guess).`
 
 type serveFlags struct {
 	graph, httpAddr, apiKey, sourceRoot, expectSHA, readyFile string
-	allowExec, concise, watch, immutable                       bool
+	allowExec, concise, watch, immutable                      bool
 }
 
 func runServe(ctx context.Context, args []string, stdio IO) error {
