@@ -439,3 +439,38 @@ timeout = "500ms"
 		t.Errorf("plugins --check did not name the bad key:\n%s", out)
 	}
 }
+
+// TestCLICallQueryReport: the CLI runs the same tool catalog as serve.
+func TestCLICallQueryReport(t *testing.T) {
+	needBin(t)
+	root := t.TempDir()
+	write(t, root, fixtureRepo)
+	run(t, root, false, "extract", "--quiet", ".")
+	out := run(t, root, false, "call", "find_callers", "label=WithTax")
+	if !strings.Contains(out, ".Total()") || !strings.Contains(out, "cart/cart.go") {
+		t.Errorf("find_callers WithTax:\n%s", out)
+	}
+	out = run(t, root, false, "call", "get_source", "label=round")
+	if !strings.Contains(out, "return x / 100") {
+		t.Errorf("get_source round:\n%s", out)
+	}
+	out = run(t, root, true, "call", "get_node", "label=NoSuchThing")
+	if !strings.Contains(strings.ToLower(out), "no node") && !strings.Contains(strings.ToLower(out), "not found") {
+		t.Errorf("get_node on a missing name should explain:\n%s", out)
+	}
+	if out := run(t, root, true, "call", "find_callers", "lable=x"); !strings.Contains(out, `no argument "lable"`) {
+		t.Errorf("misspelt argument not named:\n%s", out)
+	}
+	if out := run(t, root, false, "query", "tax", "price"); !strings.Contains(out, "WithTax") {
+		t.Errorf("query:\n%s", out)
+	}
+	out = run(t, root, false, "report", "--out", "-")
+	for _, want := range []string{"# Graph Report", "## God Nodes", "## Communities"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if out := run(t, root, true, "serve", "--graph", "nope/graph.json"); !strings.Contains(out, "synaptic extract") {
+		t.Errorf("serve without a graph should point to extract:\n%s", out)
+	}
+}
