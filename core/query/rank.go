@@ -44,6 +44,7 @@ type scratch struct {
 	state   []uint8   // 0 untouched, 1 in frontier, 2 done
 	pos     []int32   // settled node → its index in hits
 	brel    []float64 // relevance behind best
+	acc     []float64 // relevance offered by settled neighbours, summed
 	touched []int32
 	seen    []int32
 }
@@ -53,7 +54,7 @@ func (e *Engine) getScratch() *scratch {
 		return s
 	}
 	n := len(e.x.G.Nodes)
-	return &scratch{rel: make([]float64, n), mask: make([]uint64, n), best: make([]float64, n), state: make([]uint8, n), pos: make([]int32, n), brel: make([]float64, n)}
+	return &scratch{rel: make([]float64, n), mask: make([]uint64, n), best: make([]float64, n), state: make([]uint8, n), pos: make([]int32, n), brel: make([]float64, n), acc: make([]float64, n)}
 }
 
 func (e *Engine) putScratch(s *scratch) {
@@ -61,7 +62,7 @@ func (e *Engine) putScratch(s *scratch) {
 		s.rel[i], s.mask[i] = 0, 0
 	}
 	for _, i := range s.seen {
-		s.best[i], s.state[i] = 0, 0
+		s.best[i], s.state[i], s.acc[i] = 0, 0, 0
 	}
 	s.touched, s.seen = s.touched[:0], s.seen[:0]
 	e.pool.Put(s)
@@ -413,7 +414,14 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 				if e.t.OwnedMembers && e.ownerOf[o] == it.node {
 					nb = 1
 				}
-				r := math.Max(s.rel[o], it.rel*e.t.Decay*e.relationFactor(ed)*nb*float64(e.prior[o]))
+				offer := it.rel * e.t.Decay * e.relationFactor(ed) * nb * float64(e.prior[o])
+				if e.t.Accumulate {
+					// Several relevant neighbours are more evidence than
+					// one: offers add up (to at most the best parent's rel).
+					s.acc[o] += offer
+					offer = math.Min(s.acc[o], it.rel)
+				}
+				r := math.Max(s.rel[o], offer)
 				if s.state[o] == 2 {
 					// Settled already (a seed settles first at its own
 					// score): keep the best score any path gives it.

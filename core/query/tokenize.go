@@ -94,9 +94,9 @@ var scaffolding = map[string]bool{}
 
 func init() {
 	for _, w := range strings.Fields(`a about an and any are as at be been being by can could code codebase
-		did do does done during for from get gets happen happens has have how i implemented implementation
+		did do does done during for from happen happens has have how i implemented implementation
 		in into is it its me my of on or our should show tell that the their there these this those to
-		use used uses via was we were what whats when where which who why will with work works would you`) {
+		via was we were what whats when where which who why will with work works would you`) {
 		scaffolding[w] = true
 	}
 }

@@ -51,6 +51,10 @@ type Tuning struct {
 	// past their evidence signature's allowance by (ordinal − allowance +
 	// 1): 1 is the original, 0 turns it off.
 	PostDiversity float64
+	// Accumulate sums what several settled neighbours offer a node
+	// (capped at the offering parent's relevance), so a function called
+	// by or calling several matches rises above a single match's fringe.
+	Accumulate bool
 }
 
 // DefaultTuning is the shipped ranking: the original's constants changed

@@ -171,6 +171,8 @@ func parseTune(spec string) (query.Tuning, error) {
 			t.RefDecay = f
 		case "postdiversity":
 			t.PostDiversity = f
+		case "accumulate":
+			t.Accumulate = f != 0
 		case "abbrev":
 			t.Abbrev = f != 0
 		case "ownedmembers":
