@@ -62,7 +62,7 @@ func (e *Engine) render(rk ranking, p renderParams) Response {
 	}
 	switch {
 	case len(rk.hits) == 0:
-		fmt.Fprintf(&b, "(no nodes match '%s'; try a symbol name, a file path, or fewer words)\n", sanitize(p.question))
+		fmt.Fprintf(&b, "(no nodes match '%s'; try a symbol name, or get_node / structural terms)\n", sanitize(p.question))
 	case shown < len(rk.hits):
 		fmt.Fprintf(&b, "(terse: top %d of %d matched nodes; pass full=true for all of them with their edges)\n", shown, len(rk.hits))
 	}
