@@ -367,7 +367,7 @@ func (w *walker) defaultVisibility() string {
 func (w *walker) packageDecl(i node) {
 	for c := range w.t.NamedChildren(i) {
 		if k := w.t.Kind(c); k == w.g.identifier || k == w.g.scopedIdentifier {
-			w.f.SetPackage(collapse(w.text(c)))
+			w.f.SetPackage(extract.OneLine(w.text(c)))
 			return
 		}
 	}
@@ -392,13 +392,13 @@ func (w *walker) importDecl(i node) {
 	if path == extract.None {
 		return
 	}
-	im := abi.Import{Path: collapse(w.text(path)), Line: t.StartLine(i)}
+	im := abi.Import{Path: extract.OneLine(w.text(path)), Line: t.StartLine(i)}
 	switch {
 	case wildcard:
 		im.Names = []abi.ImportName{{Name: "*"}}
 	case static:
 		if scope, name := t.Child(path, g.fScope), t.Child(path, g.fName); scope != extract.None && name != extract.None {
-			im.Path = collapse(w.text(scope))
+			im.Path = extract.OneLine(w.text(scope))
 			im.Names = []abi.ImportName{{Name: w.text(name)}}
 		}
 	}
@@ -463,7 +463,7 @@ func (w *walker) annotationRefs(m mods, from int32) {
 	for c := range t.Children(m.node) {
 		if k := t.Kind(c); k == g.markerAnnotation || k == g.annotation {
 			name := t.Child(c, g.fName)
-			if target := collapse(w.text(name)); target != "" && !langAnnotations[target] {
+			if target := extract.OneLine(w.text(name)); target != "" && !langAnnotations[target] {
 				w.ref(from, target, "attribute", name)
 			}
 		}
@@ -544,7 +544,7 @@ func (w *walker) supertype(from int32, ty node, rel string) string {
 			}
 		}
 	}
-	target := baseName(collapse(w.text(head)))
+	target := baseName(extract.OneLine(w.text(head)))
 	if target != "" {
 		w.f.Relation(abi.Relation{From: from, Kind: rel, Target: target, Line: t.StartLine(head)})
 	}
@@ -638,7 +638,7 @@ func (w *walker) callable(i node) node {
 	}
 	sig := &abi.Signature{Raw: w.header(i, m, body)}
 	if ret := t.Child(i, g.fType); ret != extract.None {
-		sig.Return = collapse(w.text(ret))
+		sig.Return = extract.OneLine(w.text(ret))
 	}
 	sym := w.f.Symbol(abi.Symbol{
 		Name: name, Kind: kindName, Parent: w.parent(), Visibility: vis,
@@ -696,9 +696,9 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature) {
 		}
 		name := w.text(nameN)
 		if sig != nil {
-			typ := collapse(w.text(ty))
+			typ := extract.OneLine(w.text(ty))
 			if dims != extract.None {
-				typ += collapse(w.text(dims))
+				typ += extract.OneLine(w.text(dims))
 			}
 			if spread {
 				typ += "..."
@@ -731,7 +731,7 @@ func (w *walker) header(decl node, m mods, body node) string {
 			}
 		}
 		// Skip whitespace between the annotations and the rest.
-		for start < len(w.src) && isSpace(w.src[start]) {
+		for start < len(w.src) && extract.IsSpace(w.src[start]) {
 			start++
 		}
 	}
@@ -742,9 +742,9 @@ func (w *walker) header(decl node, m mods, body node) string {
 	if end < start {
 		return ""
 	}
-	s := collapse(w.src[start:end])
+	s := extract.OneLine(w.src[start:end])
 	if n := len(s); n > 0 && s[n-1] == ';' {
-		s = collapse(s[:n-1])
+		s = extract.OneLine(s[:n-1])
 	}
 	return s
 }
@@ -831,7 +831,7 @@ func (w *walker) receiverType(obj node) string {
 		case t.Kind(o) == g.this: // this.field
 			return w.lookup(w.text(fld))
 		case t.Kind(fld) == g.this: // Outer.this
-			return collapse(w.text(o))
+			return extract.OneLine(w.text(o))
 		}
 	}
 	return ""
@@ -946,7 +946,7 @@ func (w *walker) varType(ty, dims node) string {
 	}
 	switch t.Kind(ty) {
 	case g.typeIdent, g.scopedTypeIdent, g.genericType:
-		return baseName(collapse(w.text(ty)))
+		return baseName(extract.OneLine(w.text(ty)))
 	}
 	return ""
 }
@@ -974,7 +974,7 @@ func (w *walker) typeRefs(ty node, from int32, ctx string) {
 			w.ref(from, name, ctx, ty)
 		}
 	case g.scopedTypeIdent:
-		w.ref(from, collapse(w.text(ty)), ctx, ty)
+		w.ref(from, extract.OneLine(w.text(ty)), ctx, ty)
 	case g.genericType:
 		for c := range t.NamedChildren(ty) {
 			if t.Kind(c) == g.typeArgs {

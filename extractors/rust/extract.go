@@ -424,7 +424,7 @@ func (w *walker) attribute(i node) {
 	case "macro_export":
 		w.attrs.export = true
 	case "cfg":
-		if squeeze(w.text(t.Child(a, g.fArguments)), false) == "(test)" {
+		if extract.OneLine(w.text(t.Child(a, g.fArguments))) == "(test)" {
 			w.attrs.cfgTest = true
 		}
 	}
@@ -659,7 +659,7 @@ func (w *walker) pathName(n node) string {
 	t, g := w.t, w.g
 	switch t.Kind(n) {
 	case g.typeIdent, g.scopedTypeIdent:
-		return collapse(w.text(n))
+		return extract.OneLine(w.text(n))
 	case g.genericType:
 		return w.pathName(t.Child(n, g.fType))
 	}
@@ -709,7 +709,7 @@ func (w *walker) fn(i node) node {
 		}
 	}
 	sig := &abi.Signature{Raw: w.header(i, body)}
-	sig.Return = collapse(w.text(t.Child(i, g.fReturnType)))
+	sig.Return = extract.OneLine(w.text(t.Child(i, g.fReturnType)))
 	sym := w.f.Symbol(abi.Symbol{
 		Name: name, Kind: kindName, Parent: parent, Receiver: recv,
 		Visibility: w.itemVisibility(i), Span: t.Span(i), Signature: sig,
@@ -734,9 +734,9 @@ func (w *walker) header(item, body node) string {
 	if end < start {
 		return ""
 	}
-	s := collapse(w.src[start:end])
+	s := extract.OneLine(w.src[start:end])
 	if n := len(s); n > 0 && s[n-1] == ';' {
-		s = collapse(s[:n-1])
+		s = extract.OneLine(s[:n-1])
 	}
 	return s
 }
@@ -752,11 +752,11 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature) {
 		switch t.Kind(c) {
 		case g.selfParameter:
 			// &self, &mut self, mut self: the receiver as written.
-			sig.Params = append(sig.Params, abi.Param{Name: collapse(w.text(c))})
+			sig.Params = append(sig.Params, abi.Param{Name: extract.OneLine(w.text(c))})
 		case g.parameter:
 			pat, ty := t.Child(c, g.fPattern), t.Child(c, g.fType)
-			name := collapse(w.text(pat))
-			sig.Params = append(sig.Params, abi.Param{Name: name, Type: collapse(w.text(ty))})
+			name := extract.OneLine(w.text(pat))
+			sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(w.text(ty))})
 			w.typeRefs(ty, sym, "parameter_type")
 			if k := t.Kind(pat); k == g.identifier {
 				w.vars = append(w.vars, variable{name, w.typeName(ty)})
@@ -782,7 +782,7 @@ func (w *walker) typeName(ty node) string {
 				return s
 			}
 		case g.scopedTypeIdent:
-			return collapse(w.text(ty))
+			return extract.OneLine(w.text(ty))
 		case g.genericType, g.refType, g.pointerType:
 			ty = t.Child(ty, g.fType)
 		case g.dynamicType, g.abstractType:
@@ -1076,28 +1076,28 @@ func (w *walker) useTree(n node, prefix string, line uint32) {
 	case g.scopedIdentifier:
 		path := t.Child(n, g.fPath)
 		if path == extract.None { // use ::foo;
-			w.leaf(prefix, collapse(w.text(n)), "", line)
+			w.leaf(prefix, extract.OneLine(w.text(n)), "", line)
 			return
 		}
-		w.leaf(join(prefix, collapse(w.text(path))), w.text(t.Child(n, g.fName)), "", line)
+		w.leaf(join(prefix, extract.OneLine(w.text(path))), w.text(t.Child(n, g.fName)), "", line)
 	case g.useAsClause:
 		p, alias := t.Child(n, g.fPath), w.text(t.Child(n, g.fAlias))
 		if pp := t.Child(p, g.fPath); t.Kind(p) == g.scopedIdentifier && pp != extract.None {
-			w.leaf(join(prefix, collapse(w.text(pp))), w.text(t.Child(p, g.fName)), alias, line)
+			w.leaf(join(prefix, extract.OneLine(w.text(pp))), w.text(t.Child(p, g.fName)), alias, line)
 		} else {
-			w.leaf(prefix, collapse(w.text(p)), alias, line)
+			w.leaf(prefix, extract.OneLine(w.text(p)), alias, line)
 		}
 	case g.useWildard:
 		p := prefix
 		for c := range t.NamedChildren(n) {
-			p = join(prefix, collapse(w.text(c)))
+			p = join(prefix, extract.OneLine(w.text(c)))
 			break
 		}
 		w.leaf(p, "*", "", line)
 	case g.scopedUseList:
 		p := prefix
 		if path := t.Child(n, g.fPath); path != extract.None {
-			p = join(prefix, collapse(w.text(path)))
+			p = join(prefix, extract.OneLine(w.text(path)))
 		}
 		w.useTree(t.Child(n, g.fList), p, line)
 	case g.useList:
@@ -1161,7 +1161,7 @@ func (w *walker) typeRefs(ty node, from int32, ctx string) {
 	case g.scopedTypeIdent:
 		// T::Item and Self::Item are associated types of a parameter.
 		if p := w.text(t.Child(ty, g.fPath)); p != "Self" && !w.isTypeParam(p) {
-			w.ref(from, collapse(w.text(ty)), ctx, ty)
+			w.ref(from, extract.OneLine(w.text(ty)), ctx, ty)
 		}
 	case g.genericType:
 		w.typeRefs(t.Child(ty, g.fType), from, ctx)

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -72,5 +73,26 @@ func TestTree(t *testing.T) {
 	}
 	for range tr.Children(None) {
 		t.Error("None has children")
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	tests := []struct{ in, want, chain string }{
+		{"void m()", "void m()", "void m()"},
+		{"  f(\n\tint a,\n\tint b\n) ", "f(int a, int b)", "f(int a, int b)"},
+		{"a()\n  .b()", "a() .b()", "a().b()"},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		if got := OneLine(tt.in); got != tt.want {
+			t.Errorf("OneLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := OneLineChain(tt.in); got != tt.chain {
+			t.Errorf("OneLineChain(%q) = %q, want %q", tt.in, got, tt.chain)
+		}
+	}
+	long := strings.Repeat("é", 100)
+	if got := ReceiverText(long, 64); len(got) > 64 || !strings.HasSuffix(got, "...") {
+		t.Errorf("ReceiverText not clipped on a rune boundary: %q (%d bytes)", got, len(got))
 	}
 }
