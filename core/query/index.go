@@ -329,8 +329,18 @@ func (e *Engine) idf(t int32) float64 {
 }
 
 // hubPenalty shrinks high-fan-out nodes so they do not flood an answer.
-func (e *Engine) hubPenalty(i int32) float64 {
-	return 1 / (1 + math.Log(1+float64(e.x.Degree(i))/math.Max(e.avgDegree, 1)))
+// A node that matches the question itself is evidence, not flood, so its
+// penalty uses the (milder) HubLexical exponent.
+func (e *Engine) hubPenalty(i int32, lexical bool) float64 {
+	p := 1 / (1 + math.Log(1+float64(e.x.Degree(i))/math.Max(e.avgDegree, 1)))
+	exp := e.t.HubExp
+	if lexical {
+		exp = e.t.HubLexical
+	}
+	if exp != 1 {
+		p = math.Pow(p, exp)
+	}
+	return p
 }
 
 // Owner returns the type that owns member i (a method's receiver type, a

@@ -370,7 +370,7 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 	h := &frontier{dfs: p.dfs, e: e}
 	seq := 0
 	push := func(i int32, rel float64, depth int, seed bool) {
-		key := (rel + p.bonus[i]) * e.hubPenalty(i)
+		key := (rel + p.bonus[i]) * e.hubPenalty(i, s.rel[i] > 0 && rel <= s.rel[i])
 		if s.state[i] == 2 || (s.state[i] == 1 && s.best[i] >= key && !seed) {
 			return
 		}
@@ -425,7 +425,7 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 				if s.state[o] == 2 {
 					// Settled already (a seed settles first at its own
 					// score): keep the best score any path gives it.
-					if k := (r + p.bonus[o]) * e.hubPenalty(o); e.t.Raise && k > hits[s.pos[o]].score {
+					if k := (r + p.bonus[o]) * e.hubPenalty(o, s.rel[o] > 0 && r <= s.rel[o]); e.t.Raise && k > hits[s.pos[o]].score {
 						hits[s.pos[o]].score = k
 					}
 					continue

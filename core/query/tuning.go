@@ -55,14 +55,20 @@ type Tuning struct {
 	// (capped at the offering parent's relevance), so a function called
 	// by or calling several matches rises above a single match's fringe.
 	Accumulate bool
+	// HubExp is the exponent of the hub penalty 1/(1+ln(1+d/avg)):
+	// 1 is the original, 0 turns it off.
+	HubExp float64
+	// HubLexical is the hub penalty exponent for nodes that match the
+	// question themselves (original: same as HubExp).
+	HubLexical float64
 }
 
 // DefaultTuning is the shipped ranking: the original's constants changed
 // where eval/ measured a gain (see eval/RESULTS.md).
 var DefaultTuning = Tuning{
-	Label: 1.0, Owner: 0.5, Path: 0.35, Alias: 0.55,
+	Label: 1.0, Owner: 0.8, Path: 0.5, Alias: 0.55,
 	TestPrior: 0.5, MemberPrior: 0.3, VarPrior: 0.3, FilePrior: 1,
-	ExactBoost: 2.0, Decay: 0.5, RefDecay: 0.5, PostDiversity: 0,
+	ExactBoost: 2.0, Decay: 0.5, RefDecay: 0.5, PostDiversity: 0, HubExp: 1, HubLexical: 0,
 	Abbrev: true, OwnedMembers: true, Raise: true,
 }
 
@@ -71,7 +77,7 @@ var DefaultTuning = Tuning{
 var OriginalTuning = Tuning{
 	Label: 1.0, Owner: 0, Path: 0.35, Alias: 0.55,
 	TestPrior: 0.85, MemberPrior: 1.0, VarPrior: 1.0, FilePrior: 1,
-	ExactBoost: 1.0, Decay: 0.5, RefDecay: 1, PostDiversity: 1,
+	ExactBoost: 1.0, Decay: 0.5, RefDecay: 1, PostDiversity: 1, HubExp: 1, HubLexical: 1,
 }
 
 // WithTuning replaces DefaultTuning (evaluation and experiments).

@@ -173,6 +173,10 @@ func parseTune(spec string) (query.Tuning, error) {
 			t.PostDiversity = f
 		case "accumulate":
 			t.Accumulate = f != 0
+		case "hubexp":
+			t.HubExp = f
+		case "hublexical":
+			t.HubLexical = f
 		case "abbrev":
 			t.Abbrev = f != 0
 		case "ownedmembers":
