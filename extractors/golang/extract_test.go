@@ -6,11 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"testing"
 	"time"
-
-	"golang.org/x/tools/txtar"
 
 	"github.com/synaptic-graph/synaptic/core/syntax"
 	"github.com/synaptic-graph/synaptic/plugins/plugintest"
@@ -31,50 +28,11 @@ func target(t testing.TB) ([]plugintest.Language, plugintest.Target, []abi.Gramm
 	return langs, plugintest.Native(Extractor{}, grammars), grammars
 }
 
-func TestGolden(t *testing.T) {
-	langs, tg, _ := target(t)
-	plugintest.Run(t, ".", langs, tg)
-}
+func TestGolden(t *testing.T) { plugintest.RunNative(t, Extractor{}) }
 
-// TestNamedOnly checks that the facts are the same when the host sends named
-// nodes only (plugin.toml [options] named_only): the extractor must never
-// depend on keyword or punctuation nodes.
-func TestNamedOnly(t *testing.T) {
-	_, tg, _ := target(t)
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _ := syntax.Lookup("go")
-	p := syntax.NewParser()
-	defer p.Close()
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if f.Name == "facts" {
-				continue
-			}
-			var dumps [2]string
-			for i, named := range []bool{false, true} {
-				tree, err := p.Parse(g, f.Data, syntax.ParseOptions{NamedOnly: named})
-				if err != nil {
-					t.Fatal(err)
-				}
-				facts, err := tg.Extract(f.Name, 0, slices.Clone(tree.Records), f.Data)
-				if err != nil {
-					t.Fatalf("%s: %v", f.Name, err)
-				}
-				dumps[i] = plugintest.Dump(facts)
-			}
-			if dumps[0] != dumps[1] {
-				t.Errorf("%s/%s: named-only facts differ:\nfull:\n%s\nnamed only:\n%s", file, f.Name, dumps[0], dumps[1])
-			}
-		}
-	}
-}
+// TestNamedOnly: the manifest sets named_only, so facts must not depend on
+// keyword or punctuation nodes.
+func TestNamedOnly(t *testing.T) { plugintest.CheckNamedOnly(t, Extractor{}) }
 
 func TestIsTestName(t *testing.T) {
 	for name, want := range map[string]bool{

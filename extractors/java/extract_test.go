@@ -10,17 +10,7 @@ import (
 
 // TestGolden runs the extractor natively over testdata/*.txtar; run
 // `go test ./extractors/java -update` to rewrite the facts, then review them.
-func TestGolden(t *testing.T) {
-	langs, err := plugintest.Languages(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	grammars, err := plugintest.Grammars(langs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plugintest.Run(t, ".", langs, plugintest.Native(Extractor{}, grammars))
-}
+func TestGolden(t *testing.T) { plugintest.RunNative(t, Extractor{}) }
 
 // TestGoldenWasm runs the same fixtures through the built .wasm in the real
 // sandbox (skipped with -short).

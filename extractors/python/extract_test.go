@@ -8,8 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"golang.org/x/tools/txtar"
-
 	"github.com/synaptic-graph/synaptic/core/syntax"
 	"github.com/synaptic-graph/synaptic/plugins/plugintest"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -18,57 +16,11 @@ import (
 
 // TestGolden runs every testdata/*.txtar through the extractor natively and
 // compares the facts with the archive's golden "facts" section.
-func TestGolden(t *testing.T) {
-	langs, err := plugintest.Languages(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	grammars, err := plugintest.Grammars(langs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plugintest.Run(t, ".", langs, plugintest.Native(Extractor{}, grammars))
-}
+func TestGolden(t *testing.T) { plugintest.RunNative(t, Extractor{}) }
 
-// TestNamedOnly checks that the extractor gives the same facts when the host
-// sends named nodes only (plugin.toml [options] named_only), which the
-// golden harness does not exercise: the extractor must never depend on
-// punctuation or keyword tokens.
-func TestNamedOnly(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, gr := pythonGrammar(t)
-	p := syntax.NewParser()
-	defer p.Close()
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if f.Name == "facts" {
-				continue
-			}
-			var dumps [2]string
-			for i, named := range []bool{false, true} {
-				tree, err := p.Parse(g, f.Data, syntax.ParseOptions{NamedOnly: named})
-				if err != nil {
-					t.Fatal(err)
-				}
-				facts, err := extract.Run(Extractor{}, gr, f.Name, tree.Records, f.Data)
-				if err != nil {
-					t.Fatalf("%s: %v", f.Name, err)
-				}
-				dumps[i] = plugintest.Dump(facts)
-			}
-			if dumps[0] != dumps[1] {
-				t.Errorf("%s/%s: named-only facts differ:\nfull:\n%s\nnamed only:\n%s", file, f.Name, dumps[0], dumps[1])
-			}
-		}
-	}
-}
+// TestNamedOnly: the manifest sets named_only, so facts must not depend on
+// keyword or punctuation nodes.
+func TestNamedOnly(t *testing.T) { plugintest.CheckNamedOnly(t, Extractor{}) }
 
 // pythonGrammar returns the host grammar and the guest view of it.
 func pythonGrammar(tb testing.TB) (*syntax.Grammar, *extract.Grammar) {

@@ -18,17 +18,7 @@ import (
 
 // TestGolden runs every testdata/*.txtar fixture through the extractor
 // natively and compares the facts with the golden section.
-func TestGolden(t *testing.T) {
-	langs, err := plugintest.Languages(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	grammars, err := plugintest.Grammars(langs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plugintest.Run(t, ".", langs, plugintest.Native(Extractor{}, grammars))
-}
+func TestGolden(t *testing.T) { plugintest.RunNative(t, Extractor{}) }
 
 // TestTruncated feeds every fixture source cut at many points (so most cuts
 // leave syntax errors and MISSING nodes) through the extractor: it must

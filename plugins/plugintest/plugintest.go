@@ -45,11 +45,24 @@ type Target interface {
 	Extract(path string, lang int, records, source []byte) (*abi.Facts, error)
 }
 
+type pluginFile struct {
+	Languages []Language `toml:"languages"`
+	Options   struct {
+		NamedOnly bool `toml:"named_only"`
+	} `toml:"options"`
+}
+
+// namedOnly reports the [options] named_only setting of dir's plugin.toml,
+// so fixtures are parsed exactly as the host will parse real files.
+func namedOnly(dir string) bool {
+	var m pluginFile
+	_, err := toml.DecodeFile(filepath.Join(dir, "plugin.toml"), &m)
+	return err == nil && m.Options.NamedOnly
+}
+
 // Languages reads the [[languages]] tables of the plugin.toml in dir.
 func Languages(dir string) ([]Language, error) {
-	var m struct {
-		Languages []Language `toml:"languages"`
-	}
+	var m pluginFile
 	if _, err := toml.DecodeFile(filepath.Join(dir, "plugin.toml"), &m); err != nil {
 		return nil, err
 	}
@@ -90,6 +103,68 @@ func (n *native) Extract(p string, lang int, records, source []byte) (*abi.Facts
 	return extract.Run(n.ex, n.grammars[lang], p, records, source)
 }
 
+// RunNative runs the fixtures of the plugin in the current directory
+// through ex in-process: the fast golden test every extractor has.
+func RunNative(t *testing.T, ex extract.Extractor) {
+	t.Helper()
+	langs, err := Languages(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grammars, err := Grammars(langs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Run(t, ".", langs, Native(ex, grammars))
+}
+
+// CheckNamedOnly extracts every fixture source from full trees and from
+// named-only trees and requires identical facts: a plugin that sets
+// [options] named_only must never depend on keyword or punctuation nodes.
+func CheckNamedOnly(t *testing.T, ex extract.Extractor) {
+	t.Helper()
+	langs, err := Languages(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grammars, err := Grammars(langs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := Native(ex, grammars)
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	p := syntax.NewParser()
+	defer p.Close()
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range ar.Files {
+			li := langFor(langs, f.Name)
+			if f.Name == "facts" || li < 0 {
+				continue
+			}
+			g, _ := syntax.Lookup(grammars[li].Name)
+			var dumps [2]string
+			for i, named := range []bool{false, true} {
+				tree, err := p.Parse(g, f.Data, syntax.ParseOptions{NamedOnly: named})
+				if err != nil {
+					t.Fatal(err)
+				}
+				facts, err := target.Extract(f.Name, li, slices.Clone(tree.Records), f.Data)
+				if err != nil {
+					t.Fatalf("%s/%s: %v", file, f.Name, err)
+				}
+				dumps[i] = Dump(facts)
+			}
+			if dumps[0] != dumps[1] {
+				t.Errorf("%s/%s: named-only facts differ (-full +named):\n%s", file, f.Name, lineDiff(dumps[0], dumps[1]))
+			}
+		}
+	}
+}
+
 // Run extracts every testdata/*.txtar under dir with target and compares
 // each file's dump with the archive's "facts" section.
 func Run(t *testing.T, dir string, langs []Language, target Target) {
@@ -104,6 +179,7 @@ func Run(t *testing.T, dir string, langs []Language, target Target) {
 	}
 	parser := syntax.NewParser()
 	defer parser.Close()
+	opts := syntax.ParseOptions{NamedOnly: namedOnly(dir)}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			ar, err := txtar.ParseFile(file)
@@ -120,7 +196,7 @@ func Run(t *testing.T, dir string, langs []Language, target Target) {
 					t.Fatalf("%s: no language of the plugin handles %s", file, f.Name)
 				}
 				g, _ := syntax.Lookup(grammars[li].Name)
-				tree, err := parser.Parse(g, f.Data, syntax.ParseOptions{})
+				tree, err := parser.Parse(g, f.Data, opts)
 				if err != nil {
 					t.Fatalf("parse %s: %v", f.Name, err)
 				}
