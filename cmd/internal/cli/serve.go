@@ -333,7 +333,7 @@ func mountREST(h *mcp.HTTPHandler, cat *tools.Catalog) {
 		a := map[string]any{}
 		return a, intArg(r, "top_n", a)
 	})
-	route("GET /api/node/{label}", "get_node", func(r *http.Request) (map[string]any, string) {
+	route("GET /api/node/{label...}", "get_node", func(r *http.Request) (map[string]any, string) {
 		return map[string]any{"label": r.PathValue("label")}, ""
 	})
 	route("GET /api/query", "query_graph", func(r *http.Request) (map[string]any, string) {
