@@ -112,6 +112,14 @@ func startServe(t testing.TB, env []string, args ...string) *httpServer {
 // startServeIn is startServe with this stdin (nil: /dev/null).
 func startServeIn(t testing.TB, env []string, stdin io.Reader, args ...string) *httpServer {
 	t.Helper()
+	s := launchServe(t, env, stdin, args...)
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+// launchServe starts the process; the caller stops it.
+func launchServe(t testing.TB, env []string, stdin io.Reader, args ...string) *httpServer {
+	t.Helper()
 	s := &httpServer{stderr: &syncBuffer{}, exited: make(chan struct{})}
 	s.cmd = exec.Command(bin, append([]string{"serve"}, args...)...)
 	s.cmd.Env, s.cmd.Stdin = env, stdin
@@ -120,7 +128,6 @@ func startServeIn(t testing.TB, env []string, stdin io.Reader, args ...string) *
 		t.Fatal(err)
 	}
 	go func() { s.waitErr = s.cmd.Wait(); close(s.exited) }()
-	t.Cleanup(func() { s.stop(t) })
 	return s
 }
 
@@ -153,13 +160,21 @@ func (s *httpServer) done() bool {
 // (args may override --http) and waits for the ready file.
 func startHTTP(t testing.TB, env []string, args ...string) *httpServer {
 	t.Helper()
+	return startHTTPWithin(t, t, 60*time.Second, env, args...)
+}
+
+// startHTTPWithin is startHTTP with a startup timeout; the server lives
+// until owner's cleanup (owner may be a parent benchmark of t).
+func startHTTPWithin(t, owner testing.TB, timeout time.Duration, env []string, args ...string) *httpServer {
+	t.Helper()
 	if !slices.Contains(args, "--http") {
 		args = append(args, "--http", "127.0.0.1:0")
 	}
 	ready := filepath.Join(t.TempDir(), "ready.json")
-	s := startServe(t, env, append(args, "--ready-file", ready)...)
+	s := launchServe(t, env, nil, append(args, "--ready-file", ready)...)
+	owner.Cleanup(func() { s.stop(owner) })
 	var data []byte
-	waitFor(t, 60*time.Second, "the ready file", func() bool {
+	waitFor(t, timeout, "the ready file", func() bool {
 		if s.done() {
 			t.Fatalf("synaptic serve exited before ready: %v\nstderr:\n%s", s.waitErr, s.stderr.String())
 		}
@@ -882,6 +897,8 @@ func TestServeREST(t *testing.T) {
 		{"/api/god-nodes?top_n=3", 200, "1."},
 		{"/api/god-nodes?top_n=three", 400, "top_n"},
 		{"/api/node/WithTax", 200, "price/price.go"},
+		{"/api/node/WithTax@price/price.go", 200, "price/price.go"}, // a copy-ready qualifier, slash unescaped
+		{"/api/node/WithTax@price%2Fprice.go", 200, "price/price.go"},
 		{"/api/node/NoSuchSymbolAnywhere", 404, "NoSuchSymbolAnywhere"},
 		{"/api/query?q=cart+total+tax", 200, "Total"},
 		{"/api/query?q=cart&token_budget=200", 200, "Cart"},
