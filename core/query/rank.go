@@ -14,6 +14,9 @@ import (
 // original's; see ../../docs and the eval/ figures for the ones we changed.
 const (
 	maxSeeds = 8
+	// seedPool is how many of the best lexical matches are ranked exactly
+	// before seeds are picked from them.
+	seedPool = 256
 	// maxConcepts bounds the concept bitsets (a question is rarely longer).
 	maxConcepts = 64
 )
@@ -166,7 +169,7 @@ func (e *Engine) rank(p rankParams) ranking {
 			cands = append(cands, cand{i, v})
 		}
 	}
-	slices.SortFunc(cands, func(a, b cand) int {
+	order := func(a, b cand) int {
 		if a.v != b.v {
 			if a.v > b.v {
 				return -1
@@ -174,26 +177,41 @@ func (e *Engine) rank(p rankParams) ranking {
 			return 1
 		}
 		return e.cmpID(a.i, b.i)
-	})
+	}
+	// Broad words ("test", "error") touch a large part of the graph; only
+	// the head of the ranking is needed, so select it before sorting.
+	ranked := topK(cands, seedPool, order)
 
 	// Seeds, diversified by evidence signature when the question has
 	// several concepts: one signature cannot take every seat.
-	perSig := map[uint64]int{}
-	isSeed := map[int32]bool{}
-	for _, c := range cands {
-		if len(out.seeds) >= maxSeeds {
-			break
-		}
-		sig := s.mask[c.i] & disc
-		if nDisc >= 2 && !e.isExact(c.i, keys) {
-			if perSig[sig] >= allowance(sig) {
-				continue
+	var isSeed map[int32]bool
+	pick := func(list []cand) {
+		out.seeds = out.seeds[:0]
+		perSig := map[uint64]int{}
+		isSeed = map[int32]bool{}
+		for _, c := range list {
+			if len(out.seeds) >= maxSeeds {
+				break
 			}
+			sig := s.mask[c.i] & disc
+			if nDisc >= 2 && !e.isExact(c.i, keys) {
+				if perSig[sig] >= allowance(sig) {
+					continue
+				}
+			}
+			perSig[sig]++
+			out.seeds = append(out.seeds, c.i)
+			isSeed[c.i] = true
 		}
-		perSig[sig]++
-		out.seeds = append(out.seeds, c.i)
-		isSeed[c.i] = true
 	}
+	pick(ranked)
+	if (len(out.seeds) < maxSeeds || len(ranked) < e.t.Fill+maxSeeds) && len(ranked) < len(cands) {
+		// Diversity skipped past the selected head: rank everything.
+		slices.SortFunc(cands, order)
+		ranked = cands
+		pick(ranked)
+	}
+	cands = ranked
 	for _, i := range p.seedWith {
 		if len(out.seeds) >= max(p.maxNodes/2, maxSeeds) {
 			break
@@ -447,4 +465,52 @@ func (e *Engine) relationFactor(ed int32) float64 {
 		return e.t.RefDecay
 	}
 	return 1
+}
+
+// topK returns the k best of c in order, in O(n log k): a bounded heap whose
+// root is the worst kept candidate. order is a total order (ties by id), so
+// the result does not depend on c's order.
+func topK[T any](c []T, k int, order func(a, b T) int) []T {
+	if len(c) <= k {
+		slices.SortFunc(c, order)
+		return c
+	}
+	h := make([]T, 0, k)
+	worse := func(i, j int) bool { return order(h[i], h[j]) > 0 }
+	down := func(i int) {
+		for {
+			l, w := 2*i+1, i
+			if l < len(h) && worse(l, w) {
+				w = l
+			}
+			if r := l + 1; r < len(h) && worse(r, w) {
+				w = r
+			}
+			if w == i {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
+		}
+	}
+	for _, x := range c {
+		if len(h) < k {
+			h = append(h, x)
+			for i := len(h) - 1; i > 0; {
+				p := (i - 1) / 2
+				if !worse(i, p) {
+					break
+				}
+				h[i], h[p] = h[p], h[i]
+				i = p
+			}
+			continue
+		}
+		if order(x, h[0]) < 0 {
+			h[0] = x
+			down(0)
+		}
+	}
+	slices.SortFunc(h, order)
+	return h
 }

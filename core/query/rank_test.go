@@ -186,3 +186,24 @@ func TestContextFilter(t *testing.T) {
 		t.Error("context_filter dropped everything")
 	}
 }
+
+func TestTopKMatchesFullSort(t *testing.T) {
+	order := func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return b[0] - a[0]
+		}
+		return a[1] - b[1]
+	}
+	var c [][2]int
+	for i := range 1000 {
+		c = append(c, [2]int{(i * 7919) % 37, i}) // many ties on the score
+	}
+	full := slices.Clone(c)
+	slices.SortFunc(full, order)
+	for _, k := range []int{1, 8, 256, 999, 1000, 2000} {
+		got := topK(slices.Clone(c), k, order)
+		if want := full[:min(k, len(full))]; !slices.Equal(got, want) {
+			t.Errorf("k=%d: top differs from the full sort", k)
+		}
+	}
+}
