@@ -117,7 +117,11 @@ func FuzzParse(f *testing.F) {
 	_ = Write(&buf, g)
 	f.Add(buf.Bytes())
 	f.Add([]byte(`{"nodes":[]}`))
+	for _, q := range quirks {
+		f.Add([]byte(q))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkDifferential(t, data) // same acceptance and Graph as encoding/json
 		g, err := Parse(data)
 		if err != nil {
 			return
