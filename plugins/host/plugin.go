@@ -46,13 +46,14 @@ type Plugin struct {
 	slots  []*slot
 	closed atomic.Bool
 
-	calls, instances, recycled, failures atomic.Int64
+	calls, instances, recycled, failures, fastChecks atomic.Int64
 }
 
 // slot is one worker's instance.
 type slot struct {
 	mu   sync.Mutex
 	inst *instance
+	stub *termStub // cheap loop checks for the slot's instances (termcheck_*.go)
 }
 
 // instance is one module instance with its exports resolved and a reusable
@@ -73,6 +74,10 @@ type Stats struct {
 	Instances int64 // instances created
 	Recycled  int64 // instances discarded because their memory grew past the threshold
 	Failures  int64 // failed calls (each discards its instance)
+	// FastChecks counts instances whose deadline checks run through the
+	// cheap counting stub (termcheck_amd64.go) instead of exiting to Go on
+	// every loop iteration.
+	FastChecks int64
 }
 
 // Load reads, verifies and compiles the plugin m describes, checks its
@@ -128,12 +133,14 @@ func (h *Host) Load(ctx context.Context, m *manifest.Manifest, grammars []abi.Gr
 	}
 	// Probe: a first instance proves the module instantiates, speaks our ABI
 	// and accepts the grammars; it then serves worker 0.
-	inst, err := p.newInstance(ctx)
+	s0 := &slot{}
+	inst, err := p.newInstance(ctx, s0)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, lerr(err, "%v", err)
 	}
-	p.slots = []*slot{{inst: inst}}
+	s0.inst = inst
+	p.slots = []*slot{s0}
 
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -218,13 +225,14 @@ func (p *Plugin) SHA256() string { return p.sum }
 
 // Stats returns the plugin's counters.
 func (p *Plugin) Stats() Stats {
-	return Stats{Calls: p.calls.Load(), Instances: p.instances.Load(), Recycled: p.recycled.Load(), Failures: p.failures.Load()}
+	return Stats{Calls: p.calls.Load(), Instances: p.instances.Load(), Recycled: p.recycled.Load(), Failures: p.failures.Load(),
+		FastChecks: p.fastChecks.Load()}
 }
 
 // newInstance instantiates the module, checks its ABI version and sends
 // Init. Instantiation runs the guest (_initialize, init), so it gets a
 // deadline too.
-func (p *Plugin) newInstance(ctx context.Context) (*instance, error) {
+func (p *Plugin) newInstance(ctx context.Context, s *slot) (*instance, error) {
 	ctx, cancel := context.WithTimeout(ctx, 4*p.m.Limits.FileTimeout(0))
 	defer cancel()
 	out := &tail{max: 4096}
@@ -251,9 +259,15 @@ func (p *Plugin) newInstance(ctx context.Context) (*instance, error) {
 	// waiting for the deadline. CloseWithExitCode from within the guest's
 	// own fd_write makes the call return an ExitError at the next check.
 	out.onFatal = func() { mod.CloseWithExitCode(context.Background(), exitFatal) }
-	if in.mem == nil {
+	if in.mem == nil || in.inBuf == nil || in.initFn == nil || in.extract == nil {
 		mod.Close(ctx)
-		return nil, &PluginError{Plugin: p.m.Name, Reason: ReasonABI, Message: "module has no memory"}
+		return nil, &PluginError{Plugin: p.m.Name, Reason: ReasonABI, Message: "module has no memory or lacks an export"}
+	}
+	if s.stub == nil {
+		s.stub = newTermStub()
+	}
+	if patchTermCheck(s.stub, in.inBuf, in.initFn, in.extract) {
+		p.fastChecks.Add(1)
 	}
 	if err := mod.ExportedFunction(abi.ExportVersion).CallWithStack(ctx, in.stack); err != nil {
 		mod.Close(ctx)
@@ -300,7 +314,7 @@ func (p *Plugin) Extract(ctx context.Context, worker int, path string, grammar u
 		return nil, &PluginError{Plugin: p.m.Name, File: path, Reason: ReasonCanceled, Message: "plugin is closed", Err: ErrCanceled}
 	}
 	if s.inst == nil {
-		inst, err := p.newInstance(ctx)
+		inst, err := p.newInstance(ctx, s)
 		if err != nil {
 			p.failures.Add(1)
 			var pe *PluginError
