@@ -38,6 +38,7 @@ type Engine struct {
 	nodeFile  []int32   // node → file id, -1 for none
 
 	labelKey  []string  // bare lowercase label, for exact matches
+	keyCount  map[string]int32
 	ownerOf   []int32   // node → owning type node, -1
 	prior     []float32 // node prior
 	nbPrior   []float32 // neighbour prior (repeated labels fade)
@@ -123,6 +124,7 @@ func (e *Engine) build() {
 	e.ownerOf = e.owners()
 
 	e.fileID = map[string]int32{}
+	e.keyCount = map[string]int32{}
 	fileID := e.fileID
 	var pathToks [][]int32 // per file id
 	labelCount := map[string]int32{}
@@ -136,6 +138,7 @@ func (e *Engine) build() {
 		ni := int32(i)
 		degSum += e.x.Degree(ni)
 		e.labelKey[i] = graph.BareName(nd.Label)
+		e.keyCount[e.labelKey[i]]++
 		labelCount[strings.ToLower(nd.Label)]++
 		e.prior[i] = float32(e.nodePrior(nd))
 

@@ -17,6 +17,9 @@ const (
 	// seedPool is how many of the best lexical matches are ranked exactly
 	// before seeds are picked from them.
 	seedPool = 256
+	// maxNamed is how many symbols an identifier word in a question may
+	// name and still count as an exact match.
+	maxNamed = 3
 	// maxConcepts bounds the concept bitsets (a question is rarely longer).
 	maxConcepts = 64
 )
@@ -143,7 +146,16 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 	}
 
-	keys := append([]string{exactKey(p.question)}, pq.names...)
+	// The whole question always names a symbol exactly; an identifier word
+	// inside prose only when few symbols carry it ("__init__" and "run"
+	// name dozens and would boost them all).
+	keys := []string{exactKey(p.question)}
+	for _, k := range pq.names {
+		// "Owner.member" is narrowed by its owner already.
+		if c := e.keyCount[k]; strings.Contains(k, ".") || (c > 0 && c <= maxNamed) {
+			keys = append(keys, k)
+		}
+	}
 	type cand struct {
 		i int32
 		v float64

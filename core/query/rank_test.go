@@ -207,3 +207,22 @@ func TestTopKMatchesFullSort(t *testing.T) {
 		}
 	}
 }
+
+func TestIdentifierWordNamesFewSymbolsOnly(t *testing.T) {
+	b := &gb{}
+	b.node("gen", "generateInit()", "dc.py", "function").
+		node("dc", "dataclass()", "dc.py", "function")
+	for i := range 6 {
+		b.node(fmt.Sprintf("init%d", i), ".__init__()", fmt.Sprintf("m%d.py", i), "method")
+	}
+	e := b.engine()
+	// "__init__" names six symbols: no exact boost for all of them, so
+	// the function covering both concepts leads.
+	if got := ids(query(e, "how does dataclass generate __init__")); got[0] != "dc" && got[0] != "gen" {
+		t.Errorf("ranked %q: a generic identifier word was treated as exact", got)
+	}
+	// A rare identifier word is exact.
+	if got := ids(query(e, "where is generateInit called")); got[0] != "gen" {
+		t.Errorf("ranked %q, want generateInit first", got)
+	}
+}

@@ -193,10 +193,14 @@ func parseQuestion(q string, known func(string) bool, agentNouns, abbrev bool) p
 			}
 		}
 	}
-	for c := 0; c+1 < len(toks); c++ {
-		if j := toks[c] + toks[c+1]; !seen[j] && known(j) {
-			seen[j] = true
-			p.terms = append(p.terms, term{tok: j, weight: 1, mask: 3 << c})
+	// Compounds of words one or two apart ("copy a directory tree" →
+	// copytree), in question order.
+	for gap := 1; gap <= 2; gap++ {
+		for c := 0; c+gap < len(toks); c++ {
+			if j := toks[c] + toks[c+gap]; !seen[j] && known(j) {
+				seen[j] = true
+				p.terms = append(p.terms, term{tok: j, weight: 1, mask: 1<<c | 1<<(c+gap)})
+			}
 		}
 	}
 	return p

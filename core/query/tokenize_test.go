@@ -107,6 +107,18 @@ func TestParseQuestion(t *testing.T) {
 		}
 	}
 
+	// Compounds reach over one word: "copy a directory tree" → copytree.
+	vocab["directory"] = true
+	p = parseQuestion("copy a directory tree", known, false, false)
+	for _, tm := range p.terms {
+		if tm.tok == "copytree" && tm.mask != 0b101 {
+			t.Errorf("gap-2 compound mask %b", tm.mask)
+		}
+	}
+	if got := toks(p); !slices.Contains(got, "copytree") {
+		t.Errorf("gap-2 compound missing: %q", got)
+	}
+
 	// Agent nouns: "server" → serve.
 	if got := toks(parseQuestion("server", known, true, false)); !slices.Contains(got, "serve") {
 		t.Errorf("agent noun terms = %q", got)
