@@ -37,7 +37,7 @@ type Engine struct {
 	fileNodes [][]int32 // file id → nodes
 	nodeFile  []int32   // node → file id, -1 for none
 
-	labelKey  []string  // bare lowercase label, for exact matches
+	labelKey  []string // bare lowercase label, for exact matches
 	keyCount  map[string]int32
 	ownerOf   []int32   // node → owning type node, -1
 	prior     []float32 // node prior
