@@ -3,6 +3,7 @@ package main_test
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	flag.Parse() // testing.Short needs parsed flags
 	bin = os.Getenv("SYNAPTIC_BIN")
 	var tmp string
 	if bin == "" && !testing.Short() {
