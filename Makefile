@@ -4,6 +4,7 @@
 #   make run        build, extract REPO (default: this repository), serve it over HTTP
 #   make test       vet, gofmt, unit + integration + end-to-end tests (race detector), MCP conformance
 #   make bench      benchmarks with ratios against baselines measured in the same run
+#   make eval       query_graph retrieval evaluation (recall@k, MRR, token economy)
 
 GO      ?= go
 BIN     := bin
@@ -12,7 +13,7 @@ ADDR    ?= 127.0.0.1:8765
 PLUGIN_DIRS := $(sort $(dir $(wildcard extractors/*/plugin.toml rules/*/plugin.toml)))
 export CGO_ENABLED := 1
 
-.PHONY: all build synaptic plugins run test vet fmt unit race conformance bench fuzz clean
+.PHONY: all build synaptic plugins run test vet fmt unit race conformance bench eval fuzz clean
 
 all: build
 
@@ -56,6 +57,11 @@ conformance:
 
 bench: build
 	bash .ci/bench.sh
+
+# Retrieval evaluation of query_graph: recall@5/@10, MRR and token economy
+# on Go, Python and TypeScript corpora (questions in eval/).
+eval: build
+	bash .ci/eval.sh
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./core/graph
