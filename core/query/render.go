@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/textsafe"
 )
 
 type renderParams struct {
@@ -27,7 +29,7 @@ func (e *Engine) render(rk ranking, p renderParams) Response {
 	var b strings.Builder
 	seeds := make([]string, len(rk.seeds))
 	for k, s := range rk.seeds {
-		seeds[k] = sanitize(e.x.G.Nodes[s].Label)
+		seeds[k] = textsafe.Label(e.x.G.Nodes[s].Label)
 	}
 	fmt.Fprintf(&b, "Traversal: %s | Start: [%s] | %d nodes found\n", p.mode, strings.Join(seeds, ", "), len(rk.hits))
 	if p.rec != nil {
@@ -62,7 +64,7 @@ func (e *Engine) render(rk ranking, p renderParams) Response {
 	}
 	switch {
 	case len(rk.hits) == 0:
-		fmt.Fprintf(&b, "(no nodes match '%s'; try a symbol name, or get_node / structural terms)\n", sanitize(p.question))
+		fmt.Fprintf(&b, "(no nodes match '%s'; try a symbol name, or get_node / structural terms)\n", textsafe.Label(p.question))
 	case shown < len(rk.hits):
 		fmt.Fprintf(&b, "(terse: top %d of %d matched nodes; pass full=true for all of them with their edges)\n", shown, len(rk.hits))
 	}
@@ -73,11 +75,11 @@ func (e *Engine) render(rk ranking, p renderParams) Response {
 func (e *Engine) resultNode(h hit, rec *recency) Node {
 	n := &e.x.G.Nodes[h.node]
 	qn := Node{
-		Label: sanitize(n.Label), FileType: sanitize(n.FileType), SourceFile: sanitize(n.SourceFile),
+		Label: textsafe.Label(n.Label), FileType: textsafe.Label(n.FileType), SourceFile: textsafe.Label(n.SourceFile),
 		Score: math.Round(h.score*1000) / 1000, ID: n.ID, Index: h.node,
 	}
 	if len(e.x.WithLabel(n.Label)) > 1 {
-		qn.Qualified = sanitize(e.x.Qualified(h.node))
+		qn.Qualified = textsafe.Label(e.x.Qualified(h.node))
 	}
 	if rec != nil {
 		c := rec.changed(e, h.node)
@@ -116,7 +118,7 @@ func (e *Engine) resultEdges(hits []hit, limit int) []Edge {
 	for _, se := range es[:min(len(es), limit)] {
 		s, t := e.x.Ends(se.e)
 		out = append(out, Edge{
-			Source: sanitize(g.Nodes[s].Label), Relation: sanitize(g.Edges[se.e].Relation), Target: sanitize(g.Nodes[t].Label),
+			Source: textsafe.Label(g.Nodes[s].Label), Relation: textsafe.Label(g.Edges[se.e].Relation), Target: textsafe.Label(g.Nodes[t].Label),
 		})
 	}
 	return out

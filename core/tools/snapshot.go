@@ -11,6 +11,7 @@ import (
 
 	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/textsafe"
 )
 
 // snapshot is one immutable graph plus everything derived from it. A
@@ -178,3 +179,7 @@ func (s *snapshot) repoHashes() map[string]string {
 	})
 	return s.repoHash
 }
+
+// sanitize is the security boundary every label, relation and path crosses
+// before it reaches output.
+func sanitize(s string) string { return textsafe.Label(s) }

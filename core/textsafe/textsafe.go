@@ -1,15 +1,19 @@
-package tools
+// Package textsafe makes strings taken from analysed source safe to show to
+// a model or a terminal. Every label, relation and path that reaches tool or
+// query output goes through Label: it is a security boundary, since the
+// analysed code may be hostile.
+package textsafe
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// maxLabel caps one sanitized string, in runes. Labels come from source code
+// MaxLabel caps one sanitized string, in runes. Labels come from source code
 // an attacker may control; a 10 MB identifier must not flood the model.
-const maxLabel = 256
+const MaxLabel = 256
 
-// sanitize makes a graph-derived string (label, relation, path, prompt
+// Label makes a graph-derived string (label, relation, path, prompt
 // argument) safe to embed in tool text. It is a security boundary: names
 // come from the analysed source, which may be hostile.
 //
@@ -21,13 +25,13 @@ const maxLabel = 256
 //   - Bidirectional overrides/isolates and zero-width characters are
 //     dropped (Trojan Source): the text the model reads is the text shown.
 //   - Runs of spaces collapse to one, invalid UTF-8 becomes U+FFFD, and the
-//     result is capped at maxLabel runes.
-func sanitize(s string) string {
+//     result is capped at MaxLabel runes.
+func Label(s string) string {
 	if isPlain(s) {
 		return s
 	}
 	var b strings.Builder
-	b.Grow(min(len(s), maxLabel*4))
+	b.Grow(min(len(s), MaxLabel*4))
 	n := 0
 	for i := 0; i < len(s); {
 		if s[i] == 0x1b {
@@ -48,7 +52,7 @@ func sanitize(s string) string {
 		if r == ' ' && b.Len() > 0 && b.String()[b.Len()-1] == ' ' {
 			continue // collapse runs, so removed controls leave one gap
 		}
-		if n == maxLabel {
+		if n == MaxLabel {
 			b.WriteString("…")
 			break
 		}
@@ -60,7 +64,7 @@ func sanitize(s string) string {
 
 // isPlain is the fast path: printable ASCII within the cap needs no work.
 func isPlain(s string) bool {
-	if len(s) > maxLabel {
+	if len(s) > MaxLabel {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
