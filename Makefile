@@ -13,7 +13,7 @@ ADDR    ?= 127.0.0.1:8765
 PLUGIN_DIRS := $(sort $(dir $(wildcard extractors/*/plugin.toml rules/*/plugin.toml)))
 export CGO_ENABLED := 1
 
-.PHONY: all build synaptic plugins run test vet fmt unit race conformance bench eval fuzz clean
+.PHONY: all build synaptic plugins run test vet fmt unit ts-client race conformance bench eval fuzz clean
 
 all: build
 
@@ -39,7 +39,7 @@ run: build
 	$(BIN)/synaptic extract $(REPO)
 	$(BIN)/synaptic serve --graph $(REPO)/synaptic-out/graph.json --http $(ADDR)
 
-test: build vet fmt unit conformance
+test: build vet fmt unit ts-client conformance
 
 vet:
 	$(GO) vet ./...
@@ -50,7 +50,11 @@ fmt:
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 unit:
-	SYNAPTIC_BIN=$(CURDIR)/$(BIN)/synaptic $(GO) test -race -timeout 30m ./...
+	SYNAPTIC_TS_CLIENT=0 SYNAPTIC_BIN=$(CURDIR)/$(BIN)/synaptic $(GO) test -race -timeout 30m ./...
+
+# The TypeScript MCP client (@modelcontextprotocol/client 2.x) against the real binary over stdio.
+ts-client: build
+	bash .ci/ts-client.sh $(CURDIR)/$(BIN)/synaptic
 
 conformance:
 	bash .ci/mcp-conformance.sh

@@ -28,3 +28,6 @@ echo "full extraction (synaptic extract):        $e MB/s, $(median "$out/extract
 echo "ratio extraction / parse-only:              $(awk -v a="$e" -v b="$p" 'BEGIN {printf "%.2f", a/b}')   (target >= 0.75)"
 echo "re-extract after one changed file:          $(median "$out/reextract.txt" ns/op | awk '{printf "%.2f s", $1/1e9}'), peak RSS $(median "$out/reextract.txt" peak-RSS-MiB) MiB   (target < 1 s)"
 rm -rf "$out"
+
+# Serving: startup, RSS and tools/call latency on the GOROOT graph.
+go test -run '^$' -bench 'BenchmarkServeGoroot' -benchtime 1x ./cmd/synaptic 2>/dev/null | grep -E 'Benchmark|ok' || true
