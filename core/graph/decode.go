@@ -922,24 +922,30 @@ func (d *decoder) parse() (*Graph, error) {
 	if g.Edges == nil {
 		g.Edges = []Edge{}
 	}
-	// Validate, without the id map: an endpoint exists when its interned
-	// id is some node's.
-	isNode := make([]bool, len(d.idStr))
-	for _, k := range nodes.idx {
-		isNode[k] = true
+	// Validate without an id map: an endpoint is a node when its interned
+	// id is some node's. The node indices found go to NewIndex.
+	nodeOf := make([]int32, len(d.idStr))
+	for i := range nodeOf {
+		nodeOf[i] = -1
+	}
+	for i, k := range nodes.idx {
+		nodeOf[k] = int32(i) // a repeated id resolves to its last node, as in NewIndex
 	}
 	for i := range g.Edges {
 		e := &g.Edges[i]
 		if err := checkEdge(i, e); err != nil {
 			return nil, err
 		}
-		if !isNode[ls.src[i]] {
+		s, t := nodeOf[ls.src[i]], nodeOf[ls.dst[i]]
+		if s < 0 {
 			return nil, fmt.Errorf("link %d: source %q is not a node", i, e.Source)
 		}
-		if !isNode[ls.dst[i]] {
+		if t < 0 {
 			return nil, fmt.Errorf("link %d: target %q is not a node", i, e.Target)
 		}
+		ls.src[i], ls.dst[i] = s, t
 	}
+	handOff(g, ls.src, ls.dst)
 	return g, nil
 }
 

@@ -3,85 +3,202 @@ package graph
 import (
 	"slices"
 	"strings"
+	"sync/atomic"
+	"weak"
 )
 
 // Index is a read-only view of a Graph with adjacency and name lookups, built
 // once when a graph is loaded. It is safe for concurrent readers.
+//
+// Everything is flat: adjacency and the name tables are offset arrays into
+// one backing slice each (no per-node or per-name allocations), which keeps
+// building it cheap and its footprint small on graphs of 10^5–10^6 nodes.
 type Index struct {
-	G       *Graph
-	byID    map[string]int32
-	out, in [][]int32 // edge indices by node
-	byLabel map[string][]int32
-	byName  map[string][]int32
-	byFile  map[string][]int32
+	G    *Graph
+	byID map[string]int32
+	// out and in list edge indices by node: node i's are
+	// outEdges[outOff[i]:outOff[i+1]].
+	outOff, inOff     []int32
+	outEdges, inEdges []int32
+	byLabel           groups // lower-cased label
+	byName            groups // BareName, where it differs from the lower-cased label
+	byFile            groups // source file
 	// src and dst hold each edge's endpoint node indices (-1 when dangling),
 	// so walks never go back through the id map.
 	src, dst []int32
 }
 
+// groups maps a key to a set of node indices, in ascending order.
+type groups struct {
+	gid   map[string]int32
+	off   []int32
+	items []int32
+}
+
+// get returns the nodes under k; the slice must not be appended to in
+// place (its capacity is clipped, so append copies).
+func (gr *groups) get(k string) []int32 {
+	g, ok := gr.gid[k]
+	if !ok {
+		return nil
+	}
+	return gr.items[gr.off[g]:gr.off[g+1]:gr.off[g+1]]
+}
+
+// groupBy builds groups over n nodes from key(i) (ok false: node i is in
+// no group) in two passes: number the distinct keys, then lay their members
+// out contiguously.
+func groupBy(n, hint int, key func(i int) (string, bool)) groups {
+	gid := make([]int32, n)
+	gr := groups{gid: make(map[string]int32, hint)}
+	var count []int32
+	for i := range n {
+		k, ok := key(i)
+		if !ok {
+			gid[i] = -1
+			continue
+		}
+		g, ok := gr.gid[k]
+		if !ok {
+			g = int32(len(count))
+			gr.gid[k] = g
+			count = append(count, 0)
+		}
+		gid[i] = g
+		count[g]++
+	}
+	gr.off = make([]int32, len(count)+1)
+	for g, c := range count {
+		gr.off[g+1] = gr.off[g] + c
+	}
+	gr.items = make([]int32, gr.off[len(count)])
+	next := count // reused as each group's fill position
+	copy(next, gr.off)
+	for i, g := range gid {
+		if g >= 0 {
+			gr.items[next[g]] = int32(i)
+			next[g]++
+		}
+	}
+	return gr
+}
+
 // NewIndex indexes g. g must not change afterwards.
 func NewIndex(g *Graph) *Index {
 	n := len(g.Nodes)
-	x := &Index{
-		G:       g,
-		byID:    make(map[string]int32, n),
-		out:     make([][]int32, n),
-		in:      make([][]int32, n),
-		byLabel: make(map[string][]int32, n),
-		byName:  make(map[string][]int32, n),
-		byFile:  make(map[string][]int32),
-	}
+	x := &Index{G: g, byID: make(map[string]int32, n)}
+	labels := make([]string, n)
 	for i := range g.Nodes {
-		nd := &g.Nodes[i]
-		x.byID[nd.ID] = int32(i)
-		l := strings.ToLower(nd.Label)
-		x.byLabel[l] = append(x.byLabel[l], int32(i))
-		if b := BareName(nd.Label); b != l {
-			x.byName[b] = append(x.byName[b], int32(i))
-		}
-		if nd.SourceFile != "" {
-			x.byFile[nd.SourceFile] = append(x.byFile[nd.SourceFile], int32(i))
+		x.byID[g.Nodes[i].ID] = int32(i)
+		labels[i] = strings.ToLower(g.Nodes[i].Label)
+	}
+	x.byLabel = groupBy(n, n, func(i int) (string, bool) { return labels[i], true })
+	x.byName = groupBy(n, n/4, func(i int) (string, bool) {
+		b := bareLower(labels[i])
+		return b, b != labels[i]
+	})
+	x.byFile = groupBy(n, 0, func(i int) (string, bool) { return g.Nodes[i].SourceFile, g.Nodes[i].SourceFile != "" })
+	x.src, x.dst = endpoints(g, x.byID)
+	outDeg := make([]int32, n+1)
+	inDeg := make([]int32, n+1)
+	for i := range g.Edges {
+		if s := x.src[i]; s >= 0 {
+			outDeg[s+1]++
+			inDeg[x.dst[i]+1]++
 		}
 	}
-	outDeg := make([]int32, n)
-	inDeg := make([]int32, n)
-	src := make([]int32, len(g.Edges))
-	dst := make([]int32, len(g.Edges))
+	for i := 0; i < n; i++ {
+		outDeg[i+1] += outDeg[i]
+		inDeg[i+1] += inDeg[i]
+	}
+	x.outOff, x.inOff = outDeg, inDeg
+	x.outEdges = make([]int32, outDeg[n])
+	x.inEdges = make([]int32, inDeg[n])
+	outNext := slices.Clone(outDeg[:n])
+	inNext := slices.Clone(inDeg[:n])
 	for i := range g.Edges {
-		s, ok1 := x.byID[g.Edges[i].Source]
-		t, ok2 := x.byID[g.Edges[i].Target]
+		s, t := x.src[i], x.dst[i]
+		if s < 0 {
+			continue
+		}
+		x.outEdges[outNext[s]] = int32(i)
+		outNext[s]++
+		x.inEdges[inNext[t]] = int32(i)
+		inNext[t]++
+	}
+	return x
+}
+
+// endpoints resolves every edge's source and target to node indices, both
+// -1 when either is not a node. It takes them from the Parse that produced g
+// when that is still accurate, else looks them up.
+func endpoints(g *Graph, byID map[string]int32) (src, dst []int32) {
+	if src, dst, ok := takeParsed(g); ok {
+		return src, dst
+	}
+	src = make([]int32, len(g.Edges))
+	dst = make([]int32, len(g.Edges))
+	lastSrc, lastIdx, lastOK := "", int32(0), false
+	for i := range g.Edges {
+		e := &g.Edges[i]
+		// Canonical links are sorted by source: reuse the last lookup.
+		s, ok1 := lastIdx, lastOK
+		if e.Source != lastSrc || i == 0 {
+			s, ok1 = byID[e.Source]
+			lastSrc, lastIdx, lastOK = e.Source, s, ok1
+		}
+		t, ok2 := byID[e.Target]
 		if !ok1 || !ok2 {
 			src[i], dst[i] = -1, -1
 			continue
 		}
 		src[i], dst[i] = s, t
-		outDeg[s]++
-		inDeg[t]++
 	}
-	// One backing array per direction keeps the adjacency compact.
-	outBuf := make([]int32, 0, len(g.Edges))
-	inBuf := make([]int32, 0, len(g.Edges))
-	for i := 0; i < n; i++ {
-		x.out[i] = outBuf[len(outBuf) : len(outBuf) : len(outBuf)+int(outDeg[i])]
-		outBuf = outBuf[:len(outBuf)+int(outDeg[i])]
-		x.in[i] = inBuf[len(inBuf) : len(inBuf) : len(inBuf)+int(inDeg[i])]
-		inBuf = inBuf[:len(inBuf)+int(inDeg[i])]
+	return src, dst
+}
+
+// parsedEnds is Parse's hand-off to NewIndex: the endpoint node indices it
+// already knows from interning ids, for the graph it just returned. The
+// graph is held weakly so an unindexed graph is not kept alive.
+type parsedEnds struct {
+	g        weak.Pointer[Graph]
+	nodes    int
+	src, dst []int32
+}
+
+var lastParsed atomic.Pointer[parsedEnds]
+
+func handOff(g *Graph, src, dst []int32) {
+	lastParsed.Store(&parsedEnds{g: weak.Make(g), nodes: len(g.Nodes), src: src, dst: dst})
+}
+
+// takeParsed returns the endpoints Parse recorded for g if g still has the
+// same nodes and edges; each edge is checked (a string compare on shared
+// pointers, no hashing), so a graph changed after Parse falls back to
+// lookups.
+func takeParsed(g *Graph) (src, dst []int32, ok bool) {
+	p := lastParsed.Load()
+	if p == nil || p.g.Value() != g || !lastParsed.CompareAndSwap(p, nil) {
+		return nil, nil, false
+	}
+	if p.nodes != len(g.Nodes) || len(p.src) != len(g.Edges) {
+		return nil, nil, false
 	}
 	for i := range g.Edges {
-		if src[i] < 0 {
-			continue
+		e := &g.Edges[i]
+		s, t := p.src[i], p.dst[i]
+		if s < 0 || t < 0 || g.Nodes[s].ID != e.Source || g.Nodes[t].ID != e.Target {
+			return nil, nil, false
 		}
-		x.out[src[i]] = append(x.out[src[i]], int32(i))
-		x.in[dst[i]] = append(x.in[dst[i]], int32(i))
 	}
-	x.src, x.dst = src, dst
-	return x
+	return p.src, p.dst, true
 }
 
 // BareName lowercases a label and strips call parentheses and a leading
 // member dot: ".ServeHTTP()" -> "servehttp".
-func BareName(label string) string {
-	l := strings.ToLower(label)
+func BareName(label string) string { return bareLower(strings.ToLower(label)) }
+
+func bareLower(l string) string {
 	l = strings.TrimSuffix(l, "()")
 	return strings.TrimPrefix(l, ".")
 }
@@ -104,13 +221,19 @@ func (x *Index) ID(id string) int32 {
 }
 
 // Out returns the indices of edges leaving node i.
-func (x *Index) Out(i int32) []int32 { return x.out[i] }
+func (x *Index) Out(i int32) []int32 {
+	return x.outEdges[x.outOff[i]:x.outOff[i+1]:x.outOff[i+1]]
+}
 
 // In returns the indices of edges entering node i.
-func (x *Index) In(i int32) []int32 { return x.in[i] }
+func (x *Index) In(i int32) []int32 {
+	return x.inEdges[x.inOff[i]:x.inOff[i+1]:x.inOff[i+1]]
+}
 
 // Degree returns in + out degree.
-func (x *Index) Degree(i int32) int { return len(x.out[i]) + len(x.in[i]) }
+func (x *Index) Degree(i int32) int {
+	return int(x.outOff[i+1] - x.outOff[i] + x.inOff[i+1] - x.inOff[i])
+}
 
 // Other returns the endpoint of edge e that is not node i.
 func (x *Index) Other(e int32, i int32) int32 {
@@ -125,10 +248,10 @@ func (x *Index) Other(e int32, i int32) int32 {
 func (x *Index) Ends(e int32) (src, dst int32) { return x.src[e], x.dst[e] }
 
 // WithLabel returns the nodes whose label equals label, case-insensitively.
-func (x *Index) WithLabel(label string) []int32 { return x.byLabel[strings.ToLower(label)] }
+func (x *Index) WithLabel(label string) []int32 { return x.byLabel.get(strings.ToLower(label)) }
 
 // FileNodes returns the nodes defined in a source file.
-func (x *Index) FileNodes(file string) []int32 { return x.byFile[file] }
+func (x *Index) FileNodes(file string) []int32 { return x.byFile.get(file) }
 
 // Qualified returns a copy-ready reference that resolves back to node i:
 // "label@source_file", or the id for nodes without a file.
@@ -199,14 +322,14 @@ func (x *Index) resolveName(ref string, keep func(int32) bool) Resolution {
 		}
 		return Resolution{Node: -1, Candidates: x.byDegree(c), How: how}, true
 	}
-	if r, ok := try(x.byLabel[l], "label"); ok {
+	if r, ok := try(x.byLabel.get(l), "label"); ok {
 		return r
 	}
 	bare := BareName(ref)
-	if r, ok := try(append(slices.Clone(x.byName[bare]), x.byLabel[bare]...), "name"); ok {
+	if r, ok := try(append(slices.Clone(x.byName.get(bare)), x.byLabel.get(bare)...), "name"); ok {
 		return r
 	}
-	if c := x.byFile[ref]; len(c) > 0 {
+	if c := x.byFile.get(ref); len(c) > 0 {
 		for _, i := range c {
 			if x.G.Nodes[i].Kind == "file" && (keep == nil || keep(i)) {
 				return Resolution{Node: i, How: "file"}

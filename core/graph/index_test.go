@@ -1,6 +1,10 @@
 package graph
 
-import "testing"
+import (
+	"bytes"
+	"slices"
+	"testing"
+)
 
 func indexFixture() *Index {
 	g := &Graph{Directed: true, Nodes: []Node{
@@ -89,5 +93,81 @@ func TestWithLabel(t *testing.T) {
 	}
 	if got := x.WithLabel("nope"); len(got) != 0 {
 		t.Fatalf("WithLabel(nope) = %v", got)
+	}
+}
+
+// sameIndex compares everything an Index answers.
+func sameIndex(t *testing.T, a, b *Index) {
+	t.Helper()
+	for i := range a.Len() {
+		if !slices.Equal(a.Out(int32(i)), b.Out(int32(i))) || !slices.Equal(a.In(int32(i)), b.In(int32(i))) {
+			t.Fatalf("node %d: out %v/%v in %v/%v", i, a.Out(int32(i)), b.Out(int32(i)), a.In(int32(i)), b.In(int32(i)))
+		}
+		n := a.Node(int32(i))
+		if !slices.Equal(a.WithLabel(n.Label), b.WithLabel(n.Label)) || !slices.Equal(a.FileNodes(n.SourceFile), b.FileNodes(n.SourceFile)) {
+			t.Fatalf("node %d: name tables differ", i)
+		}
+	}
+	for e := range a.G.Edges {
+		s1, d1 := a.Ends(int32(e))
+		s2, d2 := b.Ends(int32(e))
+		if s1 != s2 || d1 != d2 {
+			t.Fatalf("edge %d: ends %d,%d vs %d,%d", e, s1, d1, s2, d2)
+		}
+	}
+}
+
+func TestIndexFromParse(t *testing.T) {
+	var buf bytes.Buffer
+	g := sample()
+	g.Nodes = append(g.Nodes, Node{ID: "c", Label: "b()", SourceFile: "x.go"}, Node{ID: "d", Label: "", SourceFile: ""})
+	g.Edges = append(g.Edges, Edge{Source: "c", Target: "b", Relation: "calls", Confidence: Extracted})
+	g.Canonicalize()
+	if err := Write(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := Parse(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromParse := NewIndex(parsed) // takes the endpoints Parse found
+	looked := NewIndex(parsed)    // the hand-off is gone: map lookups
+	sameIndex(t, fromParse, looked)
+	if got := fromParse.WithLabel("B()"); len(got) != 2 {
+		t.Errorf("WithLabel(B()) = %v, want both b() nodes", got)
+	}
+	if got := fromParse.WithLabel(""); len(got) != 1 {
+		t.Errorf("WithLabel(\"\") = %v, want the unlabelled node", got)
+	}
+
+	// A graph changed between Parse and NewIndex is indexed as it is now.
+	parsed, err = Parse(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &parsed.Edges[0]
+	e.Source, e.Target = e.Target, e.Source
+	changed := NewIndex(parsed)
+	if s, d := changed.Ends(0); changed.Node(s).ID != e.Source || changed.Node(d).ID != e.Target {
+		t.Fatalf("Ends(0) = %s -> %s, want %s -> %s", changed.Node(s).ID, changed.Node(d).ID, e.Source, e.Target)
+	}
+	sameIndex(t, changed, NewIndex(parsed))
+	parsed.Edges = append(parsed.Edges, Edge{Source: "a", Target: "zz"})
+	if s, d := NewIndex(parsed).Ends(int32(len(parsed.Edges) - 1)); s != -1 || d != -1 {
+		t.Fatalf("dangling edge added after Parse: Ends = %d,%d", s, d)
+	}
+}
+
+func TestIndexOutCapacityClipped(t *testing.T) {
+	x := indexFixture()
+	out := x.Out(0)
+	_ = append(out, 99)
+	if x.Out(1)[0] == 99 {
+		t.Fatal("append to Out(0) overwrote Out(1)")
+	}
+	for _, s := range [][]int32{x.WithLabel(".serve()"), x.FileNodes("pkg/a.go"), x.In(2)} {
+		if cap(s) != len(s) {
+			t.Fatalf("slice into a shared table has spare capacity: len %d cap %d", len(s), cap(s))
+		}
 	}
 }
