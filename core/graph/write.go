@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -42,33 +44,23 @@ func Write(w io.Writer, g *Graph) error {
 		b = append(b, "\n  "...)
 	}
 	b = append(b, "],\n  \"links\": ["...)
-	for i := range g.Edges {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    "...)
-		b = appendEdge(b, &g.Edges[i])
-		if len(b) > 64<<10 {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
+	if err := flush(); err != nil {
+		return err
+	}
+	err := writeRecords(bw, len(g.Edges), func(b []byte, i int) []byte { return appendEdge(b, &g.Edges[i]) })
+	if err != nil {
+		return err
 	}
 	if len(g.Edges) > 0 {
 		b = append(b, "\n  "...)
 	}
 	b = append(b, "],\n  \"multigraph\": false,\n  \"nodes\": ["...)
-	for i := range g.Nodes {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "\n    "...)
-		b = appendNode(b, &g.Nodes[i])
-		if len(b) > 64<<10 {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
+	if err := flush(); err != nil {
+		return err
+	}
+	err = writeRecords(bw, len(g.Nodes), func(b []byte, i int) []byte { return appendNode(b, &g.Nodes[i]) })
+	if err != nil {
+		return err
 	}
 	if len(g.Nodes) > 0 {
 		b = append(b, "\n  "...)
@@ -80,6 +72,85 @@ func Write(w io.Writer, g *Graph) error {
 	return bw.Flush()
 }
 
+// writeRecords writes n records as ",\n    "-separated lines (the first
+// without the comma). Chunks of records are encoded in parallel and written
+// in order, so the bytes do not depend on the number of goroutines.
+func writeRecords(w io.Writer, n int, appendRec func([]byte, int) []byte) error {
+	const chunk = 2048
+	chunks := (n + chunk - 1) / chunk
+	encode := func(c int, b []byte) []byte {
+		for i := c * chunk; i < min(n, (c+1)*chunk); i++ {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n    "...)
+			b = appendRec(b, i)
+		}
+		return b
+	}
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	if workers <= 1 {
+		var b []byte
+		for c := 0; c < chunks; c++ {
+			b = encode(c, b[:0])
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Each chunk has a slot; a worker fills it and the writer drains slots in
+	// order. At most 2*workers chunks are in flight, bounding memory.
+	slots := make([]chan []byte, chunks)
+	for c := range slots {
+		slots[c] = make(chan []byte, 1)
+	}
+	free := make(chan []byte, 2*workers)
+	for range 2 * workers {
+		free <- nil
+	}
+	next := make(chan int, chunks)
+	for c := range chunks {
+		next <- c
+	}
+	close(next)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				// Take a buffer before a chunk: every chunk taken can then
+				// finish, so the writer never waits on a starved worker.
+				var buf []byte
+				select {
+				case buf = <-free:
+				case <-stop:
+					return
+				}
+				c, ok := <-next
+				if !ok {
+					return
+				}
+				slots[c] <- encode(c, buf[:0])
+			}
+		})
+	}
+	var err error
+	for c := range chunks {
+		b := <-slots[c]
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		if err != nil {
+			close(stop)
+			break
+		}
+		free <- b
+	}
+	wg.Wait()
+	return err
+}
+
 // field is one key of an object being written; objects with pass-through
 // extras are written by sorting fields, the rest in fixed sorted order.
 type field struct {
@@ -88,6 +159,14 @@ type field struct {
 }
 
 func appendNode(b []byte, n *Node) []byte {
+	if len(n.Extra) == 0 {
+		return appendNodeFixed(b, n)
+	}
+	return appendNodeFields(b, n)
+}
+
+// appendNodeFields writes any node, pass-through keys included.
+func appendNodeFields(b []byte, n *Node) []byte {
 	fs := make([]field, 0, 16)
 	if n.IsTest {
 		fs = append(fs, field{"_is_test", func(b []byte) []byte { return append(b, "true"...) }})
@@ -134,6 +213,137 @@ func appendNode(b []byte, n *Node) []byte {
 	return appendObject(b, fs, n.Extra)
 }
 
+// appendNodeFixed is appendNode for a node without pass-through keys: the
+// same keys in the same (sorted) order, without building a field list.
+func appendNodeFixed(b []byte, n *Node) []byte {
+	b = append(b, '{')
+	if n.IsTest {
+		b = append(b, `"_is_test":true,`...)
+	}
+	if n.Community != nil {
+		b = append(b, `"community":`...)
+		b = strconv.AppendInt(b, int64(*n.Community), 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"file_type":`...)
+	b = appendString(b, n.FileType)
+	b = append(b, `,"id":`...)
+	b = appendString(b, n.ID)
+	if n.Kind != "" {
+		b = append(b, `,"kind":`...)
+		b = appendString(b, n.Kind)
+	}
+	b = append(b, `,"label":`...)
+	b = appendString(b, n.Label)
+	if n.Language != "" {
+		b = append(b, `,"language":`...)
+		b = appendString(b, n.Language)
+	}
+	b = append(b, `,"norm_label":`...)
+	b = appendLowerString(b, n.Label)
+	if n.Repo != "" {
+		b = append(b, `,"repo":`...)
+		b = appendString(b, n.Repo)
+	}
+	if s := n.Signature; s != nil {
+		b = append(b, `,"signature":`...)
+		b = appendSignature(b, s)
+	}
+	b = append(b, `,"source_file":`...)
+	b = appendString(b, n.SourceFile)
+	if n.SourceLocation != "" {
+		b = append(b, `,"source_location":`...)
+		b = appendString(b, n.SourceLocation)
+	}
+	if s := n.Span; s != nil {
+		b = append(b, `,"span":{"end_col":`...)
+		b = strconv.AppendInt(b, int64(s.EndCol), 10)
+		b = append(b, `,"end_line":`...)
+		b = strconv.AppendInt(b, int64(s.EndLine), 10)
+		b = append(b, `,"start_col":`...)
+		b = strconv.AppendInt(b, int64(s.StartCol), 10)
+		b = append(b, `,"start_line":`...)
+		b = strconv.AppendInt(b, int64(s.StartLine), 10)
+		b = append(b, '}')
+	}
+	if n.Visibility != "" {
+		b = append(b, `,"visibility":`...)
+		b = appendString(b, n.Visibility)
+	}
+	return append(b, '}')
+}
+
+// appendLowerString is appendString(b, strings.ToLower(s)) without the
+// intermediate string when s is ASCII.
+func appendLowerString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return appendString(b, strings.ToLower(s))
+		}
+		if c < 0x20 || c == '"' || c == '\\' {
+			return appendString(b, strings.ToLower(s))
+		}
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return append(b, '"')
+}
+
+// appendEdgeFixed is appendEdge for an edge without pass-through keys.
+func appendEdgeFixed(b []byte, e *Edge) []byte {
+	b = append(b, `{"confidence":`...)
+	b = appendString(b, string(e.Confidence))
+	b = append(b, `,"confidence_score":`...)
+	b = appendFloat(b, e.Score())
+	if e.Context != "" {
+		b = append(b, `,"context":`...)
+		b = appendString(b, e.Context)
+	}
+	b = append(b, `,"relation":`...)
+	b = appendString(b, e.Relation)
+	if len(e.Sites) > 0 {
+		b = append(b, `,"sites":`...)
+		b = appendSites(b, e.Sites)
+	}
+	b = append(b, `,"source":`...)
+	b = appendString(b, e.Source)
+	b = append(b, `,"source_file":`...)
+	b = appendString(b, e.SourceFile)
+	if e.SourceLocation != "" {
+		b = append(b, `,"source_location":`...)
+		b = appendString(b, e.SourceLocation)
+	}
+	b = append(b, `,"target":`...)
+	b = appendString(b, e.Target)
+	b = append(b, `,"weight":`...)
+	b = appendFloat(b, e.Weight)
+	return append(b, '}')
+}
+
+func appendSites(b []byte, sites []Site) []byte {
+	b = append(b, '[')
+	for i, s := range sites {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"source_file":`...)
+		b = appendString(b, s.SourceFile)
+		if s.SourceLocation != "" {
+			b = append(b, `,"source_location":`...)
+			b = appendString(b, s.SourceLocation)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
 func appendSignature(b []byte, s *Signature) []byte {
 	b = append(b, `{"params":[`...)
 	for i, p := range s.Params {
@@ -158,6 +368,14 @@ func appendSignature(b []byte, s *Signature) []byte {
 }
 
 func appendEdge(b []byte, e *Edge) []byte {
+	if len(e.Extra) == 0 {
+		return appendEdgeFixed(b, e)
+	}
+	return appendEdgeFields(b, e)
+}
+
+// appendEdgeFields writes any edge, pass-through keys included.
+func appendEdgeFields(b []byte, e *Edge) []byte {
 	fs := make([]field, 0, 12)
 	score := e.Score()
 	fs = append(fs,
