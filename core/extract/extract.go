@@ -17,9 +17,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -139,6 +141,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.ParseTimeout == 0 {
 		opts.ParseTimeout = 10 * time.Second
 	}
+	defer limitMemory()()
 	sum := &Summary{Root: root, OutDir: out, PerLanguage: map[string]int{}}
 	last := time.Now()
 	phase := func(name string) {
@@ -273,7 +276,23 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			sum.Warnings = append(sum.Warnings, p+": "+e)
 		}
 	}
+	// The facts cache does not depend on the graph: write it on the other
+	// core while resolution runs on this one.
+	factsDone := make(chan error, 1)
+	go func() { factsDone <- writeFacts(filepath.Join(out, FactsFile), cached) }()
 	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods})
+	if err := <-factsDone; err != nil {
+		return nil, fmt.Errorf("write facts cache: %w", err)
+	}
+	// Facts are in the cache and in the graph: let the collector have them
+	// before the graph's index, communities and writers need memory.
+	nfiles := len(files)
+	clear(cached)
+	clear(files)
+	clear(results)
+	clear(jobs)
+	clear(cache)
+	cached, files, results, jobs, cache = nil, nil, nil, nil, nil
 	phase("resolve")
 	// Communities are a pure function of the graph (no memory of earlier
 	// runs), so an incremental run stays byte-identical to a full one.
@@ -286,7 +305,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 	}
 	phase("communities")
-	sum.Graph, sum.Resolution, sum.Files = g, rs, len(files)
+	sum.Graph, sum.Resolution, sum.Files = g, rs, nfiles
 	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
 	sum.ByRelation, sum.ByKind = map[string]int{}, map[string]int{}
 	for i := range g.Edges {
@@ -323,10 +342,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if err := writeFileAtomic(filepath.Join(out, "GRAPH_REPORT.md"), rep.Bytes()); err != nil {
 		return nil, fmt.Errorf("write GRAPH_REPORT.md: %w", err)
 	}
-	if err := writeFacts(filepath.Join(out, FactsFile), cached); err != nil {
-		return nil, fmt.Errorf("write facts cache: %w", err)
-	}
-	phase("write report+cache")
+	phase("write report")
 	// The manifest goes last: if anything above failed, the next run still
 	// sees the old manifest and redoes the work.
 	if err := writeManifest(filepath.Join(out, ManifestFile), manifest); err != nil {
@@ -465,6 +481,24 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 	n, err := c.w.Write(b)
 	c.n += n
 	return n, err
+}
+
+// memoryLimit is the soft heap limit of a run. With the default GOGC the
+// heap goal at the end of a large run (facts, graph and index live at once)
+// is twice the live heap; the limit makes the collector work harder there
+// instead of growing RSS past it. Go bounds the collector's CPU share, so a
+// repository whose live heap exceeds the limit is slower, never stuck.
+const memoryLimit = 768 << 20
+
+// limitMemory sets memoryLimit for the run unless the user set one
+// (GOMEMLIMIT), and returns the function that restores the previous limit.
+func limitMemory() func() {
+	prev := debug.SetMemoryLimit(-1)
+	if prev != math.MaxInt64 {
+		return func() {}
+	}
+	debug.SetMemoryLimit(memoryLimit)
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 func mtime(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
