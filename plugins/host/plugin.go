@@ -59,6 +59,7 @@ type slot struct {
 // instance is one module instance with its exports resolved and a reusable
 // call stack, so a call allocates nothing on the wazero side.
 type instance struct {
+	gm      *guestMemory // nil: wazero's own memory
 	mod     api.Module
 	mem     api.Memory
 	inBuf   api.Function
@@ -241,12 +242,15 @@ func (p *Plugin) newInstance(ctx context.Context, s *slot) (*instance, error) {
 		WithStartFunctions("_initialize").
 		WithStdout(out).WithStderr(out).
 		WithSysNanotime().WithSysWalltime().WithSysNanosleep()
-	mod, err := p.rt.InstantiateModule(ctx, p.cm, cfg)
+	ictx, alloc := withAllocator(ctx)
+	mod, err := p.rt.InstantiateModule(ictx, p.cm, cfg)
+	alloc.mem.leave() // instantiation ran guest code in it
 	if err != nil {
 		return nil, p.callError("", "instantiate", err, out, nil)
 	}
 	p.instances.Add(1)
 	in := &instance{
+		gm:      alloc.mem,
 		mod:     mod,
 		mem:     mod.Memory(),
 		inBuf:   mod.ExportedFunction(abi.ExportInBuf),
@@ -269,7 +273,7 @@ func (p *Plugin) newInstance(ctx context.Context, s *slot) (*instance, error) {
 	if patchTermCheck(s.stub, in.inBuf, in.initFn, in.extract) {
 		p.fastChecks.Add(1)
 	}
-	if err := mod.ExportedFunction(abi.ExportVersion).CallWithStack(ctx, in.stack); err != nil {
+	if err := in.run(ctx, mod.ExportedFunction(abi.ExportVersion)); err != nil {
 		mod.Close(ctx)
 		return nil, p.callError("", abi.ExportVersion, err, out, in.mem)
 	}
@@ -353,11 +357,23 @@ func (p *Plugin) slot(worker int) *slot {
 	return p.slots[worker]
 }
 
+// run calls fn with in.stack, marking the guest memory busy meanwhile
+// (nested in call, which marks it for its whole use of guest memory).
+func (in *instance) run(ctx context.Context, fn api.Function) error {
+	in.gm.enter()
+	defer in.gm.leave()
+	return fn.CallWithStack(ctx, in.stack)
+}
+
 // call writes one input into the guest and runs fn over it. The input is
 // either raw (Init) or a FileInput encoded in place in guest memory, so
 // records and source are copied exactly once. With fn == extract it returns
 // the decoded facts; otherwise it only checks the status.
 func (in *instance) call(ctx context.Context, p *Plugin, fn api.Function, raw []byte, path string, grammar uint32, records, source []byte) (*abi.Facts, error) {
+	// The host reads and writes guest memory here too: a concurrent Close
+	// must not unmap it until this returns.
+	in.gm.enter()
+	defer in.gm.leave()
 	in.out.reset()
 	var size int
 	if raw != nil {
@@ -369,7 +385,7 @@ func (in *instance) call(ctx context.Context, p *Plugin, fn api.Function, raw []
 		return nil, &PluginError{Plugin: p.m.Name, File: path, Reason: ReasonLimit, Message: fmt.Sprintf("input of %d bytes is too large", size)}
 	}
 	in.stack[0] = uint64(size)
-	if err := in.inBuf.CallWithStack(ctx, in.stack); err != nil {
+	if err := in.run(ctx, in.inBuf); err != nil {
 		return nil, p.callError(path, abi.ExportInBuf, err, in.out, in.mem)
 	}
 	ptr := uint32(in.stack[0])
@@ -384,7 +400,7 @@ func (in *instance) call(ctx context.Context, p *Plugin, fn api.Function, raw []
 		abi.PutFileInput(dst, path, grammar, records, source)
 	}
 	in.stack[0] = uint64(size)
-	if err := fn.CallWithStack(ctx, in.stack); err != nil {
+	if err := in.run(ctx, fn); err != nil {
 		return nil, p.callError(path, fn.Definition().ExportNames()[0], err, in.out, in.mem)
 	}
 	optr, olen := uint32(in.stack[0]>>32), uint32(in.stack[0])

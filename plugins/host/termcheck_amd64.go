@@ -25,7 +25,9 @@ import (
 // The compiled code loads the trampoline's address from the call engine's
 // execution context on every check. We point that field at a small stub
 // that counts down a per-slot counter and tail-jumps to the real trampoline
-// only every termCheckEvery checks. A runaway guest therefore still
+// only every termCheckEvery checks (64: often enough that the runtime's
+// signal-based preemption, which only lands in Go code, still reaches a
+// busy guest goroutine quickly for GC). A runaway guest therefore still
 // returns to Go every few microseconds: the deadline still closes it, Close
 // still interrupts it, GC and preemption still reach its goroutine. The stub
 // touches no register (only flags and its own counter), so it is invisible
@@ -36,7 +38,7 @@ import (
 // only costs speed. TestTermCheckPatched fails if that ever happens.
 
 // termCheckEvery is how many loop checks the stub absorbs per real check.
-const termCheckEvery = 256
+const termCheckEvery = 64
 
 // execCtxTrampolineOffset is wazevoapi.ExecutionContextOffsetCheckModuleExitCodeTrampolineAddress.
 const execCtxTrampolineOffset = 88
