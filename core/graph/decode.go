@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -60,6 +61,12 @@ type decoder struct {
 	// source, so it repeats.
 	lastSrc    string
 	lastSrcIdx int32
+	// arrays holds the pre-pass's element counts of the top-level arrays.
+	arrays []arraySize
+	// sites and params are scratch for decoding a list before it is copied
+	// out at its exact size.
+	siteBuf  []Site
+	paramBuf []Param
 }
 
 const (
@@ -82,7 +89,17 @@ const (
 )
 
 func newDecoder(data []byte) *decoder {
-	return &decoder{data: data, strs: make(map[string]string, 1024), lastSrcIdx: -1}
+	d := &decoder{data: data, strs: make(map[string]string, 1024), lastSrcIdx: -1}
+	nodes, links := d.layout()
+	// Every link endpoint is a node id: size the id table for the nodes
+	// (with room for a few dangling ids), or guess from the links.
+	hint := nodes + nodes/16
+	if nodes == 0 {
+		hint = links / 2
+	}
+	d.ids = make(map[string]int32, hint)
+	d.idStr = make([]string, 0, hint)
+	return d
 }
 
 // ---- errors and low-level scanning ----
@@ -1016,12 +1033,24 @@ func (d *decoder) rawArray(s *[]json.RawMessage, depth int) error {
 	return err
 }
 
-// records counts the elements of the array at d.pos without validating,
-// to size the record slices exactly. Wrong answers only cost capacity.
+// records sizes the record array at d.pos: its element count from the
+// pre-pass, or from a scan of it.
 func (d *decoder) records() int {
-	data := d.data
+	for _, a := range d.arrays {
+		if a.pos == d.pos {
+			return a.n
+		}
+	}
+	_, n := extent(d.data, d.pos)
+	return n
+}
+
+// extent finds, without validating, the end of the value at data[i] and,
+// for an array, how many elements it has. It is the sizing pre-pass: a
+// wrong answer (on invalid JSON) only costs capacity.
+func extent(data []byte, i int) (end, n int) {
 	depth, commas, any := 0, 0, false
-	for i := d.pos; i < len(data); i++ {
+	for ; i < len(data); i++ {
 		switch data[i] {
 		case '"':
 			if depth == 1 {
@@ -1034,6 +1063,9 @@ func (d *decoder) records() int {
 					i++
 				}
 			}
+			if depth == 0 {
+				return i + 1, 0
+			}
 		case '[', '{':
 			if depth == 1 {
 				any = true
@@ -1041,13 +1073,16 @@ func (d *decoder) records() int {
 			depth++
 		case ']', '}':
 			depth--
-			if depth == 0 {
+			if depth <= 0 {
 				if any {
-					return commas + 1
+					return i + 1, commas + 1
 				}
-				return 0
+				return i + 1, 0
 			}
 		case ',':
+			if depth == 0 {
+				return i, 0
+			}
 			if depth == 1 {
 				commas++
 			}
@@ -1058,7 +1093,63 @@ func (d *decoder) records() int {
 			}
 		}
 	}
-	return 0
+	return i, 0
+}
+
+// arraySize is a pre-pass answer: the array at pos has n elements.
+type arraySize struct{ pos, n int }
+
+// layout walks the top-level members without validating, sizing every
+// array member, so the id table can be allocated for the node count before
+// links (which come first in graph.json) are decoded.
+func (d *decoder) layout() (nodes, links int) {
+	data := d.data
+	i := d.pos
+	skipWS := func() {
+		for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+			i++
+		}
+	}
+	skipWS()
+	if i >= len(data) || data[i] != '{' {
+		return 0, 0
+	}
+	i++
+	for {
+		skipWS()
+		if i >= len(data) || data[i] != '"' {
+			return
+		}
+		kend, _ := extent(data, i)
+		if kend > len(data) {
+			return
+		}
+		key := data[i+1 : max(i+1, kend-1)]
+		i = kend
+		skipWS()
+		if i >= len(data) || data[i] != ':' {
+			return
+		}
+		i++
+		skipWS()
+		start := i
+		end, n := extent(data, i)
+		if start < len(data) && data[start] == '[' {
+			d.arrays = append(d.arrays, arraySize{start, n})
+			switch topFields.lookup(key) {
+			case fTopNodes:
+				nodes = n
+			case fTopLinks, fTopEdges:
+				links = max(links, n)
+			}
+		}
+		i = end
+		skipWS()
+		if i >= len(data) || data[i] != ',' {
+			return
+		}
+		i++
+	}
 }
 
 func (d *decoder) nodeArray() (nodeArray, error) {
@@ -1480,20 +1571,33 @@ func (d *decoder) params(ps *[]Param) error {
 	if err != nil {
 		return err
 	}
+	fresh := *ps == nil
 	s := (*ps)[:0]
+	if fresh {
+		s = d.paramBuf[:0]
+	}
 	for ; more; more, err = d.next(']') {
-		if len(s) < cap(s) {
-			s = s[:len(s)+1]
+		if !fresh && len(s) < cap(s) {
+			s = s[:len(s)+1] // decoded over, not zeroed
 		} else {
 			s = append(s, Param{})
 		}
 		if err := d.param(&s[len(s)-1]); err != nil {
+			if fresh {
+				d.paramBuf, s = s[:0], slices.Clone(s)
+			}
 			*ps = s
 			return err
 		}
 	}
 	if len(s) == 0 {
 		s = []Param{}
+	} else if fresh {
+		// Copied out at its exact size; the scratch is reused. (Only for a
+		// first occurrence: a repeated member decodes over the earlier one's
+		// elements, as encoding/json does.)
+		d.paramBuf = s[:0]
+		s = slices.Clone(s)
 	}
 	*ps = s
 	return err
@@ -1551,20 +1655,30 @@ func (d *decoder) sites(ss *[]Site) error {
 	if err != nil {
 		return err
 	}
+	fresh := *ss == nil
 	s := (*ss)[:0]
+	if fresh {
+		s = d.siteBuf[:0]
+	}
 	for ; more; more, err = d.next(']') {
-		if len(s) < cap(s) {
-			s = s[:len(s)+1]
+		if !fresh && len(s) < cap(s) {
+			s = s[:len(s)+1] // decoded over, not zeroed
 		} else {
 			s = append(s, Site{})
 		}
 		if err := d.site(&s[len(s)-1]); err != nil {
+			if fresh {
+				d.siteBuf, s = s[:0], slices.Clone(s)
+			}
 			*ss = s
 			return err
 		}
 	}
 	if len(s) == 0 {
 		s = []Site{}
+	} else if fresh {
+		d.siteBuf = s[:0]
+		s = slices.Clone(s)
 	}
 	*ss = s
 	return err
