@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 
@@ -23,7 +25,7 @@ func BenchmarkResolveCached(b *testing.B) {
 	}
 	family := map[string]string{"go": "go", "python": "python", "javascript": "ecmascript", "typescript": "ecmascript", "tsx": "ecmascript", "java": "java", "rust": "rust"}
 	var files []resolve.File
-	for _, p := range sortedKeys(cache) {
+	for _, p := range slices.Sorted(maps.Keys(cache)) {
 		c := cache[p]
 		if c.Facts != nil {
 			files = append(files, resolve.File{Path: p, Language: c.Language, Family: family[c.Language], Facts: c.Facts, Generated: c.Generated})

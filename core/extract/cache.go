@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
@@ -192,13 +191,4 @@ func writeAtomic(path string, fill func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path"
@@ -254,7 +255,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	for _, f := range walked.Files {
 		fileInfo[f.Rel] = f
 	}
-	for _, p := range sortedKeys(results) {
+	for _, p := range slices.Sorted(maps.Keys(results)) {
 		c := results[p]
 		cached = append(cached, *c)
 		f := fileInfo[p]

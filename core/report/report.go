@@ -5,6 +5,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -127,7 +128,7 @@ func Write(w io.Writer, in Input) error {
 		for _, s := range in.Skipped {
 			byReason[s.Reason] = append(byReason[s.Reason], s)
 		}
-		for _, r := range sortedKeys(byReason) {
+		for _, r := range slices.Sorted(maps.Keys(byReason)) {
 			list := byReason[r]
 			fmt.Fprintf(&b, "### %s (%d)\n\n", r, len(list))
 			for i, s := range list {
@@ -249,7 +250,7 @@ func table(b *strings.Builder, title, col, unit string, m map[string]int) {
 		return
 	}
 	fmt.Fprintf(b, "\n## %s\n\n| %s | %s |\n|---|---:|\n", title, col, unit)
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
 	for _, k := range keys {
 		fmt.Fprintf(b, "| %s | %d |\n", clean(k), m[k])
@@ -269,13 +270,4 @@ func oneLine(s string) string {
 		s = s[:200] + "…"
 	}
 	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

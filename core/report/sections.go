@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -87,7 +89,7 @@ func AuditText(x *graph.Index) string {
 		fmt.Fprintf(&b, "%d %s (%s)", a.Total[t], t, pct(a.Total[t], total))
 	}
 	b.WriteString("\n\n| relation | EXTRACTED | INFERRED | AMBIGUOUS |\n|---|---:|---:|---:|\n")
-	for _, r := range sortedKeys(a.ByRelation) {
+	for _, r := range slices.Sorted(maps.Keys(a.ByRelation)) {
 		m := a.ByRelation[r]
 		n := m[graph.Extracted] + m[graph.Inferred] + m[graph.Ambiguous]
 		fmt.Fprintf(&b, "| %s |", clean(r))

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -90,7 +92,7 @@ func printSummary(w io.Writer, s *extract.Summary) {
 			byReason[sk.Reason] = append(byReason[sk.Reason], sk)
 		}
 		fmt.Fprintf(w, "  skipped %d files:\n", len(s.Skipped))
-		for _, reason := range sortedKeys(byReason) {
+		for _, reason := range slices.Sorted(maps.Keys(byReason)) {
 			list := byReason[reason]
 			fmt.Fprintf(w, "    %s (%d):\n", reason, len(list))
 			for i, sk := range list {
@@ -122,7 +124,7 @@ func printSummary(w io.Writer, s *extract.Summary) {
 }
 
 func joinCounts(m map[string]int) string {
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
 	parts := make([]string, len(keys))
 	for i, k := range keys {
@@ -142,13 +144,4 @@ func firstLine(s string) string {
 		s = s[:160] + "…"
 	}
 	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
