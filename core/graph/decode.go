@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"unicode"
@@ -54,15 +55,23 @@ type decoder struct {
 	idStr []string
 	// strs interns the short, repetitive strings (files, locations,
 	// relations, kinds, type names…); last caches one value per field.
-	strs  map[string]string
-	last  [nCache]string
-	arena []byte
+	strs    map[string]string
+	last    [nCache]string
+	arena   []byte
+	idArena []byte
+	// borrow lets ids point into data instead of copying them. Only a
+	// links decoder running apart from the nodes borrows: Parse points
+	// every endpoint of the links it keeps at the node id strings before
+	// it returns, and drops the rest, so nothing borrowed outlives Parse.
+	borrow bool
 	// lastSrc short-cuts the source lookup: canonical links are sorted by
 	// source, so it repeats.
 	lastSrc    string
 	lastSrcIdx int32
-	// arrays holds the pre-pass's element counts of the top-level arrays.
+	// arrays holds the pre-pass's sizes of the top-level arrays; idHint is
+	// the id table size it suggests.
 	arrays []arraySize
+	idHint int
 	// sites and params are scratch for decoding a list before it is copied
 	// out at its exact size.
 	siteBuf  []Site
@@ -97,8 +106,7 @@ func newDecoder(data []byte) *decoder {
 	if nodes == 0 {
 		hint = links / 2
 	}
-	d.ids = make(map[string]int32, hint)
-	d.idStr = make([]string, 0, hint)
+	d.idHint = hint // the table is made on first use: big arrays get their own decoder
 	return d
 }
 
@@ -624,6 +632,33 @@ func (d *decoder) alloc(b []byte) string {
 	return unsafe.String(&d.arena[n], len(b))
 }
 
+// allocID is alloc for ids, in their own arena: when links and nodes are
+// decoded separately, the links' copies of the ids are dropped for the
+// nodes' and their arena goes with them.
+func (d *decoder) allocID(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if d.borrow && inside(b, d.data) {
+		return unsafeString(b)
+	}
+	if len(b) > 4096 {
+		return string(b)
+	}
+	if cap(d.idArena)-len(d.idArena) < len(b) {
+		d.idArena = make([]byte, 0, 256<<10)
+	}
+	n := len(d.idArena)
+	d.idArena = append(d.idArena, b...)
+	return unsafe.String(&d.idArena[n], len(b))
+}
+
+// inside reports whether b lies within data.
+func inside(b, data []byte) bool {
+	p, lo := uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(unsafe.Pointer(unsafe.SliceData(data)))
+	return p >= lo && p+uintptr(len(b)) <= lo+uintptr(len(data))
+}
+
 // intern returns b as a string shared by every equal value decoded.
 func (d *decoder) intern(c int, b []byte) string {
 	if string(b) == d.last[c] {
@@ -644,9 +679,10 @@ func (d *decoder) id(b []byte) (string, int32) {
 		return d.idStr[k], k
 	}
 	if d.ids == nil {
-		d.ids = make(map[string]int32, 1024)
+		d.ids = make(map[string]int32, d.idHint)
+		d.idStr = make([]string, 0, d.idHint)
 	}
-	s := d.alloc(b)
+	s := d.allocID(b)
 	k := int32(len(d.idStr))
 	d.ids[s] = k
 	d.idStr = append(d.idStr, s)
@@ -853,40 +889,193 @@ type edgeArray struct {
 	err      error
 }
 
+// parallelMin is the smallest record array decoded on its own goroutine
+// (a variable so tests can send every array there).
+var parallelMin = 4096
+
+// job decodes one record array: inline, or on its own goroutine with its
+// own decoder (own intern tables) while the caller moves on past the array.
+type job struct {
+	dec   *decoder
+	nodes nodeArray
+	edges edgeArray
+	err   error // fatal: the array is not valid JSON
+	done  chan struct{}
+}
+
+func (j *job) run(nodes bool) {
+	if nodes {
+		j.nodes, j.err = j.dec.nodeArray()
+	} else {
+		j.err = j.dec.edgeArray(&j.edges)
+	}
+}
+
+func (j *job) wait() {
+	if j.done != nil {
+		<-j.done
+	}
+}
+
+// startArray decodes the record array at d.pos. A large one (when there
+// is more than one CPU) goes to a goroutine: the pre-pass knows where it
+// ends, so this decoder skips there at once, and the child checks that the
+// array really ends there.
+func (d *decoder) startArray(nodes bool) *job {
+	j := &job{dec: d}
+	var size arraySize
+	for _, a := range d.arrays {
+		if a.pos == d.pos {
+			size = a
+		}
+	}
+	if size.n < parallelMin || runtime.GOMAXPROCS(0) < 2 {
+		j.run(nodes)
+		return j
+	}
+	hint := d.idHint
+	if nodes {
+		hint = size.n
+	}
+	c := &decoder{data: d.data, pos: d.pos, arrays: d.arrays, lastSrcIdx: -1, idHint: hint,
+		strs: make(map[string]string, 1024), borrow: !nodes}
+	j.dec, j.done = c, make(chan struct{})
+	go func() {
+		defer close(j.done)
+		j.run(nodes)
+		if j.err == nil && c.pos != size.end {
+			j.err = c.errAt(c.pos, "invalid character %s after array element", quoteChar(c.data[c.pos]))
+		}
+	}()
+	d.pos = size.end
+	return j
+}
+
 func (d *decoder) parse() (*Graph, error) {
-	g := &Graph{}
-	var nodes nodeArray
-	var links, edges edgeArray
-	haveNodes := false
+	var jobs []*job
+	g, nodes, links, edges, err := d.top(&jobs)
+	// Wait for every array, also on error: the goroutines read data, which
+	// is the caller's once Parse returns. An invalid array comes before
+	// anything the top level found after it.
+	for _, j := range jobs {
+		j.wait()
+	}
+	for _, j := range jobs {
+		if j.err != nil {
+			return nil, j.err
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if nodes == nil || nodes.nodes.null {
+		return nil, errNotGraph
+	}
+	if nodes.nodes.err != nil {
+		return nil, nodes.nodes.err
+	}
+	ls := links
+	if ls == nil || !ls.edges.set {
+		ls = edges
+	}
+	if ls != nil && ls.edges.err != nil {
+		return nil, ls.edges.err
+	}
+	g.Nodes, g.Edges = nodes.nodes.nodes, []Edge{}
+	if ls == nil || ls.edges.edges == nil {
+		return g, nil
+	}
+	g.Edges = ls.edges.edges
+	src, dst := ls.edges.src, ls.edges.dst
+
+	// Validate without an id map: an endpoint is a node when its interned
+	// id is some node's. The node indices found go to NewIndex.
+	n := nodes.dec
+	nodeOf := make([]int32, len(n.idStr))
+	for i := range nodeOf {
+		nodeOf[i] = -1
+	}
+	for i, k := range nodes.nodes.idx {
+		nodeOf[k] = int32(i) // a repeated id resolves to its last node, as in NewIndex
+	}
+	shared := ls.dec == n
+	if !shared {
+		// The links were interned by another decoder: translate its ids,
+		// once each, and below point the endpoints at the node id strings
+		// so that its copies are dropped.
+		of := make([]int32, len(ls.dec.idStr))
+		for k, id := range ls.dec.idStr {
+			of[k] = -1
+			if nk, ok := n.ids[id]; ok {
+				of[k] = nodeOf[nk]
+			}
+		}
+		nodeOf = of
+	}
+	for i := range g.Edges {
+		e := &g.Edges[i]
+		if err := checkEdge(i, e); err != nil {
+			return nil, err
+		}
+		s, t := nodeOf[src[i]], nodeOf[dst[i]]
+		if s < 0 {
+			return nil, fmt.Errorf("link %d: source %q is not a node", i, e.Source)
+		}
+		if t < 0 {
+			return nil, fmt.Errorf("link %d: target %q is not a node", i, e.Target)
+		}
+		if !shared {
+			e.Source, e.Target = g.Nodes[s].ID, g.Nodes[t].ID
+		}
+		src[i], dst[i] = s, t
+	}
+	// The nodes decoder's id table becomes NewIndex's id map when it holds
+	// exactly the node ids, once each: its values are then renumbered from
+	// id order to node order (nothing to do when the nodes were decoded on
+	// their own, as ids are then numbered in node order).
+	var byID map[string]int32
+	if len(n.ids) == len(g.Nodes) {
+		byID = n.ids
+		for i, k := range nodes.nodes.idx {
+			if k != int32(i) {
+				byID[n.idStr[k]] = int32(i)
+			}
+		}
+	}
+	handOff(g, byID, src, dst)
+	return g, nil
+}
+
+// top decodes the top-level object; the record arrays are started as jobs
+// and appended to *jobs. The last nodes, links and edges members win.
+func (d *decoder) top(jobs *[]*job) (g *Graph, nodes, links, edges *job, err error) {
+	g = &Graph{}
 	switch c := d.ws(); c {
 	case '{':
 	case 'n':
 		if err := d.literal("null"); err != nil {
-			return nil, err
+			return nil, nil, nil, nil, err
 		}
-		if err := d.end(); err != nil {
-			return nil, err
-		}
-		return nil, errNotGraph
+		return g, nil, nil, nil, d.end()
 	default:
 		if err := d.skip(0); err != nil {
-			return nil, err
+			return nil, nil, nil, nil, err
 		}
 		if err := d.end(); err != nil {
-			return nil, err
+			return nil, nil, nil, nil, err
 		}
-		return nil, fmt.Errorf("not a graph.json: the document is a JSON %s, not an object", kindName(c))
+		return nil, nil, nil, nil, fmt.Errorf("not a graph.json: the document is a JSON %s, not an object", kindName(c))
 	}
 	more, err := d.object(1)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, nil, err
 	}
 	for ; more; more, err = d.next('}') {
 		k, err := d.key()
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, nil, err
 		}
-		switch topFields.lookup(k) {
+		switch f := topFields.lookup(k); f {
 		case fTopDirected:
 			err = d.boolVal(&g.Directed)
 		case fTopMultigraph:
@@ -894,13 +1083,27 @@ func (d *decoder) parse() (*Graph, error) {
 			err = d.boolVal(&b)
 		case fTopGraph:
 			err = d.rawMap(&g.GraphAttrs, 2)
-		case fTopNodes:
-			haveNodes = true
-			nodes, err = d.nodeArray()
-		case fTopLinks:
-			err = d.edgeArray(&links)
-		case fTopEdges:
-			err = d.edgeArray(&edges)
+		case fTopNodes, fTopLinks, fTopEdges:
+			var j *job
+			if d.ws() == '[' {
+				j = d.startArray(f == fTopNodes)
+				*jobs = append(*jobs, j)
+			} else { // null, or not an array
+				j = &job{dec: d}
+				if f == fTopNodes {
+					j.nodes, err = d.nodeArray()
+				} else {
+					err = d.edgeArray(&j.edges)
+				}
+			}
+			switch f {
+			case fTopNodes:
+				nodes = j
+			case fTopLinks:
+				links = j
+			default:
+				edges = j
+			}
 		case fTopHyperedges:
 			err = d.rawArray(&g.Hyperedges, 2)
 		case fTopBuiltAtCommit:
@@ -913,57 +1116,13 @@ func (d *decoder) parse() (*Graph, error) {
 			err = d.skip(1)
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, nil, err
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, nil, err
 	}
-	if err := d.end(); err != nil {
-		return nil, err
-	}
-	if !haveNodes || nodes.null {
-		return nil, errNotGraph
-	}
-	if nodes.err != nil {
-		return nil, nodes.err
-	}
-	ls := &links
-	if !links.set {
-		ls = &edges
-	}
-	if ls.err != nil {
-		return nil, ls.err
-	}
-	g.Nodes, g.Edges = nodes.nodes, ls.edges
-	if g.Edges == nil {
-		g.Edges = []Edge{}
-	}
-	// Validate without an id map: an endpoint is a node when its interned
-	// id is some node's. The node indices found go to NewIndex.
-	nodeOf := make([]int32, len(d.idStr))
-	for i := range nodeOf {
-		nodeOf[i] = -1
-	}
-	for i, k := range nodes.idx {
-		nodeOf[k] = int32(i) // a repeated id resolves to its last node, as in NewIndex
-	}
-	for i := range g.Edges {
-		e := &g.Edges[i]
-		if err := checkEdge(i, e); err != nil {
-			return nil, err
-		}
-		s, t := nodeOf[ls.src[i]], nodeOf[ls.dst[i]]
-		if s < 0 {
-			return nil, fmt.Errorf("link %d: source %q is not a node", i, e.Source)
-		}
-		if t < 0 {
-			return nil, fmt.Errorf("link %d: target %q is not a node", i, e.Target)
-		}
-		ls.src[i], ls.dst[i] = s, t
-	}
-	handOff(g, ls.src, ls.dst)
-	return g, nil
+	return g, nodes, links, edges, d.end()
 }
 
 // end checks that only whitespace follows the document.
@@ -1097,7 +1256,7 @@ func extent(data []byte, i int) (end, n int) {
 }
 
 // arraySize is a pre-pass answer: the array at pos has n elements.
-type arraySize struct{ pos, n int }
+type arraySize struct{ pos, end, n int }
 
 // layout walks the top-level members without validating, sizing every
 // array member, so the id table can be allocated for the node count before
@@ -1135,7 +1294,7 @@ func (d *decoder) layout() (nodes, links int) {
 		start := i
 		end, n := extent(data, i)
 		if start < len(data) && data[start] == '[' {
-			d.arrays = append(d.arrays, arraySize{start, n})
+			d.arrays = append(d.arrays, arraySize{start, end, n})
 			switch topFields.lookup(key) {
 			case fTopNodes:
 				nodes = n

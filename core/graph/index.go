@@ -86,10 +86,19 @@ func groupBy(n, hint int, key func(i int) (string, bool)) groups {
 // NewIndex indexes g. g must not change afterwards.
 func NewIndex(g *Graph) *Index {
 	n := len(g.Nodes)
-	x := &Index{G: g, byID: make(map[string]int32, n)}
+	x := &Index{G: g}
+	parsed := takeParsed(g)
+	if parsed != nil {
+		x.byID = parsed.byID
+	}
+	if x.byID == nil {
+		x.byID = make(map[string]int32, n)
+		for i := range g.Nodes {
+			x.byID[g.Nodes[i].ID] = int32(i)
+		}
+	}
 	labels := make([]string, n)
 	for i := range g.Nodes {
-		x.byID[g.Nodes[i].ID] = int32(i)
 		labels[i] = strings.ToLower(g.Nodes[i].Label)
 	}
 	x.byLabel = groupBy(n, n, func(i int) (string, bool) { return labels[i], true })
@@ -98,7 +107,7 @@ func NewIndex(g *Graph) *Index {
 		return b, b != labels[i]
 	})
 	x.byFile = groupBy(n, 0, func(i int) (string, bool) { return g.Nodes[i].SourceFile, g.Nodes[i].SourceFile != "" })
-	x.src, x.dst = endpoints(g, x.byID)
+	x.src, x.dst = endpoints(g, x.byID, parsed)
 	outDeg := make([]int32, n+1)
 	inDeg := make([]int32, n+1)
 	for i := range g.Edges {
@@ -132,9 +141,9 @@ func NewIndex(g *Graph) *Index {
 // endpoints resolves every edge's source and target to node indices, both
 // -1 when either is not a node. It takes them from the Parse that produced g
 // when that is still accurate, else looks them up.
-func endpoints(g *Graph, byID map[string]int32) (src, dst []int32) {
-	if src, dst, ok := takeParsed(g); ok {
-		return src, dst
+func endpoints(g *Graph, byID map[string]int32, parsed *parsedEnds) (src, dst []int32) {
+	if parsed != nil && parsed.src != nil {
+		return parsed.src, parsed.dst
 	}
 	src = make([]int32, len(g.Edges))
 	dst = make([]int32, len(g.Edges))
@@ -157,41 +166,53 @@ func endpoints(g *Graph, byID map[string]int32) (src, dst []int32) {
 	return src, dst
 }
 
-// parsedEnds is Parse's hand-off to NewIndex: the endpoint node indices it
-// already knows from interning ids, for the graph it just returned. The
-// graph is held weakly so an unindexed graph is not kept alive.
+// parsedEnds is Parse's hand-off to NewIndex, for the graph it just
+// returned: the id map it built while interning ids (nil unless it holds
+// exactly the node ids) and every link's endpoint node indices. The graph
+// is held weakly so an unindexed graph is not kept alive.
 type parsedEnds struct {
 	g        weak.Pointer[Graph]
 	nodes    int
+	byID     map[string]int32
 	src, dst []int32
 }
 
 var lastParsed atomic.Pointer[parsedEnds]
 
-func handOff(g *Graph, src, dst []int32) {
-	lastParsed.Store(&parsedEnds{g: weak.Make(g), nodes: len(g.Nodes), src: src, dst: dst})
+func handOff(g *Graph, byID map[string]int32, src, dst []int32) {
+	lastParsed.Store(&parsedEnds{g: weak.Make(g), nodes: len(g.Nodes), byID: byID, src: src, dst: dst})
 }
 
-// takeParsed returns the endpoints Parse recorded for g if g still has the
-// same nodes and edges; each edge is checked (a string compare on shared
-// pointers, no hashing), so a graph changed after Parse falls back to
-// lookups.
-func takeParsed(g *Graph) (src, dst []int32, ok bool) {
+// takeParsed returns what Parse recorded for g, with each part checked
+// against g as it is now (a graph changed after Parse falls back to
+// lookups): the id map must give every node its own index, and each edge's
+// recorded endpoints must carry its source and target ids (a string
+// compare on shared pointers, no hashing).
+func takeParsed(g *Graph) *parsedEnds {
 	p := lastParsed.Load()
-	if p == nil || p.g.Value() != g || !lastParsed.CompareAndSwap(p, nil) {
-		return nil, nil, false
+	if p == nil || p.g.Value() != g || !lastParsed.CompareAndSwap(p, nil) || p.nodes != len(g.Nodes) {
+		return nil
 	}
-	if p.nodes != len(g.Nodes) || len(p.src) != len(g.Edges) {
-		return nil, nil, false
+	if p.byID != nil {
+		for i := range g.Nodes {
+			if k, ok := p.byID[g.Nodes[i].ID]; !ok || k != int32(i) {
+				p.byID = nil // len(byID) == len(g.Nodes) then makes it a bijection
+				break
+			}
+		}
 	}
-	for i := range g.Edges {
+	if len(p.src) != len(g.Edges) {
+		p.src, p.dst = nil, nil
+	}
+	for i := range p.src {
 		e := &g.Edges[i]
 		s, t := p.src[i], p.dst[i]
 		if s < 0 || t < 0 || g.Nodes[s].ID != e.Source || g.Nodes[t].ID != e.Target {
-			return nil, nil, false
+			p.src, p.dst = nil, nil
+			break
 		}
 	}
-	return p.src, p.dst, true
+	return p
 }
 
 // BareName lowercases a label and strips call parentheses and a leading

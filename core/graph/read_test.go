@@ -2,6 +2,8 @@ package graph
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"reflect"
@@ -303,4 +305,120 @@ func BenchmarkParseGorootEncodingJSON(b *testing.B) {
 		}
 	}
 	reportCPU(b, c0)
+}
+
+// bigGraph writes a graph whose record arrays are large enough to be
+// decoded on their own goroutines.
+func bigGraph(n int) []byte {
+	g := &Graph{Directed: true}
+	for i := range n {
+		nd := Node{ID: fmt.Sprintf("n%05d", i), Label: fmt.Sprintf("F%d()", i%300), FileType: "code",
+			SourceFile: fmt.Sprintf("p/f%d.go", i/20), SourceLocation: fmt.Sprintf("L%d", i%50), Kind: "function", Language: "go"}
+		if i%3 == 0 {
+			nd.Span = &Span{1, 2, 3, 4}
+			nd.Signature = &Signature{Params: []Param{{"x", "int"}}, Raw: fmt.Sprintf("func F%d(x int)", i)}
+		}
+		if i%100 == 0 {
+			nd.Extra = map[string]json.RawMessage{"generated": json.RawMessage("true")}
+		}
+		g.Nodes = append(g.Nodes, nd)
+		for k := 1; k <= 3; k++ {
+			e := Edge{Source: nd.ID, Target: fmt.Sprintf("n%05d", (i*7+k*13)%n), Relation: "calls", Confidence: Extracted,
+				SourceFile: nd.SourceFile, SourceLocation: fmt.Sprintf("L%d", k)}
+			if k == 2 {
+				e.Sites = []Site{{nd.SourceFile, "L99"}}
+			}
+			g.Edges = append(g.Edges, e)
+		}
+	}
+	g.Canonicalize()
+	var buf bytes.Buffer
+	_ = Write(&buf, g)
+	return buf.Bytes()
+}
+
+func TestParseParallel(t *testing.T) {
+	defer func(old int) { parallelMin = old }(parallelMin)
+	data := bigGraph(3 * parallelMin)
+	checkDifferential(t, data)
+	g, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Endpoints share the node id strings even though links and nodes were
+	// interned by different decoders.
+	x := NewIndex(g)
+	for i := range g.Edges {
+		s, d := x.Ends(int32(i))
+		if stringData(g.Edges[i].Source) != stringData(g.Nodes[s].ID) || stringData(g.Edges[i].Target) != stringData(g.Nodes[d].ID) {
+			t.Fatalf("edge %d endpoints are copies of the node ids", i)
+		}
+	}
+	sameIndex(t, x, NewIndex(g))
+
+	// Nothing points into the input once Parse returns (the links decoder
+	// borrows ids from it while it runs).
+	scratch := bytes.Clone(data)
+	g2, err := Parse(scratch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range scratch {
+		scratch[i] = '#'
+	}
+	var again bytes.Buffer
+	if err := Write(&again, g2); err != nil || !bytes.Equal(again.Bytes(), data) {
+		t.Fatal("graph changed when the parsed buffer was overwritten")
+	}
+
+	// Broken big arrays: syntax errors inside (fatal, with an offset),
+	// records that do not fit, dangling endpoints, truncation.
+	links := bytes.Index(data, []byte(`"links": [`))
+	nodes := bytes.Index(data, []byte(`"nodes": [`))
+	mid := func(at int) int { return at + (len(data)-at)/3 }
+	breakAt := func(at int, repl string) []byte {
+		pat := `"relation":"calls"`
+		if !strings.HasPrefix(repl, pat) {
+			pat = `"kind":"function"`
+		}
+		i := bytes.Index(data[at:], []byte(pat))
+		out := bytes.Clone(data[:at+i])
+		out = append(out, repl...)
+		return append(out, data[at+i+len(pat):]...)
+	}
+	bad := map[string][]byte{
+		"truncated in links":  data[:mid(links)],
+		"truncated in nodes":  data[:mid(nodes)],
+		"syntax in links":     breakAt(links+1000, `"relation":"calls",,`),
+		"syntax in nodes":     breakAt(nodes+1000, `"kind":"function",,`),
+		"semantic in links":   breakAt(links+1000, `"relation":"calls", "weight":"x"`),
+		"semantic in nodes":   breakAt(nodes+1000, `"kind":"function", "span":[]`),
+		"dangling":            bytes.Replace(data, []byte(`"target":"n00013"`), []byte(`"target":"nope"`), 1),
+		"nodes array is null": bytes.Replace(data, []byte(`"nodes": [`), []byte(`"nodes": null, "x": [`), 1),
+	}
+	for name, in := range bad {
+		_, err := Parse(in)
+		if err == nil {
+			t.Errorf("%s: accepted", name)
+			continue
+		}
+		checkDifferential(t, in)
+		if _, syntax := errors.AsType[*syntaxError](err); syntax != (strings.HasPrefix(name, "syntax") || strings.HasPrefix(name, "truncated")) {
+			t.Errorf("%s: %v (syntax error: %v)", name, err, syntax)
+		}
+		if strings.HasPrefix(name, "syntax") || strings.HasPrefix(name, "truncated") {
+			if !strings.Contains(err.Error(), "at byte") {
+				t.Errorf("%s: %v has no offset", name, err)
+			}
+		}
+	}
+}
+
+// TestParseAllParallel runs the quirks with every array on a goroutine.
+func TestParseAllParallel(t *testing.T) {
+	defer func(old int) { parallelMin = old }(parallelMin)
+	parallelMin = 0
+	for _, q := range quirks {
+		checkDifferential(t, []byte(q))
+	}
 }
