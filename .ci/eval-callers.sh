@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Accuracy of "who calls X" on Go against go/types truth (eval/callers/README.md).
+#
+#   bash .ci/eval-callers.sh            net/http copied alone (the corpus of peers.md)
+#   FULL=1 bash .ci/eval-callers.sh     also the whole $(go env GOROOT)/src (~1 min, ~1.3 GB)
+#   GOSRC_GRAPH=/tmp/gosrc-out/graph.json bash .ci/eval-callers.sh
+#                                       also an existing GOROOT/src extraction
+#
+# Extra arguments go to the evaluator (-v lists every missed and wrong
+# caller, -json FILE writes everything). Work files: $SYNAPTIC_EVAL_CACHE/callers
+# (default ~/.cache/synaptic-eval/callers). SYNAPTIC_BIN=path skips the
+# rebuild of a stale bin/synaptic and extracts with that binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CACHE=${SYNAPTIC_EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/synaptic-eval}/callers
+mkdir -p "$CACHE"
+
+bin=${SYNAPTIC_BIN:-}
+if [ -n "$bin" ]; then
+	: # use it as is
+elif [ ! -x bin/synaptic ] || [ -n "$(find cmd core plugins extractors sdk -name '*.go' -newer bin/synaptic -print -quit 2>/dev/null)" ]; then
+	if ! make build >&2; then
+		[ -x bin/synaptic ] || exit 1
+		echo "eval-callers: make build failed; using the existing bin/synaptic" >&2
+	fi
+fi
+bin=$(realpath "${bin:-bin/synaptic}")
+
+src="$(go env GOROOT)/src"
+# net/http alone, as its own extraction root (what peers.md measured).
+rm -rf "$CACHE/http"
+cp -r "$src/net/http" "$CACHE/http"
+"$bin" extract --quiet --full --out "$CACHE/http-out" "$CACHE/http" >&2
+graphs="$CACHE/http-out/graph.json"
+
+if [ "${FULL:-0}" = 1 ]; then
+	"$bin" extract --quiet --full --out "$CACHE/gosrc-out" "$src" >&2
+	graphs="$graphs,$CACHE/gosrc-out/graph.json"
+elif [ -n "${GOSRC_GRAPH:-}" ]; then
+	graphs="$graphs,$GOSRC_GRAPH"
+fi
+
+cd eval/callers
+go run ./cmd/callers -src "$src/net/http" -graph "$graphs" "$@"
