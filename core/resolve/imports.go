@@ -106,19 +106,50 @@ func (r *resolver) importGo(ix *importIndex, f *fileInfo, im *abi.Import) {
 }
 
 // goPackage maps an import path to a package directory: std-style paths
-// equal to the directory, or module path + directory below the go.mod.
+// equal to the directory, or module path + directory below the go.mod (the
+// longest matching module path wins, so nested modules resolve the same way
+// on every run).
 func (r *resolver) goPackage(ix *importIndex, ip string) *pkgInfo {
-	if pks := ix.goDirs[ip]; len(pks) == 1 {
-		return pks[0]
+	if pk := pickGoPackage(ix.goDirs[ip], ip); pk != nil {
+		return pk
 	}
+	best, bestLen := "", -1
 	for dir, mod := range ix.goModule {
 		if ip != mod && !strings.HasPrefix(ip, mod+"/") {
 			continue
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(ip, mod), "/")
-		d := path.Join(dir, rel)
-		if pks := ix.goDirs[d]; len(pks) == 1 {
-			return pks[0]
+		if len(mod) > bestLen || len(mod) == bestLen && dir < best {
+			best, bestLen = dir, len(mod)
+		}
+	}
+	if bestLen < 0 {
+		return nil
+	}
+	rel := strings.TrimPrefix(strings.TrimPrefix(ip, ix.goModule[best]), "/")
+	return pickGoPackage(ix.goDirs[path.Join(best, rel)], ip)
+}
+
+// pickGoPackage chooses the importable package of a directory. A directory
+// may also hold a `package main` program behind //go:build ignore (net/http's
+// triv.go): main is never importable, and among the others the one named
+// like the import path's last element wins.
+func pickGoPackage(pks []*pkgInfo, ip string) *pkgInfo {
+	var cands []*pkgInfo
+	for _, pk := range pks {
+		if pk.name != "main" {
+			cands = append(cands, pk)
+		}
+	}
+	switch {
+	case len(cands) == 1:
+		return cands[0]
+	case len(cands) == 0 && len(pks) == 1:
+		return pks[0]
+	}
+	base := path.Base(ip)
+	for _, pk := range cands {
+		if pk.name == base {
+			return pk
 		}
 	}
 	return nil

@@ -169,3 +169,29 @@ func TestQualifiedExternalTypeNotInferred(t *testing.T) {
 		t.Errorf("got %d references to q.Response; Go reaches another package's type only through its import", n)
 	}
 }
+
+// TestGoImportSkipsIgnoredMain: net/http also holds triv.go, a `package
+// main` behind //go:build ignore; importing "net/http" still means package
+// http, and calls into it resolve.
+func TestGoImportSkipsIgnoredMain(t *testing.T) {
+	files := []File{
+		{Path: "net/http/server.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "http",
+			Symbols: []abi.Symbol{{Name: "HandleFunc", Kind: "function", Parent: -1, Span: sp(3)}},
+		}},
+		{Path: "net/http/triv.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "main",
+			Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(3)}},
+		}},
+		{Path: "net/http/pprof/pprof.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "pprof",
+			Imports: []abi.Import{{Path: "net/http", Line: 2}},
+			Symbols: []abi.Symbol{{Name: "init", Kind: "function", Parent: -1, Span: sp(4)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "HandleFunc", Receiver: "http", Line: 5}},
+		}},
+	}
+	g, _ := Build(files, Options{})
+	if _, ok := edgeSet(g)["net_http_pprof_pprof_init -calls-> net_http_server_handlefunc"]; !ok {
+		t.Error("call into a directory that also holds an ignored main package not resolved")
+	}
+}
