@@ -27,10 +27,13 @@ fi
 bin=$(realpath "${bin:-bin/synaptic}")
 
 src="$(go env GOROOT)/src"
-# net/http alone, as its own extraction root (what peers.md measured).
-rm -rf "$CACHE/http"
-cp -r "$src/net/http" "$CACHE/http"
-"$bin" extract --quiet --full --out "$CACHE/http-out" "$CACHE/http" >&2
+# net/http alone, as its own extraction root (what peers.md measured). The
+# copy keeps the GOPATH layout (…/src/net/http), as the original has, so its
+# import path is known without a go.mod.
+rm -rf "$CACHE/http" "$CACHE/src"
+mkdir -p "$CACHE/src/net"
+cp -r "$src/net/http" "$CACHE/src/net/http"
+"$bin" extract --quiet --full --out "$CACHE/http-out" "$CACHE/src/net/http" >&2
 graphs="$CACHE/http-out/graph.json"
 
 if [ "${FULL:-0}" = 1 ]; then

@@ -281,7 +281,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	// core while resolution runs on this one.
 	factsDone := make(chan error, 1)
 	go func() { factsDone <- writeFacts(filepath.Join(out, FactsFile), cached) }()
-	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods})
+	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: gopathImportPath(root)})
 	if err := <-factsDone; err != nil {
 		return nil, fmt.Errorf("write facts cache: %w", err)
 	}
@@ -503,6 +503,18 @@ func limitMemory() func() {
 }
 
 func mtime(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
+
+// gopathImportPath guesses the Go import path of root when it sits in a
+// GOPATH-style tree (…/src/net/http → "net/http"), so a package extracted
+// on its own without a go.mod still resolves imports of itself and its
+// subpackages. It returns "" otherwise.
+func gopathImportPath(root string) string {
+	root = filepath.ToSlash(root)
+	if i := strings.LastIndex(root, "/src/"); i >= 0 {
+		return root[i+len("/src/"):]
+	}
+	return ""
+}
 
 // readGoModule returns the module path declared by a go.mod file.
 func readGoModule(p string) string {

@@ -122,11 +122,15 @@ func (r *resolver) goPackage(ix *importIndex, ip string) *pkgInfo {
 			best, bestLen = dir, len(mod)
 		}
 	}
-	if bestLen < 0 {
-		return nil
+	if bestLen >= 0 {
+		rel := strings.TrimPrefix(strings.TrimPrefix(ip, ix.goModule[best]), "/")
+		return pickGoPackage(ix.goDirs[path.Join(best, rel)], ip)
 	}
-	rel := strings.TrimPrefix(strings.TrimPrefix(ip, ix.goModule[best]), "/")
-	return pickGoPackage(ix.goDirs[path.Join(best, rel)], ip)
+	if r.goRoot != "" && (ip == r.goRoot || strings.HasPrefix(ip, r.goRoot+"/")) {
+		rel := strings.TrimPrefix(strings.TrimPrefix(ip, r.goRoot), "/")
+		return pickGoPackage(ix.goDirs[path.Join(".", rel)], ip)
+	}
+	return nil
 }
 
 // pickGoPackage chooses the importable package of a directory. A directory

@@ -54,6 +54,10 @@ type Options struct {
 	// GoModules maps each directory holding a go.mod to its module path, so
 	// Go import paths can be mapped to directories.
 	GoModules map[string]string
+	// GoRootImportPath is the import path of the repository root when it
+	// has no go.mod but sits in a GOPATH-style tree ("net/http" for
+	// …/src/net/http); "" if unknown.
+	GoRootImportPath string
 }
 
 // Build resolves files into a canonical graph. files may be in any order.
@@ -69,6 +73,7 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 		bases:     make(map[int32][]int32),
 		dirs:      make(map[string][]int32),
 		goModules: opts.GoModules,
+		goRoot:    opts.GoRootImportPath,
 	}
 	nsyms, nfacts := 0, 0
 	for i := range files {
@@ -150,6 +155,7 @@ type resolver struct {
 	stats    Stats
 	// goModules maps a directory holding go.mod to its module path.
 	goModules map[string]string
+	goRoot    string // import path of "." without a go.mod, or ""
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {

@@ -194,4 +194,12 @@ func TestGoImportSkipsIgnoredMain(t *testing.T) {
 	if _, ok := edgeSet(g)["net_http_pprof_pprof_init -calls-> net_http_server_handlefunc"]; !ok {
 		t.Error("call into a directory that also holds an ignored main package not resolved")
 	}
+	// The same package extracted on its own (root = …/src/net/http, no go.mod).
+	for i := range files {
+		files[i].Path = strings.TrimPrefix(files[i].Path, "net/http/")
+	}
+	g, _ = Build(files, Options{GoRootImportPath: "net/http"})
+	if _, ok := edgeSet(g)["pprof_pprof_init -calls-> server_handlefunc"]; !ok {
+		t.Error("import of the root package not resolved through the GOPATH-style import path")
+	}
 }
