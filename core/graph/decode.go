@@ -59,10 +59,11 @@ type decoder struct {
 	last    [nCache]string
 	arena   []byte
 	idArena []byte
-	// borrow lets ids point into data instead of copying them. Only a
-	// links decoder running apart from the nodes borrows: Parse points
-	// every endpoint of the links it keeps at the node id strings before
-	// it returns, and drops the rest, so nothing borrowed outlives Parse.
+	// borrow is set for a links decoder running apart from the nodes: it
+	// leaves endpoints unresolved and pointing into data. Parse resolves
+	// every endpoint of the links it keeps against the nodes' id table and
+	// points it at the node id string before it returns (and drops the
+	// rest), so nothing borrowed outlives Parse and ids are stored once.
 	borrow bool
 	// lastSrc short-cuts the source lookup: canonical links are sorted by
 	// source, so it repeats.
@@ -639,9 +640,6 @@ func (d *decoder) allocID(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
-	if d.borrow && inside(b, d.data) {
-		return unsafeString(b)
-	}
 	if len(b) > 4096 {
 		return string(b)
 	}
@@ -651,6 +649,15 @@ func (d *decoder) allocID(b []byte) string {
 	n := len(d.idArena)
 	d.idArena = append(d.idArena, b...)
 	return unsafe.String(&d.idArena[n], len(b))
+}
+
+// borrowID returns an endpoint without interning it: pointing into data
+// when it is there verbatim, else a copy.
+func (d *decoder) borrowID(b []byte) string {
+	if inside(b, d.data) {
+		return unsafeString(b)
+	}
+	return string(b)
 }
 
 // inside reports whether b lies within data.
@@ -998,33 +1005,41 @@ func (d *decoder) parse() (*Graph, error) {
 	for i, k := range nodes.nodes.idx {
 		nodeOf[k] = int32(i) // a repeated id resolves to its last node, as in NewIndex
 	}
-	shared := ls.dec == n
-	if !shared {
-		// The links were interned by another decoder: translate its ids,
-		// once each, and below point the endpoints at the node id strings
-		// so that its copies are dropped.
-		of := make([]int32, len(ls.dec.idStr))
-		for k, id := range ls.dec.idStr {
-			of[k] = -1
-			if nk, ok := n.ids[id]; ok {
-				of[k] = nodeOf[nk]
-			}
+	// Links interned by another decoder (or not at all) are resolved by
+	// id and then point at the node id strings, so each id is stored once.
+	byName := ls.dec != n
+	if src == nil {
+		src, dst = make([]int32, len(g.Edges)), make([]int32, len(g.Edges))
+	}
+	lastSrc, lastIdx := "", int32(-1)
+	lookup := func(id string) int32 {
+		if k, ok := n.ids[id]; ok {
+			return nodeOf[k]
 		}
-		nodeOf = of
+		return -1
 	}
 	for i := range g.Edges {
 		e := &g.Edges[i]
 		if err := checkEdge(i, e); err != nil {
 			return nil, err
 		}
-		s, t := nodeOf[src[i]], nodeOf[dst[i]]
+		var s, t int32
+		if byName {
+			// Links are sorted by source: reuse the last lookup.
+			if lastIdx < 0 || e.Source != lastSrc {
+				lastSrc, lastIdx = e.Source, lookup(e.Source)
+			}
+			s, t = lastIdx, lookup(e.Target)
+		} else {
+			s, t = nodeOf[src[i]], nodeOf[dst[i]]
+		}
 		if s < 0 {
 			return nil, fmt.Errorf("link %d: source %q is not a node", i, e.Source)
 		}
 		if t < 0 {
 			return nil, fmt.Errorf("link %d: target %q is not a node", i, e.Target)
 		}
-		if !shared {
+		if byName {
 			e.Source, e.Target = g.Nodes[s].ID, g.Nodes[t].ID
 		}
 		src[i], dst[i] = s, t
@@ -1366,7 +1381,10 @@ func (d *decoder) edgeArray(a *edgeArray) error {
 		return d.typeErr("array")
 	}
 	n := d.records()
-	*a = edgeArray{set: true, edges: make([]Edge, 0, n), src: make([]int32, 0, n), dst: make([]int32, 0, n)}
+	*a = edgeArray{set: true, edges: make([]Edge, 0, n)}
+	if !d.borrow {
+		a.src, a.dst = make([]int32, 0, n), make([]int32, 0, n)
+	}
 	more, err := d.array(2)
 	if err != nil {
 		return err
@@ -1394,8 +1412,10 @@ func (d *decoder) edgeArray(a *edgeArray) error {
 			}
 			continue
 		}
-		a.src = append(a.src, s)
-		a.dst = append(a.dst, t)
+		if !d.borrow {
+			a.src = append(a.src, s)
+			a.dst = append(a.dst, t)
+		}
 	}
 	return err
 }
@@ -1553,7 +1573,9 @@ func (d *decoder) edge(e *Edge) (src, dst int32, err error) {
 		switch f {
 		case fEdgeSource:
 			if b, ok, err = d.strVal(); ok {
-				if string(b) == d.lastSrc && d.lastSrcIdx >= 0 {
+				if d.borrow {
+					e.Source = d.borrowID(b)
+				} else if string(b) == d.lastSrc && d.lastSrcIdx >= 0 {
 					e.Source, src = d.lastSrc, d.lastSrcIdx
 				} else {
 					e.Source, src = d.id(b)
@@ -1562,7 +1584,11 @@ func (d *decoder) edge(e *Edge) (src, dst int32, err error) {
 			}
 		case fEdgeTarget:
 			if b, ok, err = d.strVal(); ok {
-				e.Target, dst = d.id(b)
+				if d.borrow {
+					e.Target = d.borrowID(b)
+				} else {
+					e.Target, dst = d.id(b)
+				}
 			}
 		case fEdgeRelation:
 			if b, ok, err = d.strVal(); ok {
@@ -1611,6 +1637,9 @@ func (d *decoder) edge(e *Edge) (src, dst int32, err error) {
 	}
 	if err != nil {
 		return 0, 0, err
+	}
+	if d.borrow {
+		return -1, -1, nil // resolved by Parse against the nodes
 	}
 	if src < 0 {
 		_, src = d.id([]byte(e.Source))

@@ -309,7 +309,10 @@ func BenchmarkParseGorootEncodingJSON(b *testing.B) {
 
 // bigGraph writes a graph whose record arrays are large enough to be
 // decoded on their own goroutines.
-func bigGraph(n int) []byte {
+func bigGraph(n int) []byte { return bigGraphLinks(n, -1) }
+
+// bigGraphLinks is bigGraph with at most links links (-1: all).
+func bigGraphLinks(n, links int) []byte {
 	g := &Graph{Directed: true}
 	for i := range n {
 		nd := Node{ID: fmt.Sprintf("n%05d", i), Label: fmt.Sprintf("F%d()", i%300), FileType: "code",
@@ -330,6 +333,9 @@ func bigGraph(n int) []byte {
 			}
 			g.Edges = append(g.Edges, e)
 		}
+	}
+	if links >= 0 {
+		g.Edges = g.Edges[:links]
 	}
 	g.Canonicalize()
 	var buf bytes.Buffer
@@ -411,6 +417,29 @@ func TestParseParallel(t *testing.T) {
 				t.Errorf("%s: %v has no offset", name, err)
 			}
 		}
+	}
+}
+
+// TestParseMixed has a large nodes array on its own decoder and a small
+// links array decoded inline by the top level.
+func TestParseMixed(t *testing.T) {
+	data := bigGraphLinks(2*parallelMin, 50)
+	checkDifferential(t, data)
+	g, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := NewIndex(g)
+	for i := range g.Edges {
+		s, d := x.Ends(int32(i))
+		if s < 0 || stringData(g.Edges[i].Source) != stringData(g.Nodes[s].ID) || stringData(g.Edges[i].Target) != stringData(g.Nodes[d].ID) {
+			t.Fatalf("edge %d endpoints not resolved to the node ids", i)
+		}
+	}
+	sameIndex(t, x, NewIndex(g))
+	bad := bytes.Replace(data, []byte(`"target":"`), []byte(`"target":"x`), 1)
+	if _, err := Parse(bad); err == nil || !strings.Contains(err.Error(), "is not a node") {
+		t.Errorf("dangling target: %v", err)
 	}
 }
 
