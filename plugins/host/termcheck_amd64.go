@@ -4,6 +4,7 @@ package host
 
 import (
 	"encoding/binary"
+	"os"
 	"reflect"
 	"sync"
 	"syscall"
@@ -36,6 +37,8 @@ import (
 // This reaches into wazero internals (pinned in go.mod); every assumption is
 // checked by reflection, and on any mismatch the field is left alone, which
 // only costs speed. TestTermCheckPatched fails if that ever happens.
+
+var plainLoopChecks = os.Getenv("SYNAPTIC_PLAIN_LOOP_CHECKS") == "1"
 
 // termCheckEvery is how many loop checks the stub absorbs per real check.
 const termCheckEvery = 64
@@ -165,8 +168,12 @@ var trampolineField = func() func(api.Function) **byte {
 // whether all were patched. fns must belong to one runtime, and calls
 // through one stub must not overlap and not run while it is patched: the
 // stub belongs to one worker slot of one plugin.
+//
+// SYNAPTIC_PLAIN_LOOP_CHECKS=1 turns the patch off (wazero's own checks on
+// every loop iteration), as a switch should a wazero change ever make the
+// stub misbehave in a way the reflection checks cannot see.
 func patchTermCheck(s *termStub, fns ...api.Function) bool {
-	if s == nil {
+	if s == nil || plainLoopChecks {
 		return false
 	}
 	ok := true
