@@ -1,9 +1,12 @@
 package graph
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
+	"unsafe"
 	"weak"
 )
 
@@ -47,8 +50,9 @@ func (gr *groups) get(k string) []int32 {
 
 // groupBy builds groups over n nodes from key(i) (ok false: node i is in
 // no group) in two passes: number the distinct keys, then lay their members
-// out contiguously.
-func groupBy(n, hint int, key func(i int) (string, bool)) groups {
+// out contiguously. key may return scratch bytes; a string is made only for
+// each distinct key.
+func groupBy(n, hint int, key func(i int) ([]byte, bool)) groups {
 	gid := make([]int32, n)
 	gr := groups{gid: make(map[string]int32, hint)}
 	var count []int32
@@ -58,10 +62,10 @@ func groupBy(n, hint int, key func(i int) (string, bool)) groups {
 			gid[i] = -1
 			continue
 		}
-		g, ok := gr.gid[k]
+		g, ok := gr.gid[string(k)]
 		if !ok {
 			g = int32(len(count))
-			gr.gid[k] = g
+			gr.gid[string(k)] = g
 			count = append(count, 0)
 		}
 		gid[i] = g
@@ -83,6 +87,22 @@ func groupBy(n, hint int, key func(i int) (string, bool)) groups {
 	return gr
 }
 
+// appendLower appends strings.ToLower(s) to b, without allocating for
+// ASCII.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return append(b[:0], strings.ToLower(s)...)
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
 // NewIndex indexes g. g must not change afterwards.
 func NewIndex(g *Graph) *Index {
 	n := len(g.Nodes)
@@ -97,16 +117,21 @@ func NewIndex(g *Graph) *Index {
 			x.byID[g.Nodes[i].ID] = int32(i)
 		}
 	}
-	labels := make([]string, n)
-	for i := range g.Nodes {
-		labels[i] = strings.ToLower(g.Nodes[i].Label)
+	var buf []byte
+	label := func(i int) []byte {
+		buf = appendLower(buf[:0], g.Nodes[i].Label)
+		return buf
 	}
-	x.byLabel = groupBy(n, n, func(i int) (string, bool) { return labels[i], true })
-	x.byName = groupBy(n, n/4, func(i int) (string, bool) {
-		b := bareLower(labels[i])
-		return b, b != labels[i]
+	x.byLabel = groupBy(n, n, func(i int) ([]byte, bool) { return label(i), true })
+	x.byName = groupBy(n, n/4, func(i int) ([]byte, bool) {
+		l := label(i)
+		b := bytes.TrimPrefix(bytes.TrimSuffix(l, []byte("()")), []byte("."))
+		return b, len(b) != len(l)
 	})
-	x.byFile = groupBy(n, 0, func(i int) (string, bool) { return g.Nodes[i].SourceFile, g.Nodes[i].SourceFile != "" })
+	x.byFile = groupBy(n, 0, func(i int) ([]byte, bool) {
+		f := g.Nodes[i].SourceFile
+		return unsafe.Slice(unsafe.StringData(f), len(f)), f != ""
+	})
 	x.src, x.dst = endpoints(g, x.byID, parsed)
 	outDeg := make([]int32, n+1)
 	inDeg := make([]int32, n+1)

@@ -171,3 +171,23 @@ func TestIndexOutCapacityClipped(t *testing.T) {
 		}
 	}
 }
+
+func TestNameTablesUnicode(t *testing.T) {
+	x := NewIndex(&Graph{Nodes: []Node{
+		{ID: "a", Label: "ÄRGER()", SourceFile: "ü.go"},
+		{ID: "b", Label: ".Straße()", SourceFile: "ü.go"},
+		{ID: "c", Label: "()", SourceFile: ""},
+	}})
+	if got := x.WithLabel("ärger()"); len(got) != 1 || got[0] != 0 {
+		t.Errorf("WithLabel(ärger()) = %v", got)
+	}
+	if r := x.Resolve("straße"); !r.Found() || r.Node != 1 || r.How != "name" {
+		t.Errorf("Resolve(straße) = %+v", r)
+	}
+	if got := x.FileNodes("ü.go"); len(got) != 2 {
+		t.Errorf("FileNodes = %v", got)
+	}
+	if got := x.byName.get(""); len(got) != 1 || got[0] != 2 {
+		t.Errorf(`bare name "" = %v, want node c`, got)
+	}
+}
