@@ -58,6 +58,83 @@ func (r *resolver) resolveRelations() {
 	}
 }
 
+// receiverType finds the type a call's receiver has. Besides a type name
+// ("T", "pkg.T") extractors may write "F()" or "pkg.F()": the type of the
+// first result of calling F (x := NewServer(); x.Serve()). That type is
+// named in F's own file, so it is looked up there.
+func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
+	call, ok := strings.CutSuffix(typ, "()")
+	if !ok {
+		return r.findType(f, typ, true)
+	}
+	fn := int32(-1)
+	if q, name, qualified := splitQualified(call); qualified {
+		for _, b := range f.bindings[q] {
+			if fn = r.lookupIn(b, name, isFunction); fn >= 0 {
+				break
+			}
+		}
+	} else if fn = pick(r, f.top[call], isFunction); fn < 0 && f.pkg != nil {
+		fn = pick(r, f.pkg.top[call], isFunction)
+	}
+	if fn < 0 {
+		return -1
+	}
+	s := &r.syms[fn]
+	sig := r.files[s.file].Facts.Symbols[s.local].Signature
+	if sig == nil {
+		return -1
+	}
+	res := firstResultType(sig.Return)
+	if res == "" {
+		return -1
+	}
+	return r.findType(&r.files[s.file], res, true)
+}
+
+func isFunction(kind string) bool { return kind == "function" }
+
+// firstResultType is the named type of a signature's first result as
+// written: "(*Server, error)" -> "Server", "(s *pkg.T, err error)" ->
+// "pkg.T", "[]T" -> "" (slices have no methods), "T[int]" -> "T".
+func firstResultType(ret string) string {
+	ret = strings.TrimSpace(ret)
+	if strings.HasPrefix(ret, "(") {
+		ret = strings.TrimSuffix(strings.TrimPrefix(ret, "("), ")")
+		depth := 0
+		for i, c := range ret {
+			switch c {
+			case '(', '[', '{':
+				depth++
+			case ')', ']', '}':
+				depth--
+			case ',':
+				if depth == 0 {
+					ret = ret[:i]
+				}
+			}
+			if depth == 0 && c == ',' {
+				break
+			}
+		}
+		if f := strings.Fields(ret); len(f) == 2 {
+			switch {
+			case strings.ContainsAny(f[0], "()[]*"), f[0] == "chan", f[0] == "map", f[0] == "struct", f[0] == "interface":
+				return "" // "func() error", "chan T": no methods to find
+			}
+			ret = f[1] // a named result: "s *Server"
+		}
+	}
+	ret = strings.TrimLeft(strings.TrimSpace(ret), "*&")
+	if i := strings.IndexAny(ret, "[<"); i >= 0 {
+		ret = ret[:i]
+	}
+	if ret == "" || strings.ContainsAny(ret, " ()*{}") {
+		return ""
+	}
+	return ret
+}
+
 // inferType guesses a type by a unique name in the family, unless the name
 // is qualified by an import of the file: then the import says where the type
 // lives (often outside the repository, like http.Response), and a same-named
@@ -140,9 +217,8 @@ func (r *resolver) resolveCalls() {
 
 func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (int32, graph.Confidence) {
 	if c.ReceiverType != "" {
-		t := r.findType(f, c.ReceiverType, true)
-		conf := graph.Extracted
-		if t < 0 {
+		t, conf := r.receiverType(f, c.ReceiverType), graph.Extracted
+		if t < 0 && !strings.HasSuffix(c.ReceiverType, "()") {
 			if t = r.inferType(f, c.ReceiverType); t >= 0 {
 				conf = graph.Inferred
 			}

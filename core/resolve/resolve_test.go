@@ -203,3 +203,50 @@ func TestGoImportSkipsIgnoredMain(t *testing.T) {
 		t.Error("import of the root package not resolved through the GOPATH-style import path")
 	}
 }
+
+func TestFirstResultType(t *testing.T) {
+	for in, want := range map[string]string{
+		"*Server": "Server", "(*Server, error)": "Server", "(s *pkg.T, err error)": "pkg.T",
+		"[]T": "", "T[int]": "T", "error": "error", "": "", "(func() error, bool)": "", "map[string]T": "map",
+	} {
+		if got := firstResultType(in); got != want {
+			t.Errorf("firstResultType(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestReceiverFromCallResult: x := srv.New(); x.Serve() links through New's
+// result type, named in New's own package.
+func TestReceiverFromCallResult(t *testing.T) {
+	files := []File{
+		{Path: "srv/srv.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{
+				{Name: "Server", Kind: "struct", Parent: -1, Span: sp(1)},
+				{Name: "Serve", Kind: "method", Receiver: "Server", Parent: -1, Span: sp(3)},
+				{Name: "New", Kind: "function", Parent: -1, Span: sp(5), Signature: &abi.Signature{Return: "(*Server, error)"}},
+				{Name: "local", Kind: "function", Parent: -1, Span: sp(7), Signature: &abi.Signature{Return: "*Server"}},
+			},
+			Calls: []abi.Call{{Caller: 3, Name: "Serve", Receiver: "s", ReceiverType: "New()", Line: 8}},
+		}},
+		{Path: "cmd/main.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "main",
+			Imports: []abi.Import{{Path: "example.com/m/srv", Line: 2}},
+			Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(4)}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "Serve", Receiver: "s", ReceiverType: "srv.New()", Line: 6},
+				{Caller: 0, Name: "Serve", Receiver: "x", ReceiverType: "Missing()", Line: 7},
+			},
+		}},
+	}
+	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	edges := edgeSet(g)
+	for _, k := range []string{"cmd_main_main -calls-> srv_srv_server_serve", "srv_srv_local -calls-> srv_srv_server_serve"} {
+		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
+			t.Errorf("missing EXTRACTED edge %s (%+v)", k, e)
+		}
+	}
+	if st.Unresolved != 1 {
+		t.Errorf("stats = %+v, want the Missing() receiver unresolved", st)
+	}
+}

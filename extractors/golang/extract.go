@@ -758,9 +758,42 @@ func (w *walker) valueType(v extract.Node) string {
 	case k.compositeLit:
 		return w.baseType(t.Child(v, k.fType))
 	case k.callExpr:
-		if fn := t.Child(v, k.fFunction); w.is(fn, k.identifier) && w.text(fn) == "new" && !w.isShadowed("new") {
+		fn := t.Child(v, k.fFunction)
+		if w.is(fn, k.identifier) && w.text(fn) == "new" && !w.isShadowed("new") {
 			return w.baseType(firstNamed(t, t.Child(v, k.fArguments)))
 		}
+		return w.resultOf(fn)
+	}
+	return ""
+}
+
+// resultOf names the value of calling fn as "F()" or "pkg.F()": the host
+// resolves the function and takes its first result type, so x := NewT()
+// and NewT().M() still know their receiver. Builtins, conversions to
+// predeclared types, local func values and method calls give "".
+func (w *walker) resultOf(fn extract.Node) string {
+	t, k := w.t, w.k
+	switch {
+	case w.is(fn, k.identifier):
+		name := w.text(fn)
+		if (isBuiltinFunc(name) && !w.isShadowed(name)) || isPredeclaredType(name) {
+			return ""
+		}
+		if _, local := w.lookup(name, true); local {
+			return ""
+		}
+		return name + "()"
+	case w.is(fn, k.selectorExpr):
+		op, field := t.Child(fn, k.fOperand), t.Child(fn, k.fField)
+		if !w.is(op, k.identifier) || field == extract.None {
+			return ""
+		}
+		for _, b := range w.vars {
+			if b.name == w.text(op) {
+				return "" // a variable: x.M() is a method call
+			}
+		}
+		return w.text(op) + "." + w.text(field) + "()"
 	}
 	return ""
 }
@@ -816,7 +849,7 @@ func (w *walker) exprType(op extract.Node) string {
 		}
 	case k.typeAssertion:
 		return w.baseType(t.Child(op, k.fType))
-	case k.compositeLit, k.unaryExpr:
+	case k.compositeLit, k.unaryExpr, k.callExpr:
 		return w.valueType(op)
 	}
 	return ""

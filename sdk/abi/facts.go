@@ -46,10 +46,14 @@ type Symbol struct {
 
 // Call is a call site.
 type Call struct {
-	Caller       int32  // index of the enclosing symbol, -1 at file level
-	Name         string // the called name, bare ("Println", "save", "Foo" for new Foo())
-	Receiver     string // receiver expression as written ("self", "this", "s", "fmt", "a.b"); "" for a plain call
-	ReceiverType string // the receiver's type when the extractor knows it (self/this, typed parameter, Go receiver)
+	Caller   int32  // index of the enclosing symbol, -1 at file level
+	Name     string // the called name, bare ("Println", "save", "Foo" for new Foo())
+	Receiver string // receiver expression as written ("self", "this", "s", "fmt", "a.b"); "" for a plain call
+	// ReceiverType is the receiver's type when the extractor knows it
+	// (self/this, typed parameter, Go receiver): "T" or "pkg.T". "F()" or
+	// "pkg.F()" means "the first result type of calling F", which the host
+	// resolves from F's signature (x := NewT(); x.M()).
+	ReceiverType string
 	Line, Col    uint32
 }
 
