@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -24,7 +23,6 @@ type Index struct {
 	outOff, inOff     []int32
 	outEdges, inEdges []int32
 	byLabel           groups // lower-cased label
-	byName            groups // BareName, where it differs from the lower-cased label
 	byFile            groups // source file
 	// src and dst hold each edge's endpoint node indices (-1 when dangling),
 	// so walks never go back through the id map.
@@ -51,13 +49,14 @@ func (gr *groups) get(k string) []int32 {
 // groupBy builds groups over n nodes from key(i) (ok false: node i is in
 // no group) in two passes: number the distinct keys, then lay their members
 // out contiguously. key may return scratch bytes; a string is made only for
-// each distinct key.
-func groupBy(n, hint int, key func(i int) ([]byte, bool)) groups {
+// each distinct key, and not at all when key also returns the key as an
+// existing string (same bytes).
+func groupBy(n, hint int, key func(i int) ([]byte, string, bool)) groups {
 	gid := make([]int32, n)
 	gr := groups{gid: make(map[string]int32, hint)}
 	var count []int32
 	for i := range n {
-		k, ok := key(i)
+		k, ks, ok := key(i)
 		if !ok {
 			gid[i] = -1
 			continue
@@ -65,7 +64,10 @@ func groupBy(n, hint int, key func(i int) ([]byte, bool)) groups {
 		g, ok := gr.gid[string(k)]
 		if !ok {
 			g = int32(len(count))
-			gr.gid[string(k)] = g
+			if ks == "" {
+				ks = string(k)
+			}
+			gr.gid[ks] = g
 			count = append(count, 0)
 		}
 		gid[i] = g
@@ -118,19 +120,17 @@ func NewIndex(g *Graph) *Index {
 		}
 	}
 	var buf []byte
-	label := func(i int) []byte {
-		buf = appendLower(buf[:0], g.Nodes[i].Label)
-		return buf
-	}
-	x.byLabel = groupBy(n, n, func(i int) ([]byte, bool) { return label(i), true })
-	x.byName = groupBy(n, n/4, func(i int) ([]byte, bool) {
-		l := label(i)
-		b := bytes.TrimPrefix(bytes.TrimSuffix(l, []byte("()")), []byte("."))
-		return b, len(b) != len(l)
+	x.byLabel = groupBy(n, n, func(i int) ([]byte, string, bool) {
+		l := g.Nodes[i].Label
+		buf = appendLower(buf[:0], l)
+		if string(buf) == l { // already lower case: key by the label itself
+			return buf, l, true
+		}
+		return buf, "", true
 	})
-	x.byFile = groupBy(n, 0, func(i int) ([]byte, bool) {
+	x.byFile = groupBy(n, 0, func(i int) ([]byte, string, bool) {
 		f := g.Nodes[i].SourceFile
-		return unsafe.Slice(unsafe.StringData(f), len(f)), f != ""
+		return unsafe.Slice(unsafe.StringData(f), len(f)), f, f != ""
 	})
 	x.src, x.dst = endpoints(g, x.byID, parsed)
 	outDeg := make([]int32, n+1)
@@ -238,6 +238,23 @@ func takeParsed(g *Graph) *parsedEnds {
 		}
 	}
 	return p
+}
+
+// byName returns the nodes whose BareName is bare but whose lower-cased
+// label is not: the labels bare+"()", "."+bare+"()" and "."+bare, read
+// from the label table (BareName strips a "()" suffix, then a "." prefix,
+// so bare+"()" only counts when bare has no leading "." and "."+bare only
+// when bare has no "()" suffix). The result is a fresh slice.
+func (x *Index) byName(bare string) []int32 {
+	var out []int32
+	if !strings.HasPrefix(bare, ".") {
+		out = append(out, x.byLabel.get(bare+"()")...)
+	}
+	out = append(out, x.byLabel.get("."+bare+"()")...)
+	if !strings.HasSuffix(bare, "()") {
+		out = append(out, x.byLabel.get("."+bare)...)
+	}
+	return out
 }
 
 // BareName lowercases a label and strips call parentheses and a leading
@@ -372,7 +389,7 @@ func (x *Index) resolveName(ref string, keep func(int32) bool) Resolution {
 		return r
 	}
 	bare := BareName(ref)
-	if r, ok := try(append(slices.Clone(x.byName.get(bare)), x.byLabel.get(bare)...), "name"); ok {
+	if r, ok := try(append(x.byName(bare), x.byLabel.get(bare)...), "name"); ok {
 		return r
 	}
 	if c := x.byFile.get(ref); len(c) > 0 {

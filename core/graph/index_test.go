@@ -2,7 +2,9 @@ package graph
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -187,7 +189,37 @@ func TestNameTablesUnicode(t *testing.T) {
 	if got := x.FileNodes("ü.go"); len(got) != 2 {
 		t.Errorf("FileNodes = %v", got)
 	}
-	if got := x.byName.get(""); len(got) != 1 || got[0] != 2 {
+	if got := x.byName(""); len(got) != 1 || got[0] != 2 {
 		t.Errorf(`bare name "" = %v, want node c`, got)
+	}
+}
+
+// TestByNameMatchesBareName checks the label-table reading of bare names
+// against BareName over awkward labels.
+func TestByNameMatchesBareName(t *testing.T) {
+	labels := []string{"a", "a()", ".a", ".a()", "a()()", ".a()()", "..a", "..a()", ".", "()", ".()", "", "A()", ".A",
+		"a.()", "()a", ".()()", "..()", "x.y()", ".x.y", "a ()", ".a(", "a)"}
+	g := &Graph{}
+	for i, l := range labels {
+		g.Nodes = append(g.Nodes, Node{ID: fmt.Sprint(i), Label: l})
+	}
+	x := NewIndex(g)
+	keys := map[string]bool{}
+	for _, l := range labels {
+		keys[BareName(l)] = true
+		keys[strings.ToLower(l)] = true
+	}
+	for k := range keys {
+		var want []int32
+		for i, l := range labels {
+			if lo := strings.ToLower(l); BareName(l) == k && lo != BareName(l) {
+				want = append(want, int32(i))
+			}
+		}
+		got := x.byName(k)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("byName(%q) = %v, want %v", k, got, want)
+		}
 	}
 }
