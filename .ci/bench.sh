@@ -30,4 +30,5 @@ echo "re-extract after one changed file:          $(median "$out/reextract.txt" 
 rm -rf "$out"
 
 # Serving: startup, RSS and tools/call latency on the GOROOT graph.
-go test -run '^$' -bench 'BenchmarkServeGoroot' -benchtime 1x ./cmd/synaptic 2>/dev/null | grep -E 'Benchmark|ok' || true
+go test -run '^$' -bench 'BenchmarkServeGoroot/startup' -benchtime 1x -count "$COUNT" ./cmd/synaptic 2>/dev/null | grep -E '^Benchmark' || true
+go test -run '^$' -bench 'BenchmarkServeGoroot/call' -benchtime 2s ./cmd/synaptic 2>/dev/null | grep -E '^Benchmark' || true
