@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -94,6 +95,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		f.sourceRoot = defaultSourceRoot(f.graph)
 	}
 	cat := tools.New(tools.Options{SourceRoot: f.sourceRoot, Concise: f.concise, AllowExec: f.allowExec, GraphPath: f.graph})
+	runtime.GC() // the file's bytes are garbage now; drop them before indexing
 	cat.SetGraph(g)
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
 		Instructions: serverInstructions,
@@ -172,7 +174,13 @@ func loadGraphFile(path, expectSHA string) (*graph.Graph, [32]byte, error) {
 	if err != nil {
 		return nil, [32]byte{}, err
 	}
-	sum := sha256.Sum256(data)
+	// Hash and parse the same owned buffer at once: the digest is needed to
+	// verify a pinned graph and to let the reload watcher skip rewrites of
+	// identical bytes, and hashing 200+ MB costs as much as parsing it.
+	sumc := make(chan [32]byte, 1)
+	go func() { sumc <- sha256.Sum256(data) }()
+	g, perr := graph.Parse(data)
+	sum := <-sumc
 	if expectSHA != "" {
 		want := strings.ToLower(strings.TrimSpace(expectSHA))
 		if len(want) != 64 {
@@ -182,9 +190,8 @@ func loadGraphFile(path, expectSHA string) (*graph.Graph, [32]byte, error) {
 			return nil, sum, fmt.Errorf("%s has sha256 %s, expected %s: refusing to start", path, got, want)
 		}
 	}
-	g, err := graph.Parse(data)
-	if err != nil {
-		return nil, sum, fmt.Errorf("%s: %w (re-run 'synaptic extract')", path, err)
+	if perr != nil {
+		return nil, sum, fmt.Errorf("%s: %w (re-run 'synaptic extract')", path, perr)
 	}
 	return g, sum, nil
 }
