@@ -88,7 +88,12 @@ func New(opts Options) *Catalog {
 // SetGraph indexes g, precomputes the per-graph caches and publishes the
 // new snapshot. g must not be modified afterwards.
 func (c *Catalog) SetGraph(g *graph.Graph) {
-	c.snap.Store(newSnapshot(g, c.opts))
+	s := newSnapshot(g, c.opts)
+	c.snap.Store(s)
+	// Build the query index in the background, so serving starts at once
+	// and the first query_graph does not pay for it (queryIndex is a
+	// sync.Once: a query arriving earlier simply waits for the same build).
+	go s.queryIndex()
 }
 
 // LoadGraph reads a graph.json and publishes it; on error the serving
