@@ -1747,47 +1747,53 @@ func (d *decoder) signature(p **Signature) error {
 // params decodes into *ps the way encoding/json fills a slice: elements
 // within the existing capacity are decoded over, not zeroed.
 func (d *decoder) params(ps *[]Param) error {
+	return decodeSlice(d, ps, &d.paramBuf, 5, "params array", d.param)
+}
+
+// decodeSlice decodes a JSON array of records into *s, element by element
+// with elem, for params and sites. A first occurrence is decoded into the
+// scratch buf and copied out at its exact size (buf is reused); a repeated
+// member decodes over the earlier one's elements, as encoding/json does.
+func decodeSlice[T any](d *decoder, s *[]T, buf *[]T, depth int, what string, elem func(*T) error) error {
 	switch d.ws() {
 	case 'n':
-		*ps = nil
+		*s = nil
 		return d.literal("null")
 	case '[':
 	default:
-		return d.typeErr("params array")
+		return d.typeErr(what)
 	}
-	more, err := d.array(5)
+	more, err := d.array(depth)
 	if err != nil {
 		return err
 	}
-	fresh := *ps == nil
-	s := (*ps)[:0]
+	fresh := *s == nil
+	out := (*s)[:0]
 	if fresh {
-		s = d.paramBuf[:0]
+		out = (*buf)[:0]
 	}
 	for ; more; more, err = d.next(']') {
-		if !fresh && len(s) < cap(s) {
-			s = s[:len(s)+1] // decoded over, not zeroed
+		if !fresh && len(out) < cap(out) {
+			out = out[:len(out)+1] // decoded over, not zeroed
 		} else {
-			s = append(s, Param{})
+			var zero T
+			out = append(out, zero)
 		}
-		if err := d.param(&s[len(s)-1]); err != nil {
+		if err := elem(&out[len(out)-1]); err != nil {
 			if fresh {
-				d.paramBuf, s = s[:0], slices.Clone(s)
+				*buf, out = out[:0], slices.Clone(out)
 			}
-			*ps = s
+			*s = out
 			return err
 		}
 	}
-	if len(s) == 0 {
-		s = []Param{}
+	if len(out) == 0 {
+		out = []T{}
 	} else if fresh {
-		// Copied out at its exact size; the scratch is reused. (Only for a
-		// first occurrence: a repeated member decodes over the earlier one's
-		// elements, as encoding/json does.)
-		d.paramBuf = s[:0]
-		s = slices.Clone(s)
+		*buf = out[:0]
+		out = slices.Clone(out)
 	}
-	*ps = s
+	*s = out
 	return err
 }
 
@@ -1829,47 +1835,8 @@ func (d *decoder) param(p *Param) error {
 	return err
 }
 
-// sites decodes into *ss like params.
 func (d *decoder) sites(ss *[]Site) error {
-	switch d.ws() {
-	case 'n':
-		*ss = nil
-		return d.literal("null")
-	case '[':
-	default:
-		return d.typeErr("sites array")
-	}
-	more, err := d.array(4)
-	if err != nil {
-		return err
-	}
-	fresh := *ss == nil
-	s := (*ss)[:0]
-	if fresh {
-		s = d.siteBuf[:0]
-	}
-	for ; more; more, err = d.next(']') {
-		if !fresh && len(s) < cap(s) {
-			s = s[:len(s)+1] // decoded over, not zeroed
-		} else {
-			s = append(s, Site{})
-		}
-		if err := d.site(&s[len(s)-1]); err != nil {
-			if fresh {
-				d.siteBuf, s = s[:0], slices.Clone(s)
-			}
-			*ss = s
-			return err
-		}
-	}
-	if len(s) == 0 {
-		s = []Site{}
-	} else if fresh {
-		d.siteBuf = s[:0]
-		s = slices.Clone(s)
-	}
-	*ss = s
-	return err
+	return decodeSlice(d, ss, &d.siteBuf, 4, "sites array", d.site)
 }
 
 func (d *decoder) site(st *Site) error {
