@@ -3,7 +3,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/synaptic-graph/synaptic/core/syntax"
 	"github.com/synaptic-graph/synaptic/plugins/plugintest"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
-	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
 func target(t testing.TB) ([]plugintest.Language, plugintest.Target, []abi.Grammar) {
@@ -113,55 +111,15 @@ func TestHostileInputs(t *testing.T) {
 	}
 }
 
-// BenchmarkExtract measures extraction alone (files are parsed, named nodes
-// only as plugin.toml asks, before the timer starts) over the standard
-// library's net/http.
+// BenchmarkExtract measures extraction alone over the standard library's
+// net/http (parsed beforehand, named nodes only as plugin.toml asks).
 func BenchmarkExtract(b *testing.B) {
-	_, _, grammars := target(b)
-	g, _ := syntax.Lookup("go")
-	eg := extract.NewGrammar(&grammars[0])
-	files, _ := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
-	if len(files) == 0 {
-		b.Skip("no GOROOT sources")
+	c := plugintest.NewCorpus(b)
+	c.AddDir(filepath.Join(runtime.GOROOT(), "src", "net", "http"))
+	if c.Len() == 0 {
+		c.AddFixtures()
 	}
-	p := syntax.NewParser()
-	defer p.Close()
-	type parsed struct {
-		path      string
-		recs, src []byte
-	}
-	var corpus []parsed
-	var size int64
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tree, err := p.Parse(g, src, syntax.ParseOptions{NamedOnly: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		corpus = append(corpus, parsed{filepath.Base(f), append([]byte(nil), tree.Records...), src})
-		size += int64(len(src))
-	}
-	b.SetBytes(size)
-	b.ReportAllocs()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	cpu0 := threadCPU()
-	for b.Loop() {
-		for _, c := range corpus {
-			if _, err := extract.Run(Extractor{}, eg, c.path, c.recs, c.src); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	// Wall-clock MB/s suffers on a shared machine; CPU time of this thread
-	// does not (GC work on other threads is not counted).
-	if cpu := threadCPU() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(b.N)*float64(size)/1e6/cpu.Seconds(), "cpu-MB/s")
-	}
-	b.ReportMetric(float64(len(corpus)), "files/op")
+	c.Bench(b, Extractor{})
 }
 
 // TestGoldenWasm runs the same fixtures through the built .wasm in the real

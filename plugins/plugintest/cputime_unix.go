@@ -1,13 +1,13 @@
-package main
+//go:build unix
+
+package plugintest
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time used by the process (all threads, GC
-// included), or 0 if unavailable. The benchmark reports throughput per CPU
-// second too, because wall time on a shared machine says little.
+// processCPU returns the process's user+system CPU time.
 func processCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

@@ -1,6 +1,6 @@
-//go:build !linux && !wasip1
+//go:build !unix
 
-package main
+package plugintest
 
 import "time"
 

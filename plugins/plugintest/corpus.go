@@ -1,0 +1,142 @@
+package plugintest
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/synaptic-graph/synaptic/core/syntax"
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+// Corpus is a set of real source files parsed up front for an extractor's
+// benchmark and corpus test, so parsing stays outside the timer. Files are
+// parsed like the host does (the manifest's named_only included).
+type Corpus struct {
+	// Max caps the corpus size in source bytes (default 8 MiB); files past
+	// it are not added.
+	Max int64
+
+	tb       testing.TB
+	langs    []Language
+	grammars []*extract.Grammar
+	parser   *syntax.Parser
+	opts     syntax.ParseOptions
+	files    []corpusFile
+	bytes    int64
+}
+
+type corpusFile struct {
+	path            string
+	lang            int
+	records, source []byte
+}
+
+// NewCorpus prepares a corpus for the plugin in the current directory.
+func NewCorpus(tb testing.TB) *Corpus {
+	tb.Helper()
+	langs, err := Languages(".")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	abiGrammars, err := Grammars(langs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := &Corpus{Max: 8 << 20, tb: tb, langs: langs, parser: syntax.NewParser(), opts: syntax.ParseOptions{NamedOnly: namedOnly(".")}}
+	for i := range abiGrammars {
+		c.grammars = append(c.grammars, extract.NewGrammar(&abiGrammars[i]))
+	}
+	tb.Cleanup(c.parser.Close)
+	return c
+}
+
+// Full reports whether the corpus reached Max.
+func (c *Corpus) Full() bool { return c.bytes >= c.Max }
+
+// Len returns the number of files.
+func (c *Corpus) Len() int { return len(c.files) }
+
+// Add parses src if its extension belongs to one of the plugin's languages
+// (and to exts, when given) and the corpus is not full.
+func (c *Corpus) Add(name string, src []byte, exts ...string) {
+	li := langFor(c.langs, path.Base(name))
+	if li < 0 || c.Full() || (len(exts) > 0 && !slices.Contains(exts, path.Ext(name))) {
+		return
+	}
+	g, _ := syntax.Lookup(c.grammars[li].Name)
+	tree, err := c.parser.Parse(g, src, c.opts)
+	if err != nil {
+		return // too slow or unparsable: not what a benchmark measures
+	}
+	c.files = append(c.files, corpusFile{name, li, slices.Clone(tree.Records), src})
+	c.bytes += int64(len(src))
+}
+
+// AddDir adds the files under root, in walk order, until the corpus is full.
+func (c *Corpus) AddDir(root string, exts ...string) {
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || c.Full() {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			if src, err := os.ReadFile(p); err == nil && len(src) <= 1<<20 {
+				c.Add(p, src, exts...)
+			}
+		}
+		return nil
+	})
+}
+
+// AddFixtures adds the sources of testdata/*.txtar: the fallback when the
+// machine has no real corpus.
+func (c *Corpus) AddFixtures() {
+	c.tb.Logf("no real corpus found; using the fixtures")
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	for _, f := range files {
+		if ar, err := txtar.ParseFile(f); err == nil {
+			for _, af := range ar.Files {
+				c.Add(af.Name, af.Data)
+			}
+		}
+	}
+}
+
+// Bench measures extraction alone over the corpus: MB/s by the wall clock
+// (b.SetBytes) and cpu-MB/s by process CPU time, which stays meaningful on
+// a loaded machine.
+func (c *Corpus) Bench(b *testing.B, ex extract.Extractor) {
+	if len(c.files) == 0 {
+		b.Skip("empty corpus")
+	}
+	b.SetBytes(c.bytes)
+	b.ReportAllocs()
+	b.ReportMetric(float64(len(c.files)), "files")
+	cpu0 := processCPU()
+	for b.Loop() {
+		for _, f := range c.files {
+			if _, err := extract.Run(ex, c.grammars[f.lang], f.path, f.records, f.source); err != nil {
+				b.Fatalf("%s: %v", f.path, err)
+			}
+		}
+	}
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(b.N)*float64(c.bytes)/1e6/cpu.Seconds(), "cpu-MB/s")
+	}
+}
+
+// Check extracts every corpus file and fails on any error or invalid facts.
+func (c *Corpus) Check(t *testing.T, ex extract.Extractor) {
+	t.Helper()
+	for _, f := range c.files {
+		if _, err := extract.Run(ex, c.grammars[f.lang], f.path, f.records, f.source); err != nil {
+			t.Errorf("%s: %v", f.path, err)
+		}
+	}
+	t.Logf("%d files, %d bytes", len(c.files), c.bytes)
+}
