@@ -195,17 +195,7 @@ func appendNodeFields(b []byte, n *Node) []byte {
 		fs = append(fs, strField("source_location", n.SourceLocation))
 	}
 	if s := n.Span; s != nil {
-		fs = append(fs, field{"span", func(b []byte) []byte {
-			b = append(b, `{"end_col":`...)
-			b = strconv.AppendInt(b, int64(s.EndCol), 10)
-			b = append(b, `,"end_line":`...)
-			b = strconv.AppendInt(b, int64(s.EndLine), 10)
-			b = append(b, `,"start_col":`...)
-			b = strconv.AppendInt(b, int64(s.StartCol), 10)
-			b = append(b, `,"start_line":`...)
-			b = strconv.AppendInt(b, int64(s.StartLine), 10)
-			return append(b, '}')
-		}})
+		fs = append(fs, field{"span", func(b []byte) []byte { return appendSpan(b, s) }})
 	}
 	if n.Visibility != "" {
 		fs = append(fs, strField("visibility", n.Visibility))
@@ -256,15 +246,8 @@ func appendNodeFixed(b []byte, n *Node) []byte {
 		b = appendString(b, n.SourceLocation)
 	}
 	if s := n.Span; s != nil {
-		b = append(b, `,"span":{"end_col":`...)
-		b = strconv.AppendInt(b, int64(s.EndCol), 10)
-		b = append(b, `,"end_line":`...)
-		b = strconv.AppendInt(b, int64(s.EndLine), 10)
-		b = append(b, `,"start_col":`...)
-		b = strconv.AppendInt(b, int64(s.StartCol), 10)
-		b = append(b, `,"start_line":`...)
-		b = strconv.AppendInt(b, int64(s.StartLine), 10)
-		b = append(b, '}')
+		b = append(b, `,"span":`...)
+		b = appendSpan(b, s)
 	}
 	if n.Visibility != "" {
 		b = append(b, `,"visibility":`...)
@@ -324,6 +307,18 @@ func appendEdgeFixed(b []byte, e *Edge) []byte {
 	b = appendString(b, e.Target)
 	b = append(b, `,"weight":`...)
 	b = appendFloat(b, e.Weight)
+	return append(b, '}')
+}
+
+func appendSpan(b []byte, s *Span) []byte {
+	b = append(b, `{"end_col":`...)
+	b = strconv.AppendInt(b, int64(s.EndCol), 10)
+	b = append(b, `,"end_line":`...)
+	b = strconv.AppendInt(b, int64(s.EndLine), 10)
+	b = append(b, `,"start_col":`...)
+	b = strconv.AppendInt(b, int64(s.StartCol), 10)
+	b = append(b, `,"start_line":`...)
+	b = strconv.AppendInt(b, int64(s.StartLine), 10)
 	return append(b, '}')
 }
 
@@ -388,22 +383,7 @@ func appendEdgeFields(b []byte, e *Edge) []byte {
 	fs = append(fs, strField("relation", e.Relation))
 	if len(e.Sites) > 0 {
 		sites := e.Sites
-		fs = append(fs, field{"sites", func(b []byte) []byte {
-			b = append(b, '[')
-			for i, s := range sites {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, `{"source_file":`...)
-				b = appendString(b, s.SourceFile)
-				if s.SourceLocation != "" {
-					b = append(b, `,"source_location":`...)
-					b = appendString(b, s.SourceLocation)
-				}
-				b = append(b, '}')
-			}
-			return append(b, ']')
-		}})
+		fs = append(fs, field{"sites", func(b []byte) []byte { return appendSites(b, sites) }})
 	}
 	fs = append(fs, strField("source", e.Source), strField("source_file", e.SourceFile))
 	if e.SourceLocation != "" {
