@@ -118,12 +118,7 @@ func writeFacts(path string, files []cachedFile) error {
 }
 
 func readFacts(path string) (map[string]cachedFile, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(bufio.NewReader(f))
+	data, err := os.ReadFile(path) // one allocation of the file's size
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +135,7 @@ func readFacts(path string) (map[string]cachedFile, error) {
 			break
 		}
 		if len(payload) > 0 {
-			facts, err := abi.DecodeFacts(payload)
+			facts, err := abi.DecodeFactsShared(payload) // data is never modified
 			if err != nil {
 				return nil, fmt.Errorf("facts cache entry %s: %w", c.Path, err)
 			}

@@ -3,6 +3,7 @@ package abi
 import (
 	"bytes"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -94,6 +95,12 @@ func FuzzDecodeFacts(f *testing.F) {
 		again, err := DecodeFacts(EncodeFacts(nil, facts))
 		if err != nil || !reflect.DeepEqual(again, facts) {
 			t.Fatalf("re-encode round trip failed: %v", err)
+		}
+		// The zero-copy decoder agrees with the copying one and keeps
+		// nothing of b beyond what it returns.
+		shared, err := DecodeFactsShared(slices.Clone(b))
+		if err != nil || !reflect.DeepEqual(shared, facts) {
+			t.Fatalf("shared decode differs: %v", err)
 		}
 	})
 }

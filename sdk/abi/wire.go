@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unsafe"
 )
 
 // Encoder appends primitive values to a byte slice. The zero value is ready.
@@ -37,9 +38,10 @@ var ErrTruncated = errors.New("abi: truncated input")
 // Decoder reads what Encoder wrote. The first error sticks; later reads
 // return zero values, so callers check Err once at the end.
 type Decoder struct {
-	buf []byte
-	off int
-	err error
+	buf   []byte
+	off   int
+	err   error
+	share bool // strings alias buf instead of copying it
 }
 
 // NewDecoder returns a decoder over b.
@@ -130,9 +132,12 @@ func (d *Decoder) String() string {
 		d.fail(ErrTruncated)
 		return ""
 	}
-	s := string(d.buf[d.off : d.off+int(n)])
+	b := d.buf[d.off : d.off+int(n)]
 	d.off += int(n)
-	return s
+	if d.share && n > 0 {
+		return unsafe.String(&b[0], len(b))
+	}
+	return string(b)
 }
 
 // Bool reads one byte.
