@@ -21,6 +21,7 @@ import (
 
 	"github.com/oklog/run"
 
+	"github.com/synaptic-graph/synaptic/core/bigfile"
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/tools"
 	"github.com/synaptic-graph/synaptic/mcp"
@@ -167,13 +168,17 @@ func ignoreCanceled(err error) error {
 // loadGraphFile reads graph.json once into an owned buffer, verifies the
 // digest when pinned, and parses that same buffer.
 func loadGraphFile(path, expectSHA string) (*graph.Graph, [32]byte, error) {
-	data, err := os.ReadFile(path)
+	buf, err := bigfile.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, [32]byte{}, fmt.Errorf("%s not found: run 'synaptic extract' in the repository first, or pass --graph PATH", path)
 	}
 	if err != nil {
 		return nil, [32]byte{}, err
 	}
+	// The graph keeps nothing of data (graph.Parse copies what it keeps),
+	// and both readers below are done when this returns.
+	defer buf.Release()
+	data := buf.Bytes()
 	// Hash and parse the same owned buffer at once: the digest is needed to
 	// verify a pinned graph and to let the reload watcher skip rewrites of
 	// identical bytes, and hashing 200+ MB costs as much as parsing it.
@@ -241,16 +246,18 @@ func (w *graphWatcher) check() {
 		return
 	}
 	w.mod, w.size = st.ModTime(), st.Size()
-	data, err := os.ReadFile(w.path)
+	buf, err := bigfile.Read(w.path)
 	if err != nil {
 		fmt.Fprintf(w.log, "[synaptic] graph reload: %v; still serving the previous graph\n", err)
 		return
 	}
-	sum := sha256.Sum256(data)
+	sum := sha256.Sum256(buf.Bytes())
 	if sum == w.sum {
+		buf.Release()
 		return
 	}
-	g, err := graph.Parse(data)
+	g, err := graph.Parse(buf.Bytes())
+	buf.Release()
 	if err != nil {
 		fmt.Fprintf(w.log, "[synaptic] graph reload: %s: %v; still serving the previous graph\n", w.path, err)
 		return
