@@ -111,6 +111,15 @@ type Summary struct {
 	FullRebuild   bool
 	PluginChanged []string
 	Phases        []Phase // wall time per pipeline phase, in order
+	Workers       WorkerTime
+}
+
+// WorkerTime splits the parse+extract phase's worker time by stage, summed
+// over workers: where extraction spends its time next to tree-sitter.
+type WorkerTime struct {
+	ParseCPU     time.Duration // tree-sitter parsing (thread CPU time)
+	SerializeCPU time.Duration // flat-tree serialization in C (thread CPU time)
+	Plugin       time.Duration // the extractor plugin call, wall time
 }
 
 // Phase is the wall time of one pipeline step.
@@ -230,7 +239,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	phase("stat")
-	if err := runJobs(ctx, opts, jobs, cache); err != nil {
+	if err := runJobs(ctx, opts, jobs, cache, &sum.Workers); err != nil {
 		return nil, err
 	}
 	phase("parse+extract")
@@ -386,10 +395,11 @@ func loadPrevious(out string, full bool, sum *Summary) (*Manifest, map[string]ca
 	return m, cache
 }
 
-func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]cachedFile) error {
+func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]cachedFile, times *WorkerTime) error {
 	if len(jobs) == 0 {
 		return nil
 	}
+	var timeMu sync.Mutex
 	// Big files first, so a huge file does not start last and stretch the run.
 	order := slices.Clone(jobs)
 	slices.SortStableFunc(order, func(a, b *job) int { return int(b.file.Size - a.file.Size) })
@@ -401,7 +411,16 @@ func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]ca
 	for w := 0; w < workers; w++ {
 		p.Go(func(ctx context.Context) error {
 			parser := syntax.NewParser()
-			defer parser.Close()
+			var plugin time.Duration
+			defer func() {
+				st := parser.Stats()
+				parser.Close()
+				timeMu.Lock()
+				times.ParseCPU += st.ParseCPU
+				times.SerializeCPU += st.SerializeCPU
+				times.Plugin += plugin
+				timeMu.Unlock()
+			}()
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(order) {
@@ -411,7 +430,7 @@ func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]ca
 					return err
 				}
 				j := order[i]
-				extractOne(ctx, opts, w, parser, j, cache)
+				plugin += extractOne(ctx, opts, w, parser, j, cache)
 				d := int(done.Add(1))
 				if opts.Progress != nil {
 					progressMu.Lock()
@@ -424,12 +443,13 @@ func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]ca
 	return p.Wait()
 }
 
-func extractOne(ctx context.Context, opts Options, worker int, parser *syntax.Parser, j *job, cache map[string]cachedFile) {
+// extractOne fills j.result and returns the time spent in the plugin.
+func extractOne(ctx context.Context, opts Options, worker int, parser *syntax.Parser, j *job, cache map[string]cachedFile) (plugin time.Duration) {
 	j.result = cachedFile{Path: j.file.Rel, Plugin: j.pluginKey, Language: j.lang.Name}
 	src, err := os.ReadFile(j.file.Abs)
 	if err != nil {
 		j.result.Skip = string(discover.SkipUnreadable) + ": " + err.Error()
-		return
+		return plugin
 	}
 	sum := blake3.Sum256(src)
 	j.result.Hash = hex.EncodeToString(sum[:16])
@@ -437,22 +457,24 @@ func extractOne(ctx context.Context, opts Options, worker int, parser *syntax.Pa
 		if c, ok := cache[j.file.Rel]; ok && c.Plugin == j.pluginKey {
 			j.result = c
 			j.reused = true
-			return
+			return plugin
 		}
 	}
 	if discover.IsBinary(src) {
 		j.result.Skip = string(discover.SkipBinary) + ": binary content"
-		return
+		return plugin
 	}
 	tree, err := parser.Parse(j.lang.Grammar, src, syntax.ParseOptions{NamedOnly: j.lang.NamedOnly, Timeout: opts.ParseTimeout})
 	if err != nil {
 		j.result.Skip = "parse-failed: " + err.Error()
-		return
+		return plugin
 	}
+	t0 := time.Now()
 	facts, err := j.lang.Extractor.Extract(ctx, worker, j.file.Rel, j.lang.GrammarIndex, tree.Records, src)
+	plugin = time.Since(t0)
 	if err != nil {
 		j.result.Skip = "plugin-failed: " + err.Error()
-		return
+		return plugin
 	}
 	if tree.HasError {
 		facts.Errors = append(facts.Errors, "syntax errors: extracted what parses")
@@ -462,6 +484,7 @@ func extractOne(ctx context.Context, opts Options, worker int, parser *syntax.Pa
 		j.result.Generated = true
 	}
 	j.result.Facts = facts
+	return plugin
 }
 
 func writeGraph(p string, g *graph.Graph) (int, error) {

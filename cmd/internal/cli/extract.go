@@ -63,6 +63,9 @@ folders override earlier ones with the same plugin name).`)
 		for _, ph := range sum.Phases {
 			fmt.Fprintf(stdio.Err, "  phase %-18s %.3fs\n", ph.Name, ph.Seconds)
 		}
+		wt := sum.Workers
+		fmt.Fprintf(stdio.Err, "  workers: parse %.2f CPU-s, serialize %.2f CPU-s, plugins %.2f s (summed over workers)\n",
+			wt.ParseCPU.Seconds(), wt.SerializeCPU.Seconds(), wt.Plugin.Seconds())
 	}
 	return nil
 }
