@@ -335,24 +335,35 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		return sum.Skipped[a].Path < sum.Skipped[b].Path
 	})
 
+	// The report reads the same graph: build it on the other core while
+	// graph.json is written.
+	repDone := make(chan error, 1)
+	go func() {
+		var rep bytes.Buffer
+		in := report.Input{Graph: g, Index: x, Communities: comms}
+		for _, s := range sum.Skipped {
+			in.Skipped = append(in.Skipped, report.Skip{Path: s.Path, Reason: s.Reason, Detail: s.Detail})
+		}
+		if err := report.Write(&rep, in); err != nil {
+			repDone <- err
+			return
+		}
+		if err := writeFileAtomic(filepath.Join(out, "GRAPH_REPORT.md"), rep.Bytes()); err != nil {
+			repDone <- fmt.Errorf("write GRAPH_REPORT.md: %w", err)
+			return
+		}
+		repDone <- nil
+	}()
 	n, err := writeGraph(filepath.Join(out, "graph.json"), g)
+	repErr := <-repDone
 	if err != nil {
 		return nil, fmt.Errorf("write graph.json: %w", err)
 	}
+	if repErr != nil {
+		return nil, repErr
+	}
 	sum.GraphBytes = n
-	phase("write graph")
-	var rep bytes.Buffer
-	in := report.Input{Graph: g, Index: x, Communities: comms}
-	for _, s := range sum.Skipped {
-		in.Skipped = append(in.Skipped, report.Skip{Path: s.Path, Reason: s.Reason, Detail: s.Detail})
-	}
-	if err := report.Write(&rep, in); err != nil {
-		return nil, err
-	}
-	if err := writeFileAtomic(filepath.Join(out, "GRAPH_REPORT.md"), rep.Bytes()); err != nil {
-		return nil, fmt.Errorf("write GRAPH_REPORT.md: %w", err)
-	}
-	phase("write report")
+	phase("write graph+report")
 	// The manifest goes last: if anything above failed, the next run still
 	// sees the old manifest and redoes the work.
 	if err := writeManifest(filepath.Join(out, ManifestFile), manifest); err != nil {
