@@ -75,7 +75,11 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 			}
 		}
 	} else if fn = pick(r, f.top[call], isFunction); fn < 0 && f.pkg != nil {
-		fn = pick(r, f.pkg.top[call], isFunction)
+		if fn = pick(r, f.pkg.top[call], isFunction); fn < 0 {
+			fn = r.lookupWildcard(f, call, isFunction)
+		}
+	} else if fn < 0 {
+		fn = r.lookupWildcard(f, call, isFunction)
 	}
 	if fn < 0 {
 		return -1

@@ -406,8 +406,29 @@ func (r *resolver) findType(f *fileInfo, name string, useBindings bool) int32 {
 				}
 			}
 		}
+		return r.lookupWildcard(f, name, isType)
 	}
 	return -1
+}
+
+// lookupWildcard finds name through the file's wildcard imports (Go's
+// `import . "pkg"`, Java's `import pkg.*`, Python's `from m import *`),
+// which the language consults after the file's own scope. A name that more
+// than one of them provides is ambiguous and resolves to nothing.
+func (r *resolver) lookupWildcard(f *fileInfo, name string, ok func(string) bool) int32 {
+	found := int32(-1)
+	for _, b := range f.bindings["*"] {
+		if b.sym >= 0 {
+			continue // a static wildcard's members are methods, not types or functions
+		}
+		if t := r.lookupIn(b, name, ok); t >= 0 && t != found {
+			if found >= 0 {
+				return -1
+			}
+			found = t
+		}
+	}
+	return found
 }
 
 // splitQualified splits "pkg.Type" or "a::b::Type" into qualifier and name.
