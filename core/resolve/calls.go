@@ -63,6 +63,9 @@ func (r *resolver) resolveRelations() {
 // first result of calling F (x := NewServer(); x.Serve()). That type is
 // named in F's own file, so it is looked up there.
 func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
+	if i := strings.LastIndexByte(typ, '#'); i > 0 {
+		return r.memberType(f, typ[:i], typ[i+1:])
+	}
 	call, ok := strings.CutSuffix(typ, "()")
 	if !ok {
 		return r.findType(f, typ, true)
@@ -90,6 +93,40 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 		return -1
 	}
 	res := firstResultType(sig.Return)
+	if res == "" {
+		return -1
+	}
+	return r.findType(&r.files[s.file], res, true)
+}
+
+// memberType resolves "T#f" (the type of field f of T) and "T#M()" (the
+// first result type of method M of T), where T is itself any receiver type
+// form, so x.a.b.M() and NewT().With(1).Build() follow the chain across
+// files. The member's type is looked up where the member is declared.
+func (r *resolver) memberType(f *fileInfo, owner, member string) int32 {
+	t := r.receiverType(f, owner)
+	if t < 0 {
+		return -1
+	}
+	name, isCall := strings.CutSuffix(member, "()")
+	var m int32
+	if isCall {
+		m = r.method(t, name)
+	} else {
+		m = r.field(t, name)
+	}
+	if m < 0 {
+		return -1
+	}
+	s := &r.syms[m]
+	sig := r.files[s.file].Facts.Symbols[s.local].Signature
+	if sig == nil {
+		return -1
+	}
+	res := sig.Return
+	if isCall {
+		res = firstResultType(res)
+	}
 	if res == "" {
 		return -1
 	}
@@ -160,7 +197,13 @@ func (r *resolver) edgeCtx(src, dst, rel string, c graph.Confidence, ctx, file s
 }
 
 // method finds a method of type t by name, walking bases (bounded, cycle-safe).
-func (r *resolver) method(t int32, name string) int32 {
+func (r *resolver) method(t int32, name string) int32 { return r.member(r.methods, t, name) }
+
+// field finds a field of type t by name, walking embedded types as Go
+// promotes their fields.
+func (r *resolver) field(t int32, name string) int32 { return r.member(r.fields, t, name) }
+
+func (r *resolver) member(index map[int32]map[string][]int32, t int32, name string) int32 {
 	seen := map[int32]bool{}
 	queue := []int32{t}
 	for depth := 0; depth < 6 && len(queue) > 0; depth++ {
@@ -170,7 +213,7 @@ func (r *resolver) method(t int32, name string) int32 {
 				continue
 			}
 			seen[c] = true
-			if ms := r.methods[c][name]; len(ms) == 1 {
+			if ms := index[c][name]; len(ms) == 1 {
 				return ms[0]
 			} else if len(ms) > 1 {
 				return -1 // overloads: several targets, link none
@@ -222,7 +265,7 @@ func (r *resolver) resolveCalls() {
 func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (int32, graph.Confidence) {
 	if c.ReceiverType != "" {
 		t, conf := r.receiverType(f, c.ReceiverType), graph.Extracted
-		if t < 0 && !strings.HasSuffix(c.ReceiverType, "()") {
+		if t < 0 && !strings.HasSuffix(c.ReceiverType, "()") && !strings.Contains(c.ReceiverType, "#") {
 			if t = r.inferType(f, c.ReceiverType); t >= 0 {
 				conf = graph.Inferred
 			}

@@ -70,6 +70,7 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 		pkgs:      make(map[string]*pkgInfo),
 		byFamily:  make(map[string]map[string][]int32),
 		methods:   make(map[int32]map[string][]int32),
+		fields:    make(map[int32]map[string][]int32),
 		bases:     make(map[int32][]int32),
 		dirs:      make(map[string][]int32),
 		goModules: opts.GoModules,
@@ -153,6 +154,7 @@ type resolver struct {
 	pkgs     map[string]*pkgInfo
 	byFamily map[string]map[string][]int32 // family -> name -> top-level definitions
 	methods  map[int32]map[string][]int32  // type -> method name -> methods
+	fields   map[int32]map[string][]int32  // type -> field name -> fields
 	bases    map[int32][]int32             // type -> resolved bases/embedded types
 	dirs     map[string][]int32            // directory -> files
 	stubs    map[string]string             // stub key -> id
@@ -291,7 +293,10 @@ func (r *resolver) addSymbols() {
 			if s.Span.StartLine > 0 {
 				n.Span = &graph.Span{StartLine: int(s.Span.StartLine), StartCol: int(s.Span.StartCol), EndLine: int(s.Span.EndLine), EndCol: int(s.Span.EndCol)}
 			}
-			if sig := s.Signature; sig != nil {
+			// A field's "signature" is only its type, which resolution uses to
+			// follow x.f.M(); it is not a callable's signature, so it stays
+			// out of the graph.
+			if sig := s.Signature; sig != nil && s.Kind != "field" {
 				gs := &graph.Signature{ReturnType: sig.Return, Raw: sig.Raw, Params: make([]graph.Param, 0, len(sig.Params))}
 				for _, p := range sig.Params {
 					gs.Params = append(gs.Params, graph.Param{Name: p.Name, TypeRef: p.Type})
@@ -354,6 +359,15 @@ func (r *resolver) attachReceivers() {
 func (r *resolver) indexMembers() {
 	for gi := range r.syms {
 		s := &r.syms[gi]
+		if s.kind == "field" && s.parent >= 0 && isType(r.syms[s.parent].kind) {
+			m := r.fields[s.parent]
+			if m == nil {
+				m = make(map[string][]int32)
+				r.fields[s.parent] = m
+			}
+			m[s.name] = append(m[s.name], int32(gi))
+			continue
+		}
 		if !isCallable(s.kind) {
 			continue
 		}

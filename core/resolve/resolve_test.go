@@ -250,3 +250,85 @@ func TestReceiverFromCallResult(t *testing.T) {
 		t.Errorf("stats = %+v, want the Missing() receiver unresolved", st)
 	}
 }
+
+// TestReceiverMemberChain: "T#f" is the type of field f of T, "T#M()" the
+// first result of method M of T, each looked up where the member is
+// declared; promoted fields of embedded types count, and a member that
+// does not exist or has no named type links nothing.
+func TestReceiverMemberChain(t *testing.T) {
+	files := []File{
+		{Path: "srv/srv.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{
+				{Name: "Header", Kind: "type_alias", Parent: -1, Span: sp(1)},                                        // 0
+				{Name: "Get", Kind: "method", Receiver: "Header", Parent: -1, Span: sp(2)},                           // 1
+				{Name: "Base", Kind: "struct", Parent: -1, Span: sp(3)},                                              // 2
+				{Name: "Header", Kind: "field", Parent: 2, Span: sp(4), Signature: &abi.Signature{Return: "Header"}}, // 3
+				{Name: "Response", Kind: "struct", Parent: -1, Span: sp(5)},                                          // 4
+				{Name: "Body", Kind: "field", Parent: 4, Span: sp(6), Signature: &abi.Signature{Return: "Header"}},   // 5
+				{Name: "Raw", Kind: "field", Parent: 4, Span: sp(7)},                                                 // 6: []byte, no named type
+				{Name: "Client", Kind: "struct", Parent: -1, Span: sp(8)},                                            // 7
+				{Name: "Do", Kind: "method", Receiver: "Client", Parent: -1, Span: sp(9), Signature: &abi.Signature{Return: "(*Response, error)"}},
+			},
+			Relations: []abi.Relation{{From: 4, Kind: "embeds", Target: "Base", Line: 5}},
+		}},
+		{Path: "cmd/main.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "main",
+			Imports: []abi.Import{{Path: "example.com/m/srv", Line: 2}},
+			Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(4)}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "Get", Receiver: "res.Body", ReceiverType: "srv.Response#Body", Line: 6},
+				{Caller: 0, Name: "Get", Receiver: "res.Header", ReceiverType: "srv.Response#Header", Line: 7}, // promoted from Base
+				{Caller: 0, Name: "Get", Receiver: "c.Do(r).Body", ReceiverType: "srv.Client#Do()#Body", Line: 8},
+				{Caller: 0, Name: "Get", Receiver: "res.Raw", ReceiverType: "srv.Response#Raw", Line: 9},
+				{Caller: 0, Name: "Get", Receiver: "res.Nope", ReceiverType: "srv.Response#Nope", Line: 10},
+				{Caller: 0, Name: "Get", Receiver: "c.Nope()", ReceiverType: "srv.Client#Nope()", Line: 11},
+			},
+		}},
+	}
+	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	e, ok := edgeSet(g)["cmd_main_main -calls-> srv_srv_header_get"]
+	if !ok || e.Confidence != graph.Extracted {
+		t.Fatalf("missing EXTRACTED main -> Header.Get (%+v)", e)
+	}
+	if got := 1 + len(e.Sites); got != 3 {
+		t.Errorf("main -> Header.Get has %d call sites, want 3 (lines 6, 7, 8)", got)
+	}
+	if st.Unresolved != 3 {
+		t.Errorf("stats = %+v, want Raw, Nope and Nope() unresolved", st)
+	}
+	for i := range g.Nodes {
+		if g.Nodes[i].Kind == "field" && g.Nodes[i].Signature != nil {
+			t.Errorf("field %s carries a signature into the graph", g.Nodes[i].ID)
+		}
+	}
+}
+
+// TestWildcardImportTypes: Go's `import . "pkg"` makes pkg's types and
+// functions usable unqualified, as receiver types and F() results.
+func TestWildcardImportTypes(t *testing.T) {
+	files := []File{
+		{Path: "srv/srv.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{
+				{Name: "Server", Kind: "struct", Parent: -1, Span: sp(1)},
+				{Name: "Serve", Kind: "method", Receiver: "Server", Parent: -1, Span: sp(2)},
+				{Name: "New", Kind: "function", Parent: -1, Span: sp(3), Signature: &abi.Signature{Return: "*Server"}},
+			},
+		}},
+		{Path: "srv/srv_test.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv_test",
+			Imports: []abi.Import{{Path: "example.com/m/srv", Alias: ".", Line: 2}},
+			Symbols: []abi.Symbol{{Name: "TestServe", Kind: "function", Parent: -1, Span: sp(4), Test: true}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "Serve", Receiver: "s", ReceiverType: "Server", Line: 5},
+				{Caller: 0, Name: "Serve", Receiver: "s", ReceiverType: "New()", Line: 6},
+			},
+		}},
+	}
+	g, _ := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	e, ok := edgeSet(g)["srv_srv_test_testserve -calls-> srv_srv_server_serve"]
+	if !ok || 1+len(e.Sites) != 2 {
+		t.Fatalf("want both dot-import calls linked, got %+v (found %v)", e, ok)
+	}
+}

@@ -449,7 +449,12 @@ func (w *walker) structFields(sym int32, st extract.Node) {
 			}
 			named = true
 			if name := w.text(c); name != "_" {
-				w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: sym, Visibility: w.visibility(name), Span: t.Span(fd)})
+				// The field's type, so the host can follow x.f.M() across files.
+				var sig *abi.Signature
+				if base := w.baseType(typ); base != "" {
+					sig = &abi.Signature{Return: base}
+				}
+				w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: sym, Visibility: w.visibility(name), Span: t.Span(fd), Signature: sig})
 			}
 		}
 		if named {
@@ -785,17 +790,29 @@ func (w *walker) resultOf(fn extract.Node) string {
 		return name + "()"
 	case w.is(fn, k.selectorExpr):
 		op, field := t.Child(fn, k.fOperand), t.Child(fn, k.fField)
-		if !w.is(op, k.identifier) || field == extract.None {
+		if field == extract.None {
 			return ""
 		}
-		for _, b := range w.vars {
-			if b.name == w.text(op) {
-				return "" // a variable: x.M() is a method call
-			}
+		if w.is(op, k.identifier) && !w.isVar(w.text(op)) {
+			return w.text(op) + "." + w.text(field) + "()"
 		}
-		return w.text(op) + "." + w.text(field) + "()"
+		// x.M(): the result of method M of x's type, "T#M()".
+		if owner := w.exprType(op); owner != "" {
+			return owner + "#" + w.text(field) + "()"
+		}
 	}
 	return ""
+}
+
+// isVar reports whether name is a variable in scope (so x.M is a method or
+// field of x, not something of package x).
+func (w *walker) isVar(name string) bool {
+	for _, b := range w.vars {
+		if b.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *walker) call(n extract.Node) {
@@ -840,13 +857,20 @@ func (w *walker) exprType(op extract.Node) string {
 		typ, _ := w.lookup(w.text(op), false)
 		return typ
 	case k.selectorExpr:
-		x := t.Child(op, k.fOperand)
-		if w.fields == nil || !w.is(x, k.identifier) {
+		// x.f: the field's type when its struct is declared in this file,
+		// else "T#f" for the host, which knows every struct's fields.
+		x, f := t.Child(op, k.fOperand), t.Child(op, k.fField)
+		if f == extract.None {
 			return ""
 		}
-		if owner, _ := w.lookup(w.text(x), false); owner != "" {
-			return w.fields[[2]string{owner, w.text(t.Child(op, k.fField))}]
+		owner := w.exprType(x)
+		if owner == "" {
+			return ""
 		}
+		if typ := w.fields[[2]string{owner, w.text(f)}]; typ != "" {
+			return typ
+		}
+		return owner + "#" + w.text(f)
 	case k.typeAssertion:
 		return w.baseType(t.Child(op, k.fType))
 	case k.compositeLit, k.unaryExpr, k.callExpr:
