@@ -52,7 +52,10 @@ type Call struct {
 	// ReceiverType is the receiver's type when the extractor knows it
 	// (self/this, typed parameter, Go receiver): "T" or "pkg.T". "F()" or
 	// "pkg.F()" means "the first result type of calling F", which the host
-	// resolves from F's signature (x := NewT(); x.M()).
+	// resolves from F's signature (x := NewT(); x.M()). Members chain with
+	// '#': "T#f" is the type of field f of T (give field symbols a
+	// Signature whose Return is their type) and "T#M()" the first result
+	// type of method M of T, where T is any of these forms.
 	ReceiverType string
 	Line, Col    uint32
 }
