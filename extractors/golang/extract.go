@@ -768,6 +768,8 @@ func (w *walker) valueType(v extract.Node) string {
 			return w.baseType(firstNamed(t, t.Child(v, k.fArguments)))
 		}
 		return w.resultOf(fn)
+	case k.selectorExpr:
+		return w.exprType(v) // x := y.f, x := f().f: "T#f"
 	}
 	return ""
 }
