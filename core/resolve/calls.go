@@ -216,7 +216,9 @@ func (r *resolver) member(index map[int32]map[string][]int32, t int32, name stri
 			if ms := index[c][name]; len(ms) == 1 {
 				return ms[0]
 			} else if len(ms) > 1 {
-				return -1 // overloads: several targets, link none
+				// Overloads: several targets, link none; but Go has only
+				// build variants, of which a portable one may stand out.
+				return r.portableGo(ms)
 			}
 			next = append(next, r.bases[c]...)
 		}

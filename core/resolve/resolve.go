@@ -467,14 +467,21 @@ func splitQualified(s string) (string, string, bool) {
 // pick returns the single candidate satisfying ok, or -1 when there is none
 // or more than one.
 func pick(r *resolver, cands []int32, ok func(string) bool) int32 {
-	found := int32(-1)
+	found, n := int32(-1), 0
 	for _, c := range cands {
 		if ok(r.syms[c].kind) {
-			if found >= 0 {
-				return -1
-			}
 			found = c
+			n++
 		}
+	}
+	if n > 1 {
+		matching := make([]int32, 0, n)
+		for _, c := range cands {
+			if ok(r.syms[c].kind) {
+				matching = append(matching, c)
+			}
+		}
+		return r.portableGo(matching) // Go build variants; else ambiguous
 	}
 	return found
 }

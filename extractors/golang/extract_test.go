@@ -122,6 +122,16 @@ func BenchmarkExtract(b *testing.B) {
 	c.Bench(b, Extractor{})
 }
 
+// BenchmarkExtractWasm is BenchmarkExtract through the built go.wasm.
+func BenchmarkExtractWasm(b *testing.B) {
+	c := plugintest.NewCorpus(b)
+	c.AddDir(filepath.Join(runtime.GOROOT(), "src", "net", "http"))
+	if c.Len() == 0 {
+		c.AddFixtures()
+	}
+	c.BenchWasm(b)
+}
+
 // TestGoldenWasm runs the same fixtures through the built .wasm in the real
 // sandbox (skipped with -short).
 func TestGoldenWasm(t *testing.T) { plugintest.RunWasm(t, ".") }

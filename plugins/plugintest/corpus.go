@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/synaptic-graph/synaptic/core/syntax"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
@@ -25,10 +26,12 @@ type Corpus struct {
 	tb       testing.TB
 	langs    []Language
 	grammars []*extract.Grammar
-	parser   *syntax.Parser
-	opts     syntax.ParseOptions
-	files    []corpusFile
-	bytes    int64
+	// abiGrammars are the grammars as the host hands them to a plugin.
+	abiGrammars []abi.Grammar
+	parser      *syntax.Parser
+	opts        syntax.ParseOptions
+	files       []corpusFile
+	bytes       int64
 }
 
 type corpusFile struct {
@@ -48,7 +51,7 @@ func NewCorpus(tb testing.TB) *Corpus {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c := &Corpus{Max: 8 << 20, tb: tb, langs: langs, parser: syntax.NewParser(), opts: syntax.ParseOptions{NamedOnly: namedOnly(".")}}
+	c := &Corpus{Max: 8 << 20, tb: tb, langs: langs, abiGrammars: abiGrammars, parser: syntax.NewParser(), opts: syntax.ParseOptions{NamedOnly: namedOnly(".")}}
 	for i := range abiGrammars {
 		c.grammars = append(c.grammars, extract.NewGrammar(&abiGrammars[i]))
 	}
@@ -121,6 +124,29 @@ func (c *Corpus) Bench(b *testing.B, ex extract.Extractor) {
 	for b.Loop() {
 		for _, f := range c.files {
 			if _, err := extract.Run(ex, c.grammars[f.lang], f.path, f.records, f.source); err != nil {
+				b.Fatalf("%s: %v", f.path, err)
+			}
+		}
+	}
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(b.N)*float64(c.bytes)/1e6/cpu.Seconds(), "cpu-MB/s")
+	}
+}
+
+// BenchWasm is Bench for the built plugin in the current directory, run
+// in the real wazero sandbox (one instance): comparing the two shows what
+// the wasm boundary and Go's wasm code generation cost.
+func (c *Corpus) BenchWasm(b *testing.B) {
+	if len(c.files) == 0 {
+		b.Skip("empty corpus")
+	}
+	target := BuildWasm(b, ".", c.abiGrammars)
+	b.SetBytes(c.bytes)
+	b.ReportMetric(float64(len(c.files)), "files")
+	cpu0 := processCPU()
+	for b.Loop() {
+		for _, f := range c.files {
+			if _, err := target.Extract(f.path, f.lang, f.records, f.source); err != nil {
 				b.Fatalf("%s: %v", f.path, err)
 			}
 		}

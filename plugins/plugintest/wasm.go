@@ -25,7 +25,7 @@ func (w wasmTarget) Extract(path string, lang int, records, source []byte) (*abi
 // into a temporary folder next to a copy of its plugin.toml, loads it in a
 // real wazero host, and returns it as a Target: the shipped artefact, run
 // through the real sandbox.
-func BuildWasm(t *testing.T, dir string, grammars []abi.Grammar) Target {
+func BuildWasm(t testing.TB, dir string, grammars []abi.Grammar) Target {
 	t.Helper()
 	m, err := manifest.Load(dir)
 	if err != nil {
