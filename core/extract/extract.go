@@ -226,6 +226,20 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		jobs = append(jobs, j)
 	}
+	// Keep only the cached facts this run can still use (a touched but
+	// unchanged file): after a plugin upgrade that re-extracts everything,
+	// the old facts must not stay in memory next to the new ones.
+	usable := make(map[string]bool, len(jobs))
+	for _, j := range jobs {
+		if c, ok := cache[j.file.Rel]; ok && c.Plugin == j.pluginKey {
+			usable[j.file.Rel] = true
+		}
+	}
+	for p := range cache {
+		if !usable[p] {
+			delete(cache, p) // reused files hold their own copy in results
+		}
+	}
 	if prev != nil {
 		pending := make(map[string]bool, len(jobs))
 		for _, j := range jobs {
