@@ -84,19 +84,26 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 	} else if fn < 0 {
 		fn = r.lookupWildcard(f, call, isFunction)
 	}
-	if fn < 0 {
+	return r.declaredType(fn, firstResultType)
+}
+
+// declaredType resolves the type that symbol s's signature names (picked
+// out of its Return by which), looked up in s's own file; -1 if s is -1 or
+// names no type.
+func (r *resolver) declaredType(s int32, which func(string) string) int32 {
+	if s < 0 {
 		return -1
 	}
-	s := &r.syms[fn]
-	sig := r.files[s.file].Facts.Symbols[s.local].Signature
+	sym := &r.syms[s]
+	sig := r.files[sym.file].Facts.Symbols[sym.local].Signature
 	if sig == nil {
 		return -1
 	}
-	res := firstResultType(sig.Return)
+	res := which(sig.Return)
 	if res == "" {
 		return -1
 	}
-	return r.findType(&r.files[s.file], res, true)
+	return r.findType(&r.files[sym.file], res, true)
 }
 
 // memberType resolves "T#f" (the type of field f of T) and "T#M()" (the
@@ -108,29 +115,10 @@ func (r *resolver) memberType(f *fileInfo, owner, member string) int32 {
 	if t < 0 {
 		return -1
 	}
-	name, isCall := strings.CutSuffix(member, "()")
-	var m int32
-	if isCall {
-		m = r.method(t, name)
-	} else {
-		m = r.field(t, name)
+	if name, isCall := strings.CutSuffix(member, "()"); isCall {
+		return r.declaredType(r.method(t, name), firstResultType)
 	}
-	if m < 0 {
-		return -1
-	}
-	s := &r.syms[m]
-	sig := r.files[s.file].Facts.Symbols[s.local].Signature
-	if sig == nil {
-		return -1
-	}
-	res := sig.Return
-	if isCall {
-		res = firstResultType(res)
-	}
-	if res == "" {
-		return -1
-	}
-	return r.findType(&r.files[s.file], res, true)
+	return r.declaredType(r.field(t, member), func(typ string) string { return typ }) // a field's Return is its type
 }
 
 func isFunction(kind string) bool { return kind == "function" }
