@@ -78,6 +78,10 @@ type cachedFile struct {
 	// its constants, variables and fields were dropped from Facts.
 	Generated bool
 	Facts     *abi.Facts
+	// encoded is Facts as the cache file holds them, when they were read
+	// from it unchanged: writing the cache again copies these bytes
+	// instead of encoding thousands of files anew.
+	encoded []byte
 }
 
 var factsMagic = []byte("SYNFACTS2\n")
@@ -99,12 +103,13 @@ func writeFacts(path string, files []cachedFile) error {
 			e.String(c.Language)
 			e.String(c.Skip)
 			e.Bool(c.Generated)
-			buf = buf[:0]
-			if c.Facts != nil {
-				buf = abi.EncodeFacts(buf, c.Facts)
+			enc := c.encoded
+			if enc == nil && c.Facts != nil {
+				buf = abi.EncodeFacts(buf[:0], c.Facts)
+				enc = buf
 			}
-			e.Uvarint(uint64(len(buf)))
-			e.Buf = append(e.Buf, buf...)
+			e.Uvarint(uint64(len(enc)))
+			e.Buf = append(e.Buf, enc...)
 			if len(e.Buf) > 256<<10 {
 				if _, err := w.Write(e.Buf); err != nil {
 					return err
@@ -140,6 +145,7 @@ func readFacts(path string) (map[string]cachedFile, error) {
 				return nil, fmt.Errorf("facts cache entry %s: %w", c.Path, err)
 			}
 			c.Facts = facts
+			c.encoded = payload
 		}
 		out[c.Path] = c
 	}
