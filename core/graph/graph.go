@@ -130,21 +130,28 @@ type Graph struct {
 // (the first site stays primary; others become Sites) and sorts sites. It is
 // what makes output independent of extraction order.
 func (g *Graph) Canonicalize() {
-	// Sort index permutations and gather once: the records are large, and
-	// swapping them in place dominated the cost on big graphs.
+	// Sort index permutations, then move each record once along the
+	// permutation's cycles: the records are large, swapping them during the
+	// sort dominated on big graphs, and gathering into a new slice costs a
+	// fresh allocation as large as the graph (page faults, collector work).
 	nodeOrder := make([]int32, len(g.Nodes))
 	for i := range nodeOrder {
 		nodeOrder[i] = int32(i)
 	}
 	slices.SortStableFunc(nodeOrder, func(a, b int32) int { return strings.Compare(g.Nodes[a].ID, g.Nodes[b].ID) })
-	nodes := make([]Node, 0, len(g.Nodes))
-	for _, i := range nodeOrder {
-		if n := len(nodes); n > 0 && nodes[n-1].ID == g.Nodes[i].ID {
+	permute(g.Nodes, nodeOrder)
+	w := 0
+	for i := range g.Nodes {
+		if w > 0 && g.Nodes[w-1].ID == g.Nodes[i].ID {
 			continue
 		}
-		nodes = append(nodes, g.Nodes[i])
+		if w != i {
+			g.Nodes[w] = g.Nodes[i]
+		}
+		w++
 	}
-	g.Nodes = nodes
+	clear(g.Nodes[w:])
+	g.Nodes = g.Nodes[:w]
 
 	// Edges sort by (source, target) as node ranks — integer compares —
 	// then relation, context and site. Nodes are sorted by id, so rank order
@@ -185,18 +192,23 @@ func (g *Graph) Canonicalize() {
 		}
 		return int(a - b)
 	})
-	out := make([]Edge, 0, len(g.Edges))
-	for _, i := range edgeOrder {
+	permute(g.Edges, edgeOrder)
+	w = 0
+	for i := range g.Edges {
 		e := &g.Edges[i]
-		if n := len(out); n > 0 && out[n-1].Key() == e.Key() {
-			last := &out[n-1]
+		if w > 0 && g.Edges[w-1].Key() == e.Key() {
+			last := &g.Edges[w-1]
 			last.Sites = append(last.Sites, Site{e.SourceFile, e.SourceLocation})
 			last.Sites = append(last.Sites, e.Sites...)
 			continue
 		}
-		out = append(out, *e)
+		if w != i {
+			g.Edges[w] = *e
+		}
+		w++
 	}
-	g.Edges = out
+	clear(g.Edges[w:])
+	g.Edges = g.Edges[:w]
 	for i := range g.Edges {
 		e := &g.Edges[i]
 		if len(e.Sites) == 0 {
@@ -208,6 +220,29 @@ func (g *Graph) Canonicalize() {
 		e.Sites = slices.DeleteFunc(e.Sites, func(s Site) bool { return s == primary })
 		if len(e.Sites) == 0 {
 			e.Sites = nil
+		}
+	}
+}
+
+// permute reorders xs in place so that xs[k] becomes the old xs[order[k]],
+// moving each element once along the permutation's cycles. It consumes
+// order.
+func permute[T any](xs []T, order []int32) {
+	for i := range order {
+		if order[i] < 0 || int(order[i]) == i {
+			continue
+		}
+		tmp := xs[i]
+		j := i
+		for {
+			k := int(order[j])
+			order[j] = -1 // placed
+			if k == i {
+				xs[j] = tmp
+				break
+			}
+			xs[j] = xs[k]
+			j = k
 		}
 	}
 }

@@ -3,6 +3,9 @@ package graph
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -164,6 +167,36 @@ func TestIsTestPath(t *testing.T) {
 	for p, want := range tests {
 		if got := IsTestPath(p); got != want {
 			t.Errorf("IsTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestPermute: permute moves xs[order[k]] to position k, for every shape of
+// cycle (fixed points, swaps, one long cycle, random).
+func TestPermute(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 9))
+	for n := 0; n < 40; n++ {
+		orders := [][]int32{make([]int32, n), make([]int32, n), make([]int32, n)}
+		for i := range n {
+			orders[0][i] = int32(i)           // identity
+			orders[1][i] = int32((i + 1) % n) // one cycle
+		}
+		for i, p := range rnd.Perm(n) {
+			orders[2][i] = int32(p)
+		}
+		for _, order := range orders {
+			xs := make([]string, n)
+			for i := range xs {
+				xs[i] = strconv.Itoa(i)
+			}
+			want := make([]string, n)
+			for k, i := range order {
+				want[k] = xs[i]
+			}
+			permute(xs, slices.Clone(order))
+			if !slices.Equal(xs, want) {
+				t.Fatalf("permute(%v) = %v, want %v", order, xs, want)
+			}
 		}
 	}
 }
