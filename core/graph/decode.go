@@ -1230,13 +1230,7 @@ func extent(data []byte, i int) (end, n int) {
 			if depth == 1 {
 				any = true
 			}
-			for i++; i < len(data); i++ {
-				if c := data[i]; c == '"' {
-					break
-				} else if c == '\\' {
-					i++
-				}
-			}
+			i = stringEnd(data, i)
 			if depth == 0 {
 				return i + 1, 0
 			}
@@ -1268,6 +1262,29 @@ func extent(data []byte, i int) (end, n int) {
 		}
 	}
 	return i, 0
+}
+
+// stringEnd returns the index of the quote closing the string that opens
+// at data[open], or len(data) if it is unterminated. Most of graph.json is
+// string bytes, so it jumps from quote to quote (bytes.IndexByte is
+// vectorized) and counts the backslashes before each: an odd run escapes it.
+func stringEnd(data []byte, open int) int {
+	j := open + 1
+	for {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return len(data)
+		}
+		q := j + k
+		bs := 0
+		for p := q - 1; p > open && data[p] == '\\'; p-- {
+			bs++
+		}
+		if bs%2 == 0 {
+			return q
+		}
+		j = q + 1
+	}
 }
 
 // arraySize is a pre-pass answer: the array at pos has n elements.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"reflect"
 	"strings"
@@ -474,5 +475,36 @@ func TestParseAllParallel(t *testing.T) {
 	parallelMin = 0
 	for _, q := range quirks {
 		checkDifferential(t, []byte(q))
+	}
+}
+
+// TestStringEnd holds the quote-to-quote scan to the byte-by-byte one it
+// replaced: a backslash escapes the next byte, whatever it is.
+func TestStringEnd(t *testing.T) {
+	naive := func(data []byte, open int) int {
+		i := open + 1
+		for ; i < len(data); i++ {
+			if c := data[i]; c == '"' {
+				break
+			} else if c == '\\' {
+				i++
+			}
+		}
+		return min(i, len(data))
+	}
+	cases := []string{`""`, `"a"`, `"a\"b"`, `"a\\"b"`, `"a\\\"b"x"`, `"\\\\"`, `"abc`, `"ab\`, `"\"`, `"x\\\\\"y"z"`}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte{'a', '"', '\\', 'b'}
+	for range 2000 {
+		b := []byte{'"'}
+		for range rnd.IntN(12) {
+			b = append(b, alphabet[rnd.IntN(len(alphabet))])
+		}
+		cases = append(cases, string(b))
+	}
+	for _, c := range cases {
+		if got, want := stringEnd([]byte(c), 0), naive([]byte(c), 0); got != want {
+			t.Errorf("stringEnd(%q) = %d, want %d", c, got, want)
+		}
 	}
 }
