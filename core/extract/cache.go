@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
@@ -132,25 +135,37 @@ func readFacts(path string) (map[string]cachedFile, error) {
 	}
 	d := abi.NewDecoder(data[len(factsMagic):])
 	n := d.Len(6)
-	out := make(map[string]cachedFile, n)
+	entries := make([]cachedFile, 0, n)
 	for i := 0; i < n && d.Err() == nil; i++ {
 		c := cachedFile{Path: d.String(), Hash: d.String(), Plugin: d.String(), Language: d.String(), Skip: d.String(), Generated: d.Bool()}
-		payload := d.Bytes()
-		if d.Err() != nil {
-			break
+		if c.encoded = d.Bytes(); len(c.encoded) == 0 {
+			c.encoded = nil
 		}
-		if len(payload) > 0 {
-			facts, err := abi.DecodeFactsShared(payload) // data is never modified
-			if err != nil {
-				return nil, fmt.Errorf("facts cache entry %s: %w", c.Path, err)
-			}
-			c.Facts = facts
-			c.encoded = payload
-		}
-		out[c.Path] = c
+		entries = append(entries, c)
 	}
 	if d.Err() != nil {
 		return nil, d.Err()
+	}
+	// The payloads decode independently: spread them over the CPUs.
+	errs := make([]error, len(entries))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(entries)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(entries); i = int(next.Add(1) - 1) {
+				if c := &entries[i]; c.encoded != nil {
+					c.Facts, errs[i] = abi.DecodeFactsShared(c.encoded) // data is never modified
+				}
+			}
+		})
+	}
+	wg.Wait()
+	out := make(map[string]cachedFile, len(entries))
+	for i, c := range entries {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("facts cache entry %s: %w", c.Path, errs[i])
+		}
+		out[c.Path] = c
 	}
 	return out, nil
 }
