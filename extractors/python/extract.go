@@ -506,7 +506,7 @@ func (x *state) assignment(i extract.Node) {
 	case sc.kind == scopeClass:
 		x.targets(left, func(n extract.Node) {
 			if t.Kind(n) == l.identifier {
-				x.field(i, n, typ, sc.sym, sc.local)
+				x.field(i, n, typ, right, sc.sym, sc.local)
 			}
 		})
 	case sc.init:
@@ -515,7 +515,7 @@ func (x *state) assignment(i extract.Node) {
 				return
 			}
 			if obj := t.Child(n, l.fObject); string(t.Bytes(obj)) == "self" {
-				x.field(i, t.Child(n, l.fAttribute), typ, sc.class, sc.local)
+				x.field(i, t.Child(n, l.fAttribute), typ, right, sc.class, sc.local)
 			}
 		})
 	}
@@ -573,7 +573,7 @@ func (x *state) moduleAssignment(i, left, typ, right extract.Node) {
 
 // field reports a class field once per class (a class attribute assigned
 // again in __init__ is one field), with a reference to its annotated type.
-func (x *state) field(assign, name, typ extract.Node, class int32, local bool) {
+func (x *state) field(assign, name, typ, value extract.Node, class int32, local bool) {
 	t := x.t
 	if name == extract.None || t.Kind(name) != x.l.identifier {
 		return
@@ -585,6 +585,20 @@ func (x *state) field(assign, name, typ extract.Node, class int32, local bool) {
 	s := abi.Symbol{Name: t.Text(name), Kind: "field", Parent: class, Span: t.Span(assign)}
 	if !local {
 		s.Visibility = visibility(n)
+	}
+	// The field's type, for the host to follow self.f.m(): the annotation,
+	// else the class a constructor call names (self.repo = Repo(db)); the
+	// host links only if that name is a class.
+	ft := ""
+	if typ != extract.None {
+		ft = x.typeName(typ)
+	} else if value != extract.None && t.Kind(value) == x.l.call {
+		if fn := t.Child(value, x.l.fFunction); fn != extract.None && x.isDotted(fn) {
+			ft = x.oneLine(fn)
+		}
+	}
+	if ft != "" {
+		s.Signature = &abi.Signature{Return: ft}
 	}
 	sym := x.symbol(s)
 	if typ != extract.None {
@@ -742,7 +756,33 @@ func (x *state) receiver(at, obj extract.Node) (text, typ string) {
 		}
 	}
 	x.buf = x.renderReceiver(x.buf[:0], obj)
-	return string(x.buf), ""
+	return string(x.buf), x.memberType(at, obj)
+}
+
+// memberType types an attribute receiver whose object is typed:
+// self.repo is "Service#repo" (the field repo of Service), which the host
+// follows through the field's declared or constructed type; chains nest
+// (self.a.b is "Service#a#b"). Anything else gives "".
+func (x *state) memberType(at, n extract.Node) string {
+	t, l := x.t, x.l
+	if t.Kind(n) != l.attribute {
+		return ""
+	}
+	obj, attr := t.Child(n, l.fObject), t.Child(n, l.fAttribute)
+	if obj == extract.None || attr == extract.None {
+		return ""
+	}
+	var owner string
+	switch t.Kind(obj) {
+	case l.identifier:
+		_, owner = x.receiver(at, obj)
+	case l.attribute:
+		owner = x.memberType(at, obj)
+	}
+	if owner == "" {
+		return ""
+	}
+	return owner + "#" + t.Text(attr)
 }
 
 // Receivers are rendered structurally (identifiers, attributes, calls with
