@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestRead(t *testing.T) {
@@ -79,4 +81,56 @@ func BenchmarkRead(b *testing.B) {
 			buf.Release()
 		}
 	})
+}
+
+// TestLeaseHoldsOffTruncation: while a leased Buffer is alive, another
+// process truncating the file waits for Release (a shell's `: > file`), or
+// is refused if it opens without blocking (coreutils truncate uses
+// O_NONBLOCK), so the mapping never loses pages (which would be SIGBUS)
+// and the bytes stay what was read.
+func TestLeaseHoldsOffTruncation(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "graph.json")
+	want := bytes.Repeat([]byte("0123456789abcdef"), minMapped/16+1)
+	if err := os.WriteFile(p, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.leased {
+		b.Release()
+		t.Skip("the kernel refused a read lease here (filesystem, leases-enable or ownership); Read used a copy")
+	}
+	if _, err := exec.LookPath("truncate"); err == nil {
+		if out, err := exec.Command("truncate", "-s", "0", p).CombinedOutput(); err == nil {
+			t.Errorf("truncate -s 0 succeeded under the lease: %s", out)
+		}
+	}
+	cmd := exec.Command("sh", "-c", `: > "$1"`, "sh", p)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("the shell truncated the file while the lease was held (%v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Fatal("mapped bytes changed under the lease")
+	}
+	b.Release()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("truncating after Release: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the truncating open still waits 10 s after Release")
+	}
+	if st, err := os.Stat(p); err != nil || st.Size() != 0 {
+		t.Fatalf("file not truncated after Release: %v %v", st, err)
+	}
 }
