@@ -48,7 +48,10 @@ func Read(path string) (*Buffer, error) {
 // as the caller has parsed the bytes. Atomic replacement by rename, which
 // is how synaptic writes graph.json, does not wait. The kernel refuses the
 // lease when someone has the file open for writing, to other users without
-// CAP_LEASE, and on filesystems without leases: then nil.
+// CAP_LEASE, and on filesystems without leases: then nil. (A holder that
+// keeps a lease past lease-break-time, 45 s by default, loses it; parsing
+// takes about a second per 250 MB, so only a graph.json of several GB could
+// get there.)
 func leased(f *os.File, size int64) *Buffer {
 	fd := f.Fd()
 	if err := setLease(fd, syscall.F_RDLCK); err != nil {
