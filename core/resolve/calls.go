@@ -118,7 +118,17 @@ func (r *resolver) memberType(f *fileInfo, owner, member string) int32 {
 	if name, isCall := strings.CutSuffix(member, "()"); isCall {
 		return r.declaredType(r.method(t, name), firstResultType)
 	}
-	return r.declaredType(r.field(t, member), func(typ string) string { return typ }) // a field's Return is its type
+	if f := r.field(t, member); f >= 0 {
+		return r.declaredType(f, func(typ string) string { return typ }) // a field's Return is its type
+	}
+	// An embedded field is named after its type: x.Request where x's
+	// struct embeds *Request.
+	for _, b := range r.bases[t] {
+		if r.syms[b].name == member {
+			return b
+		}
+	}
+	return -1
 }
 
 func isFunction(kind string) bool { return kind == "function" }

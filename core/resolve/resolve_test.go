@@ -283,6 +283,7 @@ func TestReceiverMemberChain(t *testing.T) {
 				{Caller: 0, Name: "Get", Receiver: "res.Raw", ReceiverType: "srv.Response#Raw", Line: 9},
 				{Caller: 0, Name: "Get", Receiver: "res.Nope", ReceiverType: "srv.Response#Nope", Line: 10},
 				{Caller: 0, Name: "Get", Receiver: "c.Nope()", ReceiverType: "srv.Client#Nope()", Line: 11},
+				{Caller: 0, Name: "Get", Receiver: "res.Base.Header", ReceiverType: "srv.Response#Base#Header", Line: 12}, // embedded field by its type's name
 			},
 		}},
 	}
@@ -291,8 +292,8 @@ func TestReceiverMemberChain(t *testing.T) {
 	if !ok || e.Confidence != graph.Extracted {
 		t.Fatalf("missing EXTRACTED main -> Header.Get (%+v)", e)
 	}
-	if got := 1 + len(e.Sites); got != 3 {
-		t.Errorf("main -> Header.Get has %d call sites, want 3 (lines 6, 7, 8)", got)
+	if got := 1 + len(e.Sites); got != 4 {
+		t.Errorf("main -> Header.Get has %d call sites, want 4 (lines 6, 7, 8, 12)", got)
 	}
 	if st.Unresolved != 3 {
 		t.Errorf("stats = %+v, want Raw, Nope and Nope() unresolved", st)

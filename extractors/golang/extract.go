@@ -770,6 +770,9 @@ func (w *walker) valueType(v extract.Node) string {
 		return w.resultOf(fn)
 	case k.selectorExpr:
 		return w.exprType(v) // x := y.f, x := f().f: "T#f"
+	case k.identifier:
+		typ, _ := w.lookup(w.text(v), false) // x := y copies y's type
+		return typ
 	}
 	return ""
 }
