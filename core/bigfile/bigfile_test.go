@@ -134,3 +134,29 @@ func TestLeaseHoldsOffTruncation(t *testing.T) {
 		t.Fatalf("file not truncated after Release: %v %v", st, err)
 	}
 }
+
+// TestReadWithoutLease: a writer holding the file open makes the kernel
+// refuse the lease; Read falls back to a copy, which is still exact.
+func TestReadWithoutLease(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "graph.json")
+	want := bytes.Repeat([]byte("fedcba9876543210"), minMapped/16+3)
+	if err := os.WriteFile(p, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	b, err := Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	if b.leased {
+		t.Fatal("got a lease although a writer has the file open")
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Fatalf("fallback read %d bytes that differ from the file", len(b.Bytes()))
+	}
+}
