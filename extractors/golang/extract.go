@@ -171,6 +171,11 @@ type walker struct {
 	vars    []binding // globals first (vars[:globals]), then locals of open frames
 	globals int
 	tparams []string // type parameter names in scope
+	// typeDepth bounds the receiver-type recursion (exprType through
+	// valueType and resultOf): a generated 5,000-link chain
+	// a.b().c()… would otherwise build a type string per link that spells
+	// the whole chain below it, cubic in the chain's length.
+	typeDepth int
 	// shadowed lists builtins the file redeclares as top-level functions
 	// (pre-1.21 code often has its own min/max), so calls to them are kept.
 	shadowed []string
@@ -850,6 +855,11 @@ func (w *walker) call(n extract.Node) {
 // down locally: a typed name, a field of a typed name whose struct is
 // declared in this file, a type assertion x.(T), or a literal T{} / &T{}.
 func (w *walker) exprType(op extract.Node) string {
+	if w.typeDepth >= maxTypeDepth {
+		return ""
+	}
+	w.typeDepth++
+	defer func() { w.typeDepth-- }()
 	t, k := w.t, w.k
 	for w.is(op, k.parenExpr) {
 		op = firstNamed(t, op)
@@ -883,6 +893,9 @@ func (w *walker) exprType(op extract.Node) string {
 	}
 	return ""
 }
+
+// maxTypeDepth is how many links of a receiver chain exprType follows.
+const maxTypeDepth = 16
 
 // genericCall reports F[T](x) and pkg.F[T](x), which the grammar parses as
 // conversions to a generic type; conversions to non-generic types are not calls.

@@ -3,8 +3,10 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,3 +137,39 @@ func BenchmarkExtractWasm(b *testing.B) {
 // TestGoldenWasm runs the same fixtures through the built .wasm in the real
 // sandbox (skipped with -short).
 func TestGoldenWasm(t *testing.T) { plugintest.RunWasm(t, ".") }
+
+// TestLongChains: generated code can hold call and selector chains of
+// thousands of links. Receiver types follow at most maxTypeDepth links, so
+// every call's type stays short instead of spelling the chain below it
+// (which made extraction cubic in the chain's length).
+func TestLongChains(t *testing.T) {
+	const n = 3000
+	var b strings.Builder
+	b.WriteString("package p\n\nfunc f(x *T) {\n\tNew()")
+	for i := range n {
+		fmt.Fprintf(&b, ".M%d()", i)
+	}
+	b.WriteString("\n\tx")
+	for i := range n {
+		fmt.Fprintf(&b, ".f%d", i)
+	}
+	b.WriteString(".Close()\n}\n")
+	c := plugintest.NewCorpus(t)
+	c.Max = 1 << 30
+	c.Add("chain.go", []byte(b.String()))
+	facts := c.Check(t, Extractor{})
+	if len(facts) != 1 || facts[0] == nil {
+		t.Fatal("no facts")
+	}
+	calls, longest := 0, 0
+	for _, call := range facts[0].Calls {
+		calls++
+		longest = max(longest, len(call.ReceiverType))
+	}
+	if calls < n {
+		t.Errorf("%d calls, want at least %d", calls, n)
+	}
+	if longest > 200 {
+		t.Errorf("a receiver type of %d bytes: the chain is followed too far", longest)
+	}
+}

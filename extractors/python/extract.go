@@ -765,8 +765,8 @@ func (x *state) receiver(at, obj extract.Node) (text, typ string) {
 // (self.a.b is "Service#a#b"). Anything else gives "".
 func (x *state) memberType(at, n extract.Node) string {
 	t, l := x.t, x.l
-	if t.Kind(n) != l.attribute {
-		return ""
+	if t.Kind(n) != l.attribute || x.chainDepth(n) > maxChain {
+		return "" // a long generated chain is not followed (each link would spell all below it)
 	}
 	obj, attr := t.Child(n, l.fObject), t.Child(n, l.fAttribute)
 	if obj == extract.None || attr == extract.None {

@@ -3,8 +3,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/plugins/plugintest"
@@ -46,3 +48,35 @@ func BenchmarkExtract(b *testing.B) {
 // TestGoldenWasm runs the same fixtures through the built .wasm in the real
 // sandbox (skipped with -short).
 func TestGoldenWasm(t *testing.T) { plugintest.RunWasm(t, ".") }
+
+// TestLongAttributeChains: receiver types follow at most maxChain links of
+// self.a.b.…, so a generated chain of thousands of attributes does not
+// make every call's type spell the chain below it.
+func TestLongAttributeChains(t *testing.T) {
+	const n = 3000
+	var b strings.Builder
+	b.WriteString("class C:\n    def m(self):\n        self")
+	for i := range n {
+		fmt.Fprintf(&b, ".a%d", i)
+	}
+	b.WriteString(".run()\n        self.b.run()\n")
+	c := plugintest.NewCorpus(t)
+	c.Max = 1 << 30
+	c.Add("chain.py", []byte(b.String()))
+	facts := c.Check(t, Extractor{})
+	if len(facts) != 1 || facts[0] == nil {
+		t.Fatal("no facts")
+	}
+	var short string
+	for _, call := range facts[0].Calls {
+		if len(call.ReceiverType) > 200 {
+			t.Errorf("call %s has a %d-byte receiver type", call.Name, len(call.ReceiverType))
+		}
+		if call.Receiver == "self.b" {
+			short = call.ReceiverType
+		}
+	}
+	if short != "C#b" {
+		t.Errorf("self.b.run() has receiver type %q, want C#b", short)
+	}
+}

@@ -156,13 +156,18 @@ func (c *Corpus) BenchWasm(b *testing.B) {
 	}
 }
 
-// Check extracts every corpus file and fails on any error or invalid facts.
-func (c *Corpus) Check(t *testing.T, ex extract.Extractor) {
+// Check extracts every corpus file, fails on any error or invalid facts,
+// and returns the facts in the order the files were added.
+func (c *Corpus) Check(t *testing.T, ex extract.Extractor) []*abi.Facts {
 	t.Helper()
+	var all []*abi.Facts
 	for _, f := range c.files {
-		if _, err := extract.Run(ex, c.grammars[f.lang], f.path, f.records, f.source); err != nil {
+		facts, err := extract.Run(ex, c.grammars[f.lang], f.path, f.records, f.source)
+		if err != nil {
 			t.Errorf("%s: %v", f.path, err)
 		}
+		all = append(all, facts)
 	}
 	t.Logf("%d files, %d bytes", len(c.files), c.bytes)
+	return all
 }
