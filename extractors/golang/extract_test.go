@@ -154,15 +154,9 @@ func TestLongChains(t *testing.T) {
 		fmt.Fprintf(&b, ".f%d", i)
 	}
 	b.WriteString(".Close()\n}\n")
-	c := plugintest.NewCorpus(t)
-	c.Max = 1 << 30
-	c.Add("chain.go", []byte(b.String()))
-	facts := c.Check(t, Extractor{})
-	if len(facts) != 1 || facts[0] == nil {
-		t.Fatal("no facts")
-	}
+	facts := plugintest.ExtractSource(t, Extractor{}, "chain.go", []byte(b.String()))
 	calls, longest := 0, 0
-	for _, call := range facts[0].Calls {
+	for _, call := range facts.Calls {
 		calls++
 		longest = max(longest, len(call.ReceiverType))
 	}

@@ -60,15 +60,9 @@ func TestLongAttributeChains(t *testing.T) {
 		fmt.Fprintf(&b, ".a%d", i)
 	}
 	b.WriteString(".run()\n        self.b.run()\n")
-	c := plugintest.NewCorpus(t)
-	c.Max = 1 << 30
-	c.Add("chain.py", []byte(b.String()))
-	facts := c.Check(t, Extractor{})
-	if len(facts) != 1 || facts[0] == nil {
-		t.Fatal("no facts")
-	}
+	facts := plugintest.ExtractSource(t, Extractor{}, "chain.py", []byte(b.String()))
 	var short string
-	for _, call := range facts[0].Calls {
+	for _, call := range facts.Calls {
 		if len(call.ReceiverType) > 200 {
 			t.Errorf("call %s has a %d-byte receiver type", call.Name, len(call.ReceiverType))
 		}

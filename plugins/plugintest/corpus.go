@@ -171,3 +171,20 @@ func (c *Corpus) Check(t *testing.T, ex extract.Extractor) []*abi.Facts {
 	t.Logf("%d files, %d bytes", len(c.files), c.bytes)
 	return all
 }
+
+// ExtractSource extracts one in-memory file with the plugin in the current
+// directory, natively, and returns its facts (failing on any error).
+func ExtractSource(t *testing.T, ex extract.Extractor, name string, src []byte) *abi.Facts {
+	t.Helper()
+	c := NewCorpus(t)
+	c.Max = int64(len(src)) + 1
+	c.Add(name, src)
+	if c.Len() != 1 {
+		t.Fatalf("%s: no language of this plugin takes it", name)
+	}
+	facts := c.Check(t, ex)
+	if facts[0] == nil {
+		t.Fatalf("%s: no facts", name)
+	}
+	return facts[0]
+}
