@@ -361,6 +361,35 @@ func (x *Index) Resolve(ref string) Resolution {
 	return x.resolveName(ref, nil)
 }
 
+// ResolveCallable is Resolve for the questions about calls (callers,
+// callees): when ref's exact label picks a field, variable or type but
+// functions or methods share its bare name, the user means those, since
+// only they are called. One wins outright; several are ambiguous (the
+// first pick stays among the candidates).
+func (x *Index) ResolveCallable(ref string) Resolution {
+	r := x.Resolve(ref)
+	if r.How != "label" || r.Node < 0 || isCallableKind(x.G.Nodes[r.Node].Kind) {
+		return r
+	}
+	var calls []int32
+	for _, i := range x.byName(BareName(strings.TrimSpace(ref))) {
+		if isCallableKind(x.G.Nodes[i].Kind) {
+			calls = append(calls, i)
+		}
+	}
+	switch len(calls) {
+	case 0:
+		return r
+	case 1:
+		return Resolution{Node: calls[0], How: "name"}
+	}
+	return Resolution{Node: -1, Candidates: x.byDegree(append(calls, r.Node)), How: "name"}
+}
+
+func isCallableKind(kind string) bool {
+	return kind == "function" || kind == "method" || kind == "constructor"
+}
+
 func (x *Index) resolveName(ref string, keep func(int32) bool) Resolution {
 	l := strings.ToLower(ref)
 	filter := func(c []int32) []int32 {

@@ -223,3 +223,41 @@ func TestByNameMatchesBareName(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveCallable: callers/callees prefer functions and methods over a
+// field or variable that has the exact label.
+func TestResolveCallable(t *testing.T) {
+	g := &Graph{Directed: true, Nodes: []Node{
+		{ID: "py_lang_membertype", Label: "memberType", SourceFile: "py/lang.go", Kind: "field"},
+		{ID: "res_membertype", Label: ".memberType()", SourceFile: "res/calls.go", Kind: "method"},
+		{ID: "cfg_timeout", Label: "timeout", SourceFile: "cfg/cfg.go", Kind: "field"},
+		{ID: "a_timeout", Label: ".timeout()", SourceFile: "a/a.go", Kind: "method"},
+		{ID: "b_timeout", Label: ".timeout()", SourceFile: "b/b.go", Kind: "method"},
+		{ID: "cfg_port", Label: "port", SourceFile: "cfg/cfg.go", Kind: "field"},
+	}}
+	x := NewIndex(g)
+	for _, tt := range []struct {
+		ref, want string // "?" = ambiguous
+		ncand     int
+	}{
+		{"memberType", "res_membertype", 0},         // the one method wins over the field
+		{"timeout", "?", 3},                         // two methods: ambiguous, the field listed too
+		{"port", "cfg_port", 0},                     // nothing callable: the field
+		{"memberType@py/", "py_lang_membertype", 0}, // pinned to a file: as asked
+	} {
+		r := x.ResolveCallable(tt.ref)
+		got := ""
+		switch {
+		case r.Found():
+			got = x.Node(r.Node).ID
+		case len(r.Candidates) > 0:
+			got = "?"
+		}
+		if got != tt.want || len(r.Candidates) != tt.ncand {
+			t.Errorf("ResolveCallable(%q) = %q (%d candidates, by %s), want %q (%d)", tt.ref, got, len(r.Candidates), r.How, tt.want, tt.ncand)
+		}
+	}
+	if r := x.Resolve("memberType"); !r.Found() || x.Node(r.Node).ID != "py_lang_membertype" {
+		t.Errorf("Resolve keeps the exact label: got %+v", r)
+	}
+}

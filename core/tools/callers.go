@@ -64,7 +64,11 @@ func (c *Catalog) finder(mode finderMode) func(context.Context, *snapshot, json.
 		if err := decode(args, &a); err != nil {
 			return errorf("%v", err)
 		}
-		i, _, fail := s.resolveOne(a.Label)
+		resolve := s.resolveCallable
+		if mode == referencesMode {
+			resolve = s.resolveOne // fields and types are referenced too
+		}
+		i, _, fail := resolve(a.Label)
 		if fail != nil {
 			return *fail
 		}

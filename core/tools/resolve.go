@@ -80,7 +80,16 @@ func (s *snapshot) unresolvedText(ref string, r graph.Resolution) string {
 
 // resolveOne resolves ref or returns the failure result (IsError) to send.
 func (s *snapshot) resolveOne(ref string) (int32, graph.Resolution, *Result) {
-	r := s.lookup(ref)
+	return s.resolved(ref, s.lookup(ref))
+}
+
+// resolveCallable is resolveOne preferring functions and methods (see
+// graph.Index.ResolveCallable), for the tools that ask about calls.
+func (s *snapshot) resolveCallable(ref string) (int32, graph.Resolution, *Result) {
+	return s.resolved(ref, s.x.ResolveCallable(ref))
+}
+
+func (s *snapshot) resolved(ref string, r graph.Resolution) (int32, graph.Resolution, *Result) {
 	if r.Found() {
 		return r.Node, r, nil
 	}
