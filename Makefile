@@ -67,9 +67,21 @@ bench: build
 eval: build
 	bash .ci/eval.sh
 
+FUZZTIME ?= 15s
+
+# Every parser of untrusted input, FUZZTIME each (make fuzz FUZZTIME=5m).
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./core/graph
-	$(GO) test -run '^$$' -fuzz FuzzDecodeFacts -fuzztime 30s ./sdk/abi
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/graph
+	$(GO) test -run '^$$' -fuzz '^FuzzParseDifferential$$' -fuzztime $(FUZZTIME) ./core/graph
+	$(GO) test -run '^$$' -fuzz '^FuzzParsePattern$$' -fuzztime $(FUZZTIME) ./core/discover
+	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./core/discover
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/syntax
+	$(GO) test -run '^$$' -fuzz '^FuzzReadFacts$$' -fuzztime $(FUZZTIME) ./core/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFacts$$' -fuzztime $(FUZZTIME) ./sdk/abi
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFileInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./plugins/manifest
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./mcp/internal/jsonrpc
+	$(GO) test -run '^$$' -fuzz '^FuzzServeStdio$$' -fuzztime $(FUZZTIME) ./mcp
 
 clean:
 	rm -rf $(BIN)

@@ -1,0 +1,90 @@
+package extract
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+func sampleCache() []cachedFile {
+	return []cachedFile{
+		{Path: "a.go", Hash: "h1", Plugin: "go@x", Language: "go", Facts: &abi.Facts{
+			Package: "a",
+			Symbols: []abi.Symbol{{Name: "F", Kind: "function", Parent: -1, Span: abi.Span{StartLine: 1, EndLine: 2}}},
+			Calls:   []abi.Call{{Caller: 0, Name: "G", Line: 2}},
+		}},
+		{Path: "b.py", Hash: "h2", Plugin: "python@y", Language: "python", Skip: "parse-failed: timeout"},
+		{Path: "gen.go", Hash: "h3", Plugin: "go@x", Language: "go", Generated: true, Facts: &abi.Facts{Package: "a"}},
+	}
+}
+
+// TestFactsCacheRoundTrip: what writeFacts writes, readFacts reads back,
+// and writing what was read (the copy-the-bytes path) gives the same file.
+func TestFactsCacheRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, FactsFile)
+	want := sampleCache()
+	if err := writeFacts(p, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readFacts(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("read %d entries, want %d", len(got), len(want))
+	}
+	var again []cachedFile
+	for _, w := range want {
+		g := got[w.Path]
+		g.encoded = nil
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: read %+v, want %+v", w.Path, g, w)
+		}
+		again = append(again, got[w.Path])
+	}
+	first, _ := os.ReadFile(p)
+	if err := writeFacts(p, again); err != nil {
+		t.Fatal(err)
+	}
+	second, _ := os.ReadFile(p)
+	if string(first) != string(second) {
+		t.Error("rewriting the entries read gives different bytes")
+	}
+}
+
+// FuzzReadFacts: a corrupted facts cache is an error (the run then
+// extracts everything), never a panic; whatever reads back writes back.
+func FuzzReadFacts(f *testing.F) {
+	dir := f.TempDir()
+	seed := filepath.Join(dir, "seed")
+	if err := writeFacts(seed, sampleCache()); err != nil {
+		f.Fatal(err)
+	}
+	b, _ := os.ReadFile(seed)
+	f.Add(b)
+	f.Add(factsMagic)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(t.TempDir(), "facts.bin")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readFacts(p)
+		if err != nil {
+			return
+		}
+		var files []cachedFile
+		for _, c := range got {
+			files = append(files, c)
+		}
+		if err := writeFacts(p, files); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readFacts(p); err != nil {
+			t.Fatalf("rewritten cache does not read back: %v", err)
+		}
+	})
+}
