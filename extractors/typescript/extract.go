@@ -556,7 +556,7 @@ func (w *walker) parameterProperties(m extract.Node) {
 		if mod == extract.None || pat == extract.None || w.kind(pat) != l.identifier {
 			continue
 		}
-		idx := w.f.Symbol(abi.Symbol{Name: t.Text(pat), Kind: "field", Parent: w.parent, Visibility: t.Text(mod), Span: t.Span(p)})
+		idx := w.f.Symbol(abi.Symbol{Name: t.Text(pat), Kind: "field", Parent: w.parent, Visibility: t.Text(mod), Span: t.Span(p), Signature: w.fieldType(t.Child(p, l.fType))})
 		w.seen = w.seen[:0]
 		w.typeRefs(t.Child(p, l.fType), idx, "field")
 	}
@@ -591,7 +591,7 @@ func (w *walker) field(m extract.Node) {
 			return
 		}
 	}
-	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: w.parent, Visibility: vis, Span: t.Span(m)})
+	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: w.parent, Visibility: vis, Span: t.Span(m), Signature: w.fieldType(t.Child(m, l.fType))})
 	w.seen = w.seen[:0]
 	w.typeRefs(t.Child(m, l.fType), idx, "field")
 	w.walkNode(value)
@@ -641,7 +641,7 @@ func (w *walker) interface_(n extract.Node, exported bool) {
 			case l.propertySignature:
 				nameNode := t.Child(m, l.fName)
 				if fname := w.memberName(nameNode); fname != "" {
-					f := w.f.Symbol(abi.Symbol{Name: fname, Kind: "field", Parent: idx, Visibility: w.memberVisibility(m, nameNode), Span: t.Span(m)})
+					f := w.f.Symbol(abi.Symbol{Name: fname, Kind: "field", Parent: idx, Visibility: w.memberVisibility(m, nameNode), Span: t.Span(m), Signature: w.fieldType(t.Child(m, l.fType))})
 					w.seen = w.seen[:0]
 					w.typeRefs(t.Child(m, l.fType), f, "field")
 				}
@@ -813,6 +813,18 @@ func (w *walker) bareType(annot extract.Node) string {
 		}
 	}
 	return ""
+}
+
+// fieldType carries a field's declared type to the host, which follows
+// x.f.m() through it ("T#f"); nil when the annotation names no class.
+func (w *walker) fieldType(annot extract.Node) *abi.Signature {
+	if annot == extract.None {
+		return nil
+	}
+	if typ := w.bareType(annot); typ != "" {
+		return &abi.Signature{Return: typ}
+	}
+	return nil
 }
 
 // bindParams puts a callable's typed parameters in scope.
@@ -1091,21 +1103,59 @@ func (w *walker) memberCall(fn extract.Node) {
 	if prop == extract.None || obj == extract.None {
 		return
 	}
-	typ := ""
-	switch w.kind(obj) {
+	w.emitCall(string(w.bytes(prop)), receiver(w.bytes(obj)), w.exprType(obj, 0), prop)
+}
+
+// maxTypeDepth is how many links of a receiver chain exprType follows: a
+// generated chain of thousands would otherwise spell the whole chain below
+// every link.
+const maxTypeDepth = 16
+
+// exprType is the type of a receiver expression when it can be named:
+// this/super, a typed local, a declared field of this class, and beyond
+// the file "T#f" (field f of T) or "T#m()" (what method m of T returns),
+// which the host follows through the declarations wherever they are.
+func (w *walker) exprType(n extract.Node, depth int) string {
+	t, l := w.t, w.l
+	n = w.unparen(n)
+	if n == extract.None || depth >= maxTypeDepth {
+		return ""
+	}
+	switch w.kind(n) {
 	case l.this:
-		typ = w.thisType
+		return w.thisType
 	case l.super:
-		typ = w.baseType
+		return w.baseType
 	case l.identifier:
-		typ = w.lookup(w.bindings, w.bytes(obj))
+		return w.lookup(w.bindings, w.bytes(n))
 	case l.memberExpression:
-		// this.f.m(): the declared type of field f of this class.
-		if w.thisType != "" && w.kind(t.Child(obj, l.fObject)) == l.this {
-			typ = w.lookup(w.fields[w.ownField:], w.bytes(t.Child(obj, l.fProperty)))
+		obj, prop := t.Child(n, l.fObject), t.Child(n, l.fProperty)
+		if prop == extract.None {
+			return ""
+		}
+		// this.f: the declared type of field f of this class.
+		if w.thisType != "" && w.kind(obj) == l.this {
+			if typ := w.lookup(w.fields[w.ownField:], w.bytes(prop)); typ != "" {
+				return typ
+			}
+		}
+		if owner := w.exprType(obj, depth+1); owner != "" {
+			return owner + "#" + string(w.bytes(prop))
+		}
+	case l.callExpression:
+		fn := w.unparen(t.Child(n, l.fFunction))
+		if w.kind(fn) != l.memberExpression {
+			return ""
+		}
+		obj, prop := t.Child(fn, l.fObject), t.Child(fn, l.fProperty)
+		if prop == extract.None {
+			return ""
+		}
+		if owner := w.exprType(obj, depth+1); owner != "" {
+			return owner + "#" + string(w.bytes(prop)) + "()"
 		}
 	}
-	w.emitCall(string(w.bytes(prop)), receiver(w.bytes(obj)), typ, prop)
+	return ""
 }
 
 // lookup finds the innermost binding of name in bs.
