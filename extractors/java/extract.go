@@ -75,6 +75,7 @@ type grammar struct {
 	extendsIfaces, identifier, scopedIdentifier, asterisk  kind
 	this, super, fieldAccess, classBody, objectCreation    kind
 	integralType, floatType, booleanType, voidType         kind
+	methodInvocation, parenthesized                        kind
 
 	kwPublic, kwProtected, kwPrivate, kwStatic, kwFinal kind
 
@@ -125,6 +126,7 @@ func newGrammar(g *extract.Grammar) *grammar {
 		classBody: g.Kind("class_body"), objectCreation: g.Kind("object_creation_expression"),
 		integralType: g.Kind("integral_type"), floatType: g.Kind("floating_point_type"),
 		booleanType: g.Kind("boolean_type"), voidType: g.Kind("void_type"),
+		methodInvocation: g.Kind("method_invocation"), parenthesized: g.Kind("parenthesized_expression"),
 
 		kwPublic: g.Anon("public"), kwProtected: g.Anon("protected"), kwPrivate: g.Anon("private"),
 		kwStatic: g.Anon("static"), kwFinal: g.Anon("final"),
@@ -581,7 +583,11 @@ func (w *walker) recordComponents(params node, rec int32) {
 			continue
 		}
 		ty := t.Child(c, g.fType)
-		sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: rec, Visibility: "private", Span: t.Span(c)})
+		s := abi.Symbol{Name: name, Kind: "field", Parent: rec, Visibility: "private", Span: t.Span(c)}
+		if typ := w.varType(ty, t.Child(c, g.fDimensions)); typ != "" && !w.isTypeParam(typ) {
+			s.Signature = &abi.Signature{Return: typ}
+		}
+		sym := w.f.Symbol(s)
 		w.typeRefs(ty, sym, "field")
 		w.vars = append(w.vars, variable{name, w.varType(ty, t.Child(c, g.fDimensions))})
 	}
@@ -772,7 +778,11 @@ func (w *walker) fieldDecl(i node) {
 		if name == "" {
 			continue
 		}
-		sym := w.f.Symbol(abi.Symbol{Name: name, Kind: kindName, Parent: w.parent(), Visibility: vis, Span: t.Span(i)})
+		s := abi.Symbol{Name: name, Kind: kindName, Parent: w.parent(), Visibility: vis, Span: t.Span(i)}
+		if typ := w.varType(ty, t.Child(d, g.fDimensions)); typ != "" && !w.isTypeParam(typ) {
+			s.Signature = &abi.Signature{Return: typ} // followed by the host through x.f.m()
+		}
+		sym := w.f.Symbol(s)
 		w.annotationRefs(m, sym)
 		w.typeRefs(ty, sym, "field")
 	}
@@ -812,9 +822,35 @@ func (w *walker) call(i node) {
 
 // receiverType is the class of a receiver when it is known from this file:
 // this, super, a typed parameter/local/field, or this.field.
-func (w *walker) receiverType(obj node) string {
+func (w *walker) receiverType(obj node) string { return w.exprType(obj, 0) }
+
+// maxTypeDepth is how many links of a receiver chain exprType follows: a
+// generated chain of thousands would otherwise spell the whole chain below
+// every link.
+const maxTypeDepth = 16
+
+// exprType is the type of a receiver expression: this/super, a typed
+// variable or field in scope, Outer.this, and beyond what is declared here
+// "T#f" (field f of T) or "T#m()" (what method m of T returns), which the
+// host follows wherever T is declared: repo.getClient().send().
+func (w *walker) exprType(obj node, depth int) string {
 	t, g := w.t, w.g
+	for t.Kind(obj) == g.parenthesized {
+		obj = firstNamedChild(t, obj)
+	}
+	if obj == extract.None || depth >= maxTypeDepth {
+		return ""
+	}
 	switch t.Kind(obj) {
+	case g.methodInvocation:
+		name, o := t.Child(obj, g.fName), t.Child(obj, g.fObject)
+		if name == extract.None || o == extract.None {
+			return "" // a plain m() call: its class is not known here
+		}
+		if owner := w.exprType(o, depth+1); owner != "" {
+			return owner + "#" + w.text(name) + "()"
+		}
+		return ""
 	case g.this:
 		if tf := w.typeFrame(); tf != nil {
 			return tf.name
@@ -829,12 +865,27 @@ func (w *walker) receiverType(obj node) string {
 		o, fld := t.Child(obj, g.fObject), t.Child(obj, g.fField)
 		switch {
 		case t.Kind(o) == g.this: // this.field
-			return w.lookup(w.text(fld))
+			if typ := w.lookup(w.text(fld)); typ != "" {
+				return typ
+			}
 		case t.Kind(fld) == g.this: // Outer.this
 			return extract.OneLine(w.text(o))
 		}
+		if fld == extract.None {
+			return ""
+		}
+		if owner := w.exprType(o, depth+1); owner != "" {
+			return owner + "#" + w.text(fld)
+		}
 	}
 	return ""
+}
+
+func firstNamedChild(t *extract.Tree, n node) node {
+	for c := range t.NamedChildren(n) {
+		return c
+	}
+	return extract.None
 }
 
 // lookup finds the declared type of a variable in scope, innermost first.
