@@ -536,7 +536,11 @@ func (w *walker) fields(body node, owner int32, symbols bool) {
 				if vis == "" {
 					vis = "private"
 				}
-				from = w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: owner, Visibility: vis, Span: t.Span(c), Test: w.f.Symbols()[owner].Test})
+				fs := abi.Symbol{Name: name, Kind: "field", Parent: owner, Visibility: vis, Span: t.Span(c), Test: w.f.Symbols()[owner].Test}
+				if typ := w.typeName(t.Child(c, g.fType)); typ != "" {
+					fs.Signature = &abi.Signature{Return: typ} // followed by the host through x.f.m()
+				}
+				from = w.f.Symbol(fs)
 			}
 			w.typeRefs(t.Child(c, g.fType), from, "field")
 		}
@@ -878,16 +882,50 @@ func (w *walker) call(i node) {
 
 // receiverType is the type of a receiver when this file says it: self, or
 // a parameter or let binding declared with (or initialized to) a type.
-func (w *walker) receiverType(value node) string {
-	switch w.t.Kind(value) {
-	case w.g.self:
+func (w *walker) receiverType(value node) string { return w.exprType(value, 0) }
+
+// maxTypeDepth is how many links of a receiver chain exprType follows: a
+// generated chain of thousands would otherwise spell the whole chain below
+// every link.
+const maxTypeDepth = 16
+
+// exprType is receiverType for chains: beyond self and typed bindings,
+// "T#f" (field f of T) and "T#m()" (what method m of T returns), which the
+// host follows wherever T is declared: self.repo.client().send().
+func (w *walker) exprType(value node, depth int) string {
+	t, g := w.t, w.g
+	if depth >= maxTypeDepth {
+		return ""
+	}
+	switch t.Kind(value) {
+	case g.self:
 		return w.selfType()
-	case w.g.identifier:
+	case g.identifier:
 		name := w.text(value)
 		for i := len(w.vars) - 1; i >= 0; i-- {
 			if w.vars[i].name == name {
 				return w.vars[i].typ
 			}
+		}
+	case g.fieldExpr: // x.f
+		f := t.Child(value, g.fField)
+		if f == extract.None {
+			return ""
+		}
+		if owner := w.exprType(t.Child(value, g.fValue), depth+1); owner != "" {
+			return owner + "#" + w.text(f)
+		}
+	case g.callExpr: // x.m(…)
+		fn := t.Child(value, g.fFunction)
+		if t.Kind(fn) != g.fieldExpr {
+			return ""
+		}
+		m := t.Child(fn, g.fField)
+		if m == extract.None {
+			return ""
+		}
+		if owner := w.exprType(t.Child(fn, g.fValue), depth+1); owner != "" {
+			return owner + "#" + w.text(m) + "()"
 		}
 	}
 	return ""
