@@ -68,7 +68,10 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 	}
 	call, ok := strings.CutSuffix(typ, "()")
 	if !ok {
-		return r.findType(f, typ, true)
+		if t := r.findType(f, typ, true); t >= 0 {
+			return t
+		}
+		return r.packageVarType(f, typ)
 	}
 	fn := int32(-1)
 	if q, name, qualified := splitQualified(call); qualified {
@@ -130,6 +133,28 @@ func (r *resolver) memberType(f *fileInfo, owner, member string) int32 {
 	}
 	return -1
 }
+
+// packageVarType resolves "pkg.V", a variable of an imported package, to
+// the type declared for it there (http.DefaultClient.Do() is a call on a
+// *Client). Go keeps types and variables in one namespace per package, so
+// the name cannot also be a type.
+func (r *resolver) packageVarType(f *fileInfo, typ string) int32 {
+	q, name, ok := splitQualified(typ)
+	if !ok {
+		return -1
+	}
+	for _, b := range f.bindings[q] {
+		if b.pkg == nil {
+			continue
+		}
+		if v := r.lookupIn(b, name, isVariable); v >= 0 {
+			return r.declaredType(v, func(t string) string { return t })
+		}
+	}
+	return -1
+}
+
+func isVariable(kind string) bool { return kind == "variable" }
 
 func isFunction(kind string) bool { return kind == "function" }
 

@@ -246,6 +246,15 @@ func isCallable(kind string) bool {
 	return kind == "function" || kind == "method" || kind == "constructor"
 }
 
+// typeCarrier reports a signature that only carries the declared type of a
+// field or variable (Return alone), which resolution uses to follow
+// x.f.M() and pkg.V.M(). It is not a callable's signature, so it stays out
+// of the graph.
+func typeCarrier(s *abi.Symbol) bool {
+	sig := s.Signature
+	return !isCallable(s.Kind) && sig.Raw == "" && len(sig.Params) == 0
+}
+
 func isType(kind string) bool {
 	switch kind {
 	case "class", "struct", "interface", "trait", "enum", "type_alias", "object", "protocol", "record":
@@ -293,10 +302,7 @@ func (r *resolver) addSymbols() {
 			if s.Span.StartLine > 0 {
 				n.Span = &graph.Span{StartLine: int(s.Span.StartLine), StartCol: int(s.Span.StartCol), EndLine: int(s.Span.EndLine), EndCol: int(s.Span.EndCol)}
 			}
-			// A field's "signature" is only its type, which resolution uses to
-			// follow x.f.M(); it is not a callable's signature, so it stays
-			// out of the graph.
-			if sig := s.Signature; sig != nil && s.Kind != "field" {
+			if sig := s.Signature; sig != nil && !typeCarrier(s) {
 				gs := &graph.Signature{ReturnType: sig.Return, Raw: sig.Raw, Params: make([]graph.Param, 0, len(sig.Params))}
 				for _, p := range sig.Params {
 					gs.Params = append(gs.Params, graph.Param{Name: p.Name, TypeRef: p.Type})

@@ -306,6 +306,45 @@ func TestReceiverMemberChain(t *testing.T) {
 	}
 }
 
+// TestPackageVarReceiver: pkg.V.M() resolves through the type declared for
+// the variable V in pkg; a name that is neither type nor typed variable
+// links nothing.
+func TestPackageVarReceiver(t *testing.T) {
+	files := []File{
+		{Path: "srv/srv.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{
+				{Name: "Client", Kind: "struct", Parent: -1, Span: sp(1)},
+				{Name: "Do", Kind: "method", Receiver: "Client", Parent: -1, Span: sp(2)},
+				{Name: "DefaultClient", Kind: "variable", Parent: -1, Span: sp(3), Signature: &abi.Signature{Return: "Client"}},
+				{Name: "untyped", Kind: "variable", Parent: -1, Span: sp(4)},
+			},
+		}},
+		{Path: "cmd/main.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "main",
+			Imports: []abi.Import{{Path: "example.com/m/srv", Line: 2}},
+			Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(4)}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "Do", Receiver: "srv.DefaultClient", ReceiverType: "srv.DefaultClient", Line: 5},
+				{Caller: 0, Name: "Do", Receiver: "srv.untyped", ReceiverType: "srv.untyped", Line: 6},
+				{Caller: 0, Name: "Do", Receiver: "x.DefaultClient", ReceiverType: "x.DefaultClient", Line: 7}, // x is no import
+			},
+		}},
+	}
+	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	if e, ok := edgeSet(g)["cmd_main_main -calls-> srv_srv_client_do"]; !ok || len(e.Sites) != 0 {
+		t.Fatalf("want exactly the srv.DefaultClient call linked, got %+v (found %v)", e, ok)
+	}
+	if st.Unresolved != 2 {
+		t.Errorf("stats = %+v, want 2 unresolved", st)
+	}
+	for i := range g.Nodes {
+		if g.Nodes[i].Kind == "variable" && g.Nodes[i].Signature != nil {
+			t.Errorf("variable %s carries its type into the graph as a signature", g.Nodes[i].ID)
+		}
+	}
+}
+
 // TestWildcardImportTypes: Go's `import . "pkg"` makes pkg's types and
 // functions usable unqualified, as receiver types and F() results.
 func TestWildcardImportTypes(t *testing.T) {

@@ -692,13 +692,30 @@ func (w *walker) constDecl(decl extract.Node) {
 
 func (w *walker) valueSymbols(decl, spec extract.Node, kind string) {
 	t, k := w.t, w.k
+	declared := w.baseType(t.Child(spec, k.fType))
+	values := t.Child(spec, k.fValue)
+	i := 0
 	for c := range t.Children(spec) {
 		if t.Field(c) != k.fName || t.Kind(c) != k.identifier {
 			continue
 		}
 		if name := w.text(c); name != "_" {
-			w.f.Symbol(abi.Symbol{Name: name, Kind: kind, Parent: -1, Visibility: w.visibility(name), Span: w.declSpan(decl, spec)})
+			s := abi.Symbol{Name: name, Kind: kind, Parent: -1, Visibility: w.visibility(name), Span: w.declSpan(decl, spec)}
+			if kind == "variable" {
+				// A package variable's type, so pkg.V.M() resolves in other
+				// packages (http.DefaultClient.Do): a type name only, never a
+				// chain, so following it can never loop.
+				typ := declared
+				if typ == "" && values != extract.None {
+					typ = w.valueType(nthNamed(t, values, i))
+				}
+				if typ != "" && !strings.ContainsAny(typ, "#()") {
+					s.Signature = &abi.Signature{Return: typ}
+				}
+			}
+			w.f.Symbol(s)
 		}
+		i++
 	}
 }
 
@@ -877,6 +894,11 @@ func (w *walker) exprType(op extract.Node) string {
 		x, f := t.Child(op, k.fOperand), t.Child(op, k.fField)
 		if f == extract.None {
 			return ""
+		}
+		if w.is(x, k.identifier) && !w.isVar(w.text(x)) {
+			// pkg.V: a variable of an imported package; the host reads its
+			// declared type there.
+			return w.text(x) + "." + w.text(f)
 		}
 		owner := w.exprType(x)
 		if owner == "" {
