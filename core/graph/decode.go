@@ -1815,14 +1815,20 @@ func decodeSlice[T any](d *decoder, s *[]T, buf *[]T, depth int, what string, el
 }
 
 func (d *decoder) param(p *Param) error {
+	return d.stringPair("param object", 6, paramFields, cParamName, &p.Name, cTypeRef, &p.TypeRef)
+}
+
+// stringPair decodes an object whose two known members are strings (a
+// param, a site) at nesting depth, into a and b; other members are skipped.
+func (d *decoder) stringPair(what string, depth int, fields *fieldSet, ca int, a *string, cb int, b *string) error {
 	switch d.ws() {
 	case 'n':
 		return d.literal("null")
 	case '{':
 	default:
-		return d.typeErr("param object")
+		return d.typeErr(what)
 	}
-	more, err := d.object(6)
+	more, err := d.object(depth)
 	if err != nil {
 		return err
 	}
@@ -1831,19 +1837,19 @@ func (d *decoder) param(p *Param) error {
 		if err != nil {
 			return err
 		}
-		var b []byte
+		var v []byte
 		var ok bool
-		switch paramFields.lookup(k) {
+		switch fields.lookup(k) {
 		case 1:
-			if b, ok, err = d.strVal(); ok {
-				p.Name = d.intern(cParamName, b)
+			if v, ok, err = d.strVal(); ok {
+				*a = d.intern(ca, v)
 			}
 		case 2:
-			if b, ok, err = d.strVal(); ok {
-				p.TypeRef = d.intern(cTypeRef, b)
+			if v, ok, err = d.strVal(); ok {
+				*b = d.intern(cb, v)
 			}
 		default:
-			err = d.skip(6)
+			err = d.skip(depth)
 		}
 		if err != nil {
 			return err
@@ -1857,39 +1863,5 @@ func (d *decoder) sites(ss *[]Site) error {
 }
 
 func (d *decoder) site(st *Site) error {
-	switch d.ws() {
-	case 'n':
-		return d.literal("null")
-	case '{':
-	default:
-		return d.typeErr("site object")
-	}
-	more, err := d.object(5)
-	if err != nil {
-		return err
-	}
-	for ; more; more, err = d.next('}') {
-		k, err := d.key()
-		if err != nil {
-			return err
-		}
-		var b []byte
-		var ok bool
-		switch siteFields.lookup(k) {
-		case 1:
-			if b, ok, err = d.strVal(); ok {
-				st.SourceFile = d.intern(cSiteFile, b)
-			}
-		case 2:
-			if b, ok, err = d.strVal(); ok {
-				st.SourceLocation = d.intern(cSiteLocation, b)
-			}
-		default:
-			err = d.skip(5)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return err
+	return d.stringPair("site object", 5, siteFields, cSiteFile, &st.SourceFile, cSiteLocation, &st.SourceLocation)
 }
