@@ -3,10 +3,8 @@
 package main
 
 import (
-	"fmt"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -139,31 +137,9 @@ func BenchmarkExtractWasm(b *testing.B) {
 func TestGoldenWasm(t *testing.T) { plugintest.RunWasm(t, ".") }
 
 // TestLongChains: generated code can hold call and selector chains of
-// thousands of links. Receiver types follow at most maxTypeDepth links, so
-// every call's type stays short instead of spelling the chain below it
-// (which made extraction cubic in the chain's length).
+// thousands of links; receiver types follow at most maxTypeDepth of them.
 func TestLongChains(t *testing.T) {
-	const n = 3000
-	var b strings.Builder
-	b.WriteString("package p\n\nfunc f(x *T) {\n\tNew()")
-	for i := range n {
-		fmt.Fprintf(&b, ".M%d()", i)
-	}
-	b.WriteString("\n\tx")
-	for i := range n {
-		fmt.Fprintf(&b, ".f%d", i)
-	}
-	b.WriteString(".Close()\n}\n")
-	facts := plugintest.ExtractSource(t, Extractor{}, "chain.go", []byte(b.String()))
-	calls, longest := 0, 0
-	for _, call := range facts.Calls {
-		calls++
-		longest = max(longest, len(call.ReceiverType))
-	}
-	if calls < n {
-		t.Errorf("%d calls, want at least %d", calls, n)
-	}
-	if longest > 200 {
-		t.Errorf("a receiver type of %d bytes: the chain is followed too far", longest)
-	}
+	src := "package p\n\nfunc f(x *T) {\n\tNew()" + plugintest.Chain(".M%d()", 3000) +
+		"\n\tx" + plugintest.Chain(".f%d", 3000) + ".Close()\n\tx.a.Stop()\n}\n"
+	plugintest.CheckBoundedChain(t, Extractor{}, "chain.go", src, "Stop", "T#a")
 }

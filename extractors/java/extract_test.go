@@ -3,8 +3,6 @@
 package main
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/plugins/plugintest"
@@ -18,28 +16,10 @@ func TestGolden(t *testing.T) { plugintest.RunNative(t, Extractor{}) }
 // sandbox (skipped with -short).
 func TestGoldenWasm(t *testing.T) { plugintest.RunWasm(t, ".") }
 
-// TestLongChains: receiver types follow at most maxTypeDepth links, so a
-// generated builder chain of thousands of calls does not make every call's
-// type spell the chain below it.
+// TestLongChains: receiver types follow at most maxTypeDepth links,
+// however long the chain.
 func TestLongChains(t *testing.T) {
-	const n = 3000
-	var b strings.Builder
-	b.WriteString("class C {\n  Repo repo;\n  void run() {\n    repo")
-	for i := range n {
-		fmt.Fprintf(&b, ".m%d()", i)
-	}
-	b.WriteString(";\n    repo.getClient().send();\n  }\n}\n")
-	facts := plugintest.ExtractSource(t, Extractor{}, "C.java", []byte(b.String()))
-	var short string
-	for _, call := range facts.Calls {
-		if len(call.ReceiverType) > 200 {
-			t.Errorf("call %s has a %d-byte receiver type", call.Name, len(call.ReceiverType))
-		}
-		if call.Name == "send" {
-			short = call.ReceiverType
-		}
-	}
-	if short != "Repo#getClient()" {
-		t.Errorf("repo.getClient().send() has receiver type %q, want Repo#getClient()", short)
-	}
+	src := "class C {\n  Repo repo;\n  void run() {\n    repo" + plugintest.Chain(".m%d()", 3000) +
+		";\n    repo.getClient().send();\n  }\n}\n"
+	plugintest.CheckBoundedChain(t, Extractor{}, "C.java", src, "send", "Repo#getClient()")
 }

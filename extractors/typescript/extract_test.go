@@ -3,7 +3,6 @@
 package main
 
 import (
-	"fmt"
 	"path"
 	"path/filepath"
 	"slices"
@@ -105,28 +104,10 @@ func TestSkipType(t *testing.T) {
 // sandbox (skipped with -short).
 func TestGoldenWasm(t *testing.T) { plugintest.RunWasm(t, ".") }
 
-// TestLongChains: receiver types follow at most maxTypeDepth links, so a
-// generated chain of thousands of calls does not make every call's type
-// spell the chain below it.
+// TestLongChains: receiver types follow at most maxTypeDepth links,
+// however long the chain.
 func TestLongChains(t *testing.T) {
-	const n = 3000
-	var b strings.Builder
-	b.WriteString("class C {\n  run(): void {\n    this")
-	for i := range n {
-		fmt.Fprintf(&b, ".m%d()", i)
-	}
-	b.WriteString(";\n    this.a.b.c();\n  }\n}\n")
-	facts := plugintest.ExtractSource(t, Extractor{}, "chain.ts", []byte(b.String()))
-	var short string
-	for _, call := range facts.Calls {
-		if len(call.ReceiverType) > 200 {
-			t.Errorf("call %s has a %d-byte receiver type", call.Name, len(call.ReceiverType))
-		}
-		if call.Name == "c" {
-			short = call.ReceiverType
-		}
-	}
-	if short != "C#a#b" {
-		t.Errorf("this.a.b.c() has receiver type %q, want C#a#b", short)
-	}
+	src := "class C {\n  run(): void {\n    this" + plugintest.Chain(".m%d()", 3000) +
+		";\n    this.a.b.c();\n  }\n}\n"
+	plugintest.CheckBoundedChain(t, Extractor{}, "chain.ts", src, "c", "C#a#b")
 }

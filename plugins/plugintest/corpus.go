@@ -1,11 +1,13 @@
 package plugintest
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -187,4 +189,36 @@ func ExtractSource(t *testing.T, ex extract.Extractor, name string, src []byte) 
 		t.Fatalf("%s: no facts", name)
 	}
 	return facts[0]
+}
+
+// Chain repeats link n times, its %d standing for the link's index:
+// Chain(".m%d()", 3) is ".m0().m1().m2()". Generated code holds such
+// chains thousands of links long.
+func Chain(link string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, link, i)
+	}
+	return b.String()
+}
+
+// CheckBoundedChain extracts src, which holds a chain of thousands of links
+// (see Chain), and fails if a call's receiver type is longer than 200 bytes
+// (types that spell the chain below each link made extraction cubic) or if
+// the call named name has a receiver type other than want.
+func CheckBoundedChain(t *testing.T, ex extract.Extractor, file, src, name, want string) {
+	t.Helper()
+	facts := ExtractSource(t, ex, file, []byte(src))
+	got := "(no call)"
+	for _, call := range facts.Calls {
+		if len(call.ReceiverType) > 200 {
+			t.Errorf("call %s has a %d-byte receiver type", call.Name, len(call.ReceiverType))
+		}
+		if call.Name == name {
+			got = call.ReceiverType
+		}
+	}
+	if got != want {
+		t.Errorf("%s() has receiver type %q, want %q", name, got, want)
+	}
 }
