@@ -583,13 +583,10 @@ func (w *walker) recordComponents(params node, rec int32) {
 			continue
 		}
 		ty := t.Child(c, g.fType)
-		s := abi.Symbol{Name: name, Kind: "field", Parent: rec, Visibility: "private", Span: t.Span(c)}
-		if typ := w.varType(ty, t.Child(c, g.fDimensions)); typ != "" && !w.isTypeParam(typ) {
-			s.Signature = &abi.Signature{Return: typ}
-		}
-		sym := w.f.Symbol(s)
+		typ := w.varType(ty, t.Child(c, g.fDimensions))
+		sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: rec, Visibility: "private", Span: t.Span(c), Signature: w.fieldType(typ)})
 		w.typeRefs(ty, sym, "field")
-		w.vars = append(w.vars, variable{name, w.varType(ty, t.Child(c, g.fDimensions))})
+		w.vars = append(w.vars, variable{name, typ})
 	}
 }
 
@@ -778,11 +775,8 @@ func (w *walker) fieldDecl(i node) {
 		if name == "" {
 			continue
 		}
-		s := abi.Symbol{Name: name, Kind: kindName, Parent: w.parent(), Visibility: vis, Span: t.Span(i)}
-		if typ := w.varType(ty, t.Child(d, g.fDimensions)); typ != "" && !w.isTypeParam(typ) {
-			s.Signature = &abi.Signature{Return: typ} // followed by the host through x.f.m()
-		}
-		sym := w.f.Symbol(s)
+		sym := w.f.Symbol(abi.Symbol{Name: name, Kind: kindName, Parent: w.parent(), Visibility: vis, Span: t.Span(i),
+			Signature: w.fieldType(w.varType(ty, t.Child(d, g.fDimensions)))})
 		w.annotationRefs(m, sym)
 		w.typeRefs(ty, sym, "field")
 	}
@@ -986,6 +980,15 @@ func (w *walker) typedVar(i node) {
 	if name := w.text(t.Child(i, g.fName)); name != "" {
 		w.vars = append(w.vars, variable{name, w.varType(t.Child(i, g.fType), t.Child(i, g.fDimensions))})
 	}
+}
+
+// fieldType carries a field's declared class type to the host, which
+// follows x.f.m() through it ("T#f"); nil for none or a type parameter.
+func (w *walker) fieldType(typ string) *abi.Signature {
+	if typ == "" || w.isTypeParam(typ) {
+		return nil
+	}
+	return &abi.Signature{Return: typ}
 }
 
 // varType is the base name of a declared class type, "" for primitives and
