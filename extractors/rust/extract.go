@@ -339,6 +339,16 @@ func (w *walker) open(end node, k frameKind, sym int32) frame {
 
 func (w *walker) push(fr frame) { w.frames = append(w.frames, fr) }
 
+// enterBody pushes the scope of item i (a trait or an impl) and returns
+// where the walk goes next: into its body, or past it when it has none.
+func (w *walker) enterBody(fr frame, i node) node {
+	w.push(fr)
+	if body := w.t.Child(i, w.g.fBody); body != extract.None {
+		return body
+	}
+	return w.t.End(i)
+}
+
 func (w *walker) top() *frame {
 	if len(w.frames) == 0 {
 		return nil
@@ -600,11 +610,7 @@ func (w *walker) trait(i node) node {
 			}
 		}
 	}
-	w.push(fr)
-	if body := t.Child(i, g.fBody); body != extract.None {
-		return body
-	}
-	return t.End(i)
+	return w.enterBody(fr, i)
 }
 
 // impl opens the scope of an impl block. `impl Trait for Type` is reported
@@ -628,11 +634,7 @@ func (w *walker) impl(i node) node {
 			w.f.Relation(abi.Relation{From: -1, Kind: "implements", Target: target, Context: ctx, Line: t.StartLine(tr)})
 		}
 	}
-	w.push(fr)
-	if body := t.Child(i, g.fBody); body != extract.None {
-		return body
-	}
-	return t.End(i)
+	return w.enterBody(fr, i)
 }
 
 // selfName is the bare name of an impl's self type: `&'a mut foo::Bar<T>`
