@@ -119,33 +119,37 @@ func (s *snapshot) nodeText(i int32) string {
 }
 
 func (c *Catalog) getNode(_ context.Context, s *snapshot, args json.RawMessage) Result {
+	i, fail := s.labelNode(args)
+	if fail != nil {
+		return *fail
+	}
+	return Result{Text: s.nodeText(i), Structured: s.nodeInfo(i)}
+}
+
+// labelNode decodes the {"label"} arguments of get_node and describe_node
+// and resolves the node, or returns the failure with its structured
+// found:false mirror.
+func (s *snapshot) labelNode(args json.RawMessage) (int32, *Result) {
 	var a struct {
 		Label string `json:"label"`
 	}
 	if err := decode(args, &a); err != nil {
-		return errorf("%v", err)
+		r := errorf("%v", err)
+		return -1, &r
 	}
 	i, r, fail := s.resolveOne(a.Label)
 	if fail != nil {
 		fail.Structured = s.unresolvedStructured(r, nil)
-		return *fail
 	}
-	return Result{Text: s.nodeText(i), Structured: s.nodeInfo(i)}
+	return i, fail
 }
 
 // describeRelations are the outgoing edges describe_node reports as "calls".
 var describeRelations = map[string]bool{"calls": true, "invokes": true, "calls_service": true}
 
 func (c *Catalog) describeNode(_ context.Context, s *snapshot, args json.RawMessage) Result {
-	var a struct {
-		Label string `json:"label"`
-	}
-	if err := decode(args, &a); err != nil {
-		return errorf("%v", err)
-	}
-	i, r, fail := s.resolveOne(a.Label)
+	i, fail := s.labelNode(args)
 	if fail != nil {
-		fail.Structured = s.unresolvedStructured(r, nil)
 		return *fail
 	}
 	n := s.x.Node(i)
