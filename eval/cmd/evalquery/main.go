@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -142,49 +143,18 @@ func parseTune(spec string) (query.Tuning, error) {
 		if err != nil {
 			return t, fmt.Errorf("bad -tune %q: %v", kv, err)
 		}
-		switch strings.ToLower(k) {
-		case "label":
-			t.Label = f
-		case "owner":
-			t.Owner = f
-		case "path":
-			t.Path = f
-		case "alias":
-			t.Alias = f
-		case "testprior":
-			t.TestPrior = f
-		case "memberprior":
-			t.MemberPrior = f
-		case "varprior":
-			t.VarPrior = f
-		case "fileprior":
-			t.FilePrior = f
-		case "exactboost":
-			t.ExactBoost = f
-		case "decay":
-			t.Decay = f
-		case "fill":
-			t.Fill = int(f)
-		case "raise":
-			t.Raise = f != 0
-		case "refdecay":
-			t.RefDecay = f
-		case "postdiversity":
-			t.PostDiversity = f
-		case "accumulate":
-			t.Accumulate = f != 0
-		case "hubexp":
-			t.HubExp = f
-		case "hublexical":
-			t.HubLexical = f
-		case "abbrev":
-			t.Abbrev = f != 0
-		case "ownedmembers":
-			t.OwnedMembers = f != 0
-		case "agentnouns":
-			t.AgentNouns = f != 0
-		default:
+		fv := reflect.ValueOf(&t).Elem().FieldByNameFunc(func(name string) bool { return strings.EqualFold(name, k) })
+		switch {
+		case !fv.IsValid():
 			return t, fmt.Errorf("unknown -tune key %q", k)
+		case fv.Kind() == reflect.Float64:
+			fv.SetFloat(f)
+		case fv.Kind() == reflect.Int:
+			fv.SetInt(int64(f))
+		case fv.Kind() == reflect.Bool:
+			fv.SetBool(f != 0)
+		default:
+			return t, fmt.Errorf("-tune key %q is not a number or a flag", k)
 		}
 	}
 	return t, nil
