@@ -351,11 +351,11 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			return t, graph.Extracted
 		}
 	}
+	if t := r.lookupWildcard(f, c.Name, ok); t >= 0 {
+		return t, graph.Extracted
+	}
 	for _, b := range f.bindings["*"] {
-		if t := r.lookupIn(b, c.Name, ok); t >= 0 {
-			return t, graph.Extracted
-		}
-		if b.sym >= 0 {
+		if b.sym >= 0 { // Java's import static a.B.*: B's methods
 			if m := r.method(b.sym, c.Name); m >= 0 {
 				return m, graph.Extracted
 			}
