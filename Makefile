@@ -69,10 +69,12 @@ eval: build
 
 FUZZTIME ?= 15s
 
-# Every parser of untrusted input, FUZZTIME each (make fuzz FUZZTIME=5m).
+# Every parser of untrusted input, and fast paths held to their general
+# form, FUZZTIME each (make fuzz FUZZTIME=5m).
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/graph
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDifferential$$' -fuzztime $(FUZZTIME) ./core/graph
+	$(GO) test -run '^$$' -fuzz '^FuzzMakeID$$' -fuzztime $(FUZZTIME) ./core/graph
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePattern$$' -fuzztime $(FUZZTIME) ./core/discover
 	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./core/discover
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/syntax

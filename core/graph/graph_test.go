@@ -34,6 +34,20 @@ func TestMakeID(t *testing.T) {
 	}
 }
 
+// FuzzMakeID holds the ASCII fast path to the general one.
+func FuzzMakeID(f *testing.F) {
+	f.Add("net/http", "Server", "ServeHTTP")
+	f.Add("_a_", "..", "B--c")
+	f.Add("", "x", "Straße")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		parts := []string{a, b, c}
+		want := makeID(parts)
+		if got := MakeID(parts...); got != want {
+			t.Fatalf("MakeID(%q) = %q, general path gives %q", parts, got, want)
+		}
+	})
+}
+
 func sample() *Graph {
 	c := 0
 	return &Graph{
@@ -198,5 +212,11 @@ func TestPermute(t *testing.T) {
 				t.Fatalf("permute(%v) = %v, want %v", order, xs, want)
 			}
 		}
+	}
+}
+
+func BenchmarkMakeID(b *testing.B) {
+	for b.Loop() {
+		MakeID("net/http/server", "Server", "ServeHTTP")
 	}
 }
