@@ -126,6 +126,12 @@ type Graph struct {
 	GraphAttrs map[string]json.RawMessage
 }
 
+// edgeKey orders an edge by its endpoints' ranks (source in the high half).
+type edgeKey struct {
+	ends  uint64
+	index int32
+}
+
 // Canonicalize sorts nodes by id and edges by key, merges duplicate edges
 // (the first site stays primary; others become Sites) and sorts sites. It is
 // what makes output independent of extraction order.
@@ -138,7 +144,14 @@ func (g *Graph) Canonicalize() {
 	for i := range nodeOrder {
 		nodeOrder[i] = int32(i)
 	}
-	slices.SortStableFunc(nodeOrder, func(a, b int32) int { return strings.Compare(g.Nodes[a].ID, g.Nodes[b].ID) })
+	// Ties break on the original position: the order a stable sort gives,
+	// at pdqsort's speed.
+	slices.SortFunc(nodeOrder, func(a, b int32) int {
+		if c := strings.Compare(g.Nodes[a].ID, g.Nodes[b].ID); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
 	permute(g.Nodes, nodeOrder)
 	w := 0
 	for i := range g.Nodes {
@@ -160,38 +173,50 @@ func (g *Graph) Canonicalize() {
 	for i := range g.Nodes {
 		rank[g.Nodes[i].ID] = int32(i)
 	}
+	// One lookup per endpoint; endpoints that are not nodes are collected
+	// and given their ranks after all nodes, in id order.
+	keys := make([]edgeKey, len(g.Edges))
 	var dangling []string
+	var fixups []int32 // edges with a dangling endpoint
 	for i := range g.Edges {
-		for _, id := range [2]string{g.Edges[i].Source, g.Edges[i].Target} {
-			if _, ok := rank[id]; !ok {
-				rank[id] = -1
-				dangling = append(dangling, id)
+		e := &g.Edges[i]
+		src, ok1 := rank[e.Source]
+		dst, ok2 := rank[e.Target]
+		if !ok1 || !ok2 || src < 0 || dst < 0 { // -1: dangling, seen before
+			for _, id := range [2]string{e.Source, e.Target} {
+				if _, ok := rank[id]; !ok {
+					rank[id] = -1
+					dangling = append(dangling, id)
+				}
 			}
+			fixups = append(fixups, int32(i))
 		}
+		keys[i] = edgeKey{ends: uint64(uint32(src))<<32 | uint64(uint32(dst)), index: int32(i)}
 	}
 	slices.Sort(dangling)
 	for i, id := range dangling {
 		rank[id] = int32(len(g.Nodes) + i)
 	}
-	src := make([]int32, len(g.Edges))
-	dst := make([]int32, len(g.Edges))
-	edgeOrder := make([]int32, len(g.Edges))
-	for i := range g.Edges {
-		edgeOrder[i] = int32(i)
-		src[i], dst[i] = rank[g.Edges[i].Source], rank[g.Edges[i].Target]
+	for _, i := range fixups {
+		src, dst := rank[g.Edges[i].Source], rank[g.Edges[i].Target]
+		keys[i].ends = uint64(uint32(src))<<32 | uint64(uint32(dst))
 	}
-	slices.SortFunc(edgeOrder, func(a, b int32) int {
-		if c := cmp.Compare(src[a], src[b]); c != 0 {
+	// Both ranks are packed in one key, so the common comparison is a
+	// single integer compare on adjacent memory.
+	slices.SortFunc(keys, func(a, b edgeKey) int {
+		if c := cmp.Compare(a.ends, b.ends); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(dst[a], dst[b]); c != 0 {
+		if c := compareEdges(&g.Edges[a.index], &g.Edges[b.index]); c != 0 {
 			return c
 		}
-		if c := compareEdges(&g.Edges[a], &g.Edges[b]); c != 0 {
-			return c
-		}
-		return int(a - b)
+		return cmp.Compare(a.index, b.index)
 	})
+	edgeOrder := make([]int32, len(g.Edges))
+	for i, k := range keys {
+		edgeOrder[i] = k.index
+	}
+	keys = nil
 	permute(g.Edges, edgeOrder)
 	w = 0
 	for i := range g.Edges {

@@ -220,3 +220,62 @@ func BenchmarkMakeID(b *testing.B) {
 		MakeID("net/http/server", "Server", "ServeHTTP")
 	}
 }
+
+// TestCanonicalizeRandom: whatever the input order, duplicate node ids and
+// endpoints that are not nodes, edges come out in the documented order —
+// endpoints by rank (nodes in id order, then non-node ids in id order), then
+// compareEdges — with every distinct call site kept.
+func TestCanonicalizeRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	name := func(n int) string { return "n" + strconv.Itoa(rng.IntN(n)) }
+	for iter := 0; iter < 300; iter++ {
+		g := &Graph{}
+		for range rng.IntN(30) {
+			g.Nodes = append(g.Nodes, Node{ID: name(40)})
+		}
+		sites := map[string]bool{}
+		for range rng.IntN(120) {
+			e := Edge{Source: name(50), Target: name(50), Relation: []string{"calls", "imports", "references"}[rng.IntN(3)],
+				SourceFile: "f" + strconv.Itoa(rng.IntN(3)), SourceLocation: "L" + strconv.Itoa(rng.IntN(12))}
+			g.Edges = append(g.Edges, e)
+			sites[e.Source+"|"+e.Target+"|"+e.Relation+"|"+e.SourceFile+"|"+e.SourceLocation] = true
+		}
+		g.Canonicalize()
+		isNode := map[string]bool{}
+		for i := range g.Nodes {
+			if i > 0 && g.Nodes[i-1].ID >= g.Nodes[i].ID {
+				t.Fatalf("iter %d: nodes out of order: %q before %q", iter, g.Nodes[i-1].ID, g.Nodes[i].ID)
+			}
+			isNode[g.Nodes[i].ID] = true
+		}
+		byRank := func(a, b string) int {
+			if isNode[a] != isNode[b] {
+				if isNode[a] {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a, b)
+		}
+		kept := 0
+		for i := range g.Edges {
+			if i > 0 {
+				a, b := &g.Edges[i-1], &g.Edges[i]
+				c := byRank(a.Source, b.Source)
+				if c == 0 {
+					c = byRank(a.Target, b.Target)
+				}
+				if c == 0 {
+					c = compareEdges(a, b)
+				}
+				if c >= 0 {
+					t.Fatalf("iter %d: edge %d %+v not after %+v", iter, i, *b, *a)
+				}
+			}
+			kept += 1 + len(g.Edges[i].Sites)
+		}
+		if kept != len(sites) {
+			t.Fatalf("iter %d: %d sites kept, want %d", iter, kept, len(sites))
+		}
+	}
+}

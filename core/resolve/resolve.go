@@ -158,6 +158,7 @@ type resolver struct {
 	bases    map[int32][]int32             // type -> resolved bases/embedded types
 	dirs     map[string][]int32            // directory -> files
 	stubs    map[string]string             // stub key -> id
+	locs     []string                      // "L<n>" by n, see loc
 	stats    Stats
 	// goModules maps a directory holding go.mod to its module path.
 	goModules map[string]string
@@ -185,7 +186,20 @@ func stemOf(p string) string {
 	return strings.ReplaceAll(strings.TrimSuffix(p, ext), "/", ".")
 }
 
-func loc(line uint32) string { return "L" + strconv.Itoa(int(line)) }
+// loc is the source_location of line ("L42"). Every node and edge carries
+// one, so the strings are made once per line number and shared.
+func (r *resolver) loc(line uint32) string {
+	if int(line) >= len(r.locs) {
+		if line > 1<<20 {
+			return "L" + strconv.Itoa(int(line))
+		}
+		r.locs = slices.Grow(r.locs, int(line)+1-len(r.locs))
+		for n := len(r.locs); n <= int(line); n++ {
+			r.locs = append(r.locs, "L"+strconv.Itoa(n))
+		}
+	}
+	return r.locs[line]
+}
 
 func (r *resolver) addFiles() {
 	for i := range r.files {
@@ -296,7 +310,7 @@ func (r *resolver) addSymbols() {
 			r.syms = append(r.syms, sym{file: int32(fi), local: int32(li), id: id, name: s.Name, kind: s.Kind, parent: parent, owner: -1})
 			n := graph.Node{
 				ID: id, Label: label(s), FileType: "code", SourceFile: f.Path,
-				SourceLocation: loc(s.Span.StartLine), Kind: s.Kind, Visibility: s.Visibility,
+				SourceLocation: r.loc(s.Span.StartLine), Kind: s.Kind, Visibility: s.Visibility,
 				Language: f.Language, IsTest: s.Test || f.test,
 			}
 			if s.Span.StartLine > 0 {
@@ -513,7 +527,7 @@ func (r *resolver) edge(src, dst, rel string, c graph.Confidence, score float64,
 	}
 	r.edges = append(r.edges, graph.Edge{
 		Source: src, Target: dst, Relation: rel, Confidence: c, ConfidenceScore: score,
-		SourceFile: file, SourceLocation: loc(line), Weight: 1,
+		SourceFile: file, SourceLocation: r.loc(line), Weight: 1,
 	})
 }
 
