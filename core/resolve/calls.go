@@ -80,7 +80,7 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 				break
 			}
 		}
-	} else if fn = pick(r, f.top[call], isFunction); fn < 0 && f.pkg != nil {
+	} else if fn = pick(r, r.topIn(f, call), isFunction); fn < 0 && f.pkg != nil {
 		if fn = pick(r, f.pkg.top[call], isFunction); fn < 0 {
 			fn = r.lookupWildcard(f, call, isFunction)
 		}
@@ -329,7 +329,7 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 		return -1, ""
 	}
 	// Plain call: the file, the enclosing class, imports, the package.
-	if t := pick(r, f.top[c.Name], ok); t >= 0 {
+	if t := pick(r, r.topIn(f, c.Name), ok); t >= 0 {
 		return t, graph.Extracted
 	}
 	if f.Family == "java" && c.Caller >= 0 {

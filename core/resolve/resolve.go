@@ -124,7 +124,7 @@ type fileInfo struct {
 	pkg      *pkgInfo
 	test     bool
 	first    int32                // global index of the file's first symbol
-	top      map[string][]int32   // top-level definitions by name
+	top      map[string][]int32   // top-level definitions by name, when pkg is nil (see topIn)
 	bindings map[string][]binding // import-bound local names
 }
 
@@ -291,7 +291,9 @@ func (r *resolver) addSymbols() {
 	for fi := range r.files {
 		f := &r.files[fi]
 		f.first = int32(len(r.syms))
-		f.top = make(map[string][]int32)
+		if f.pkg == nil {
+			f.top = make(map[string][]int32)
+		}
 		for li := range f.Facts.Symbols {
 			s := &f.Facts.Symbols[li]
 			g := int32(len(r.syms))
@@ -336,9 +338,10 @@ func (r *resolver) addSymbols() {
 			if s.Receiver != "" {
 				continue // attached to its type later
 			}
-			f.top[s.Name] = append(f.top[s.Name], g)
 			if f.pkg != nil {
 				f.pkg.top[s.Name] = append(f.pkg.top[s.Name], g)
+			} else {
+				f.top[s.Name] = append(f.top[s.Name], g)
 			}
 			if isCallable(s.Kind) || isType(s.Kind) {
 				m := r.byFamily[f.Family]
@@ -350,6 +353,26 @@ func (r *resolver) addSymbols() {
 			}
 		}
 	}
+}
+
+// topIn is f's top-level definitions named name. Files of a package read
+// the package's table, where one file's entries form one run (files are
+// added in order), instead of each holding a map of its own: that saved a
+// map per file, thousands on a large tree.
+func (r *resolver) topIn(f *fileInfo, name string) []int32 {
+	if f.pkg == nil {
+		return f.top[name]
+	}
+	all := f.pkg.top[name]
+	i := 0
+	for i < len(all) && r.syms[all[i]].file != f.idx {
+		i++
+	}
+	j := i
+	for j < len(all) && r.syms[all[j]].file == f.idx {
+		j++
+	}
+	return all[i:j]
 }
 
 // attachReceivers links methods declared outside their type (Go methods,
@@ -421,7 +444,7 @@ func (r *resolver) findType(f *fileInfo, name string, useBindings bool) int32 {
 		}
 		return -1
 	}
-	if t := pick(r, f.top[name], isType); t >= 0 {
+	if t := pick(r, r.topIn(f, name), isType); t >= 0 {
 		return t
 	}
 	if f.pkg != nil {
@@ -512,7 +535,7 @@ func (r *resolver) lookupIn(b binding, name string, ok func(string) bool) int32 
 		return pick(r, b.pkg.top[name], ok)
 	}
 	if b.file >= 0 {
-		return pick(r, r.files[b.file].top[name], ok)
+		return pick(r, r.topIn(&r.files[b.file], name), ok)
 	}
 	return -1
 }
