@@ -26,7 +26,10 @@ echo "== medians over $COUNT runs ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/
 echo "parse-only (tree-sitter, $(nproc) workers):  $p MB/s, $(median "$out/parse.txt" files/s) files/s"
 echo "full extraction (synaptic extract):        $e MB/s, $(median "$out/extract.txt" files/s) files/s, peak RSS $(median "$out/extract.txt" peak-RSS-MiB) MiB"
 echo "ratio extraction / parse-only:              $(awk -v a="$e" -v b="$p" 'BEGIN {printf "%.2f", a/b}')   (target >= 0.75)"
+pe=$(median "$out/extract.txt" parse+extract-s)
+echo "  of which parse+extract phase:             $pe s = $(awk -v s="$pe" -v e="$e" -v t="$(median "$out/extract.txt" ns/op)" 'BEGIN {printf "%.2f", e*(t/1e9)/s}') MB/s, ratio $(awk -v s="$pe" -v e="$e" -v t="$(median "$out/extract.txt" ns/op)" -v b="$p" 'BEGIN {printf "%.2f", e*(t/1e9)/s/b}'); then resolve $(median "$out/extract.txt" resolve-s) s, communities $(median "$out/extract.txt" communities-s) s, write $(median "$out/extract.txt" write-s) s"
 echo "re-extract after one changed file:          $(median "$out/reextract.txt" ns/op | awk '{printf "%.2f s", $1/1e9}'), peak RSS $(median "$out/reextract.txt" peak-RSS-MiB) MiB   (target < 1 s)"
+echo "  of which resolve $(median "$out/reextract.txt" resolve-s) s, communities $(median "$out/reextract.txt" communities-s) s, write $(median "$out/reextract.txt" write-s) s"
 rm -rf "$out"
 
 # Serving: startup, RSS and tools/call latency on the GOROOT graph.

@@ -7,6 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -27,17 +30,53 @@ func gorootSrc(b *testing.B) string {
 // runMeasured runs the binary and returns its peak RSS in bytes.
 func runMeasured(b *testing.B, args ...string) int64 {
 	b.Helper()
+	peak, _ := runPhases(b, args...)
+	return peak
+}
+
+// runPhases is runMeasured for a run with -v: it also returns the wall
+// seconds of each phase the summary lists ("phase resolve 1.8s").
+func runPhases(b *testing.B, args ...string) (int64, map[string]float64) {
+	b.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "SYNAPTIC_PLUGINS=")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		b.Fatalf("synaptic %v: %v\n%s", args, err, out)
 	}
+	phases := map[string]float64{}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 3 && f[0] == "phase" {
+			if v, err := strconv.ParseFloat(strings.TrimSuffix(f[len(f)-1], "s"), 64); err == nil {
+				phases[strings.Join(f[1:len(f)-1], " ")] = v
+			}
+		}
+	}
 	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 	if ru == nil {
-		return 0
+		return 0, phases
 	}
-	return ru.Maxrss * 1024
+	return ru.Maxrss * 1024, phases
+}
+
+// reportPhases reports the phases' median seconds: which part of a run the
+// time goes to is what decides where to work next.
+func reportPhases(b *testing.B, runs []map[string]float64) {
+	for _, name := range []string{"parse+extract", "resolve", "communities", "write"} {
+		var v []float64
+		for _, p := range runs {
+			for k, s := range p {
+				if strings.HasPrefix(k, name) {
+					v = append(v, s)
+				}
+			}
+		}
+		if len(v) > 0 {
+			slices.Sort(v)
+			b.ReportMetric(v[len(v)/2], name+"-s")
+		}
+	}
 }
 
 // manifestBytes sums the sizes of the files a run extracted.
@@ -62,15 +101,18 @@ func BenchmarkExtractGoroot(b *testing.B) {
 	src := gorootSrc(b)
 	out := b.TempDir()
 	var peak int64
+	var runs []map[string]float64
 	start := time.Now()
 	for b.Loop() {
-		peak = max(peak, runMeasured(b, "extract", "--full", "--quiet", "--out", out, src))
+		p, phases := runPhases(b, "extract", "--full", "-v", "--out", out, src)
+		peak, runs = max(peak, p), append(runs, phases)
 	}
 	s := time.Since(start).Seconds() / float64(b.N)
 	files, bytes := manifestBytes(b, out)
 	b.ReportMetric(float64(bytes)/1e6/s, "MB/s")
 	b.ReportMetric(float64(files)/s, "files/s")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
+	reportPhases(b, runs)
 }
 
 // BenchmarkReextractOneFile: a copy of GOROOT/src is extracted once; each
@@ -88,6 +130,7 @@ func BenchmarkReextractOneFile(b *testing.B) {
 	runMeasured(b, "extract", "--quiet", repo)
 	target := filepath.Join(repo, "net", "http", "server.go")
 	var peak int64
+	var runs []map[string]float64
 	i := 0
 	for b.Loop() {
 		b.StopTimer()
@@ -99,7 +142,9 @@ func BenchmarkReextractOneFile(b *testing.B) {
 		f.Close()
 		i++
 		b.StartTimer()
-		peak = max(peak, runMeasured(b, "extract", "--quiet", repo))
+		p, phases := runPhases(b, "extract", "-v", repo)
+		peak, runs = max(peak, p), append(runs, phases)
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
+	reportPhases(b, runs)
 }
