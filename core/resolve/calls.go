@@ -61,7 +61,8 @@ func (r *resolver) resolveRelations() {
 // receiverType finds the type a call's receiver has. Besides a type name
 // ("T", "pkg.T") extractors may write "F()" or "pkg.F()": the type of the
 // first result of calling F (x := NewServer(); x.Serve()). That type is
-// named in F's own file, so it is looked up there.
+// named in F's own file, so it is looked up there. When F is no function
+// but a type, the call converts or constructs: HandlerFunc(f).ServeHTTP.
 func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 	if i := strings.LastIndexByte(typ, '#'); i > 0 {
 		return r.memberType(f, typ[:i], typ[i+1:])
@@ -86,6 +87,11 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 		}
 	} else if fn < 0 {
 		fn = r.lookupWildcard(f, call, isFunction)
+	}
+	if fn < 0 {
+		// T(x) with T a type is a conversion (Go) or a constructor call
+		// (Python classes, Rust tuple structs): its value is a T.
+		return r.findType(f, call, true)
 	}
 	return r.declaredType(fn, firstResultType)
 }

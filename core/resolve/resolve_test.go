@@ -252,6 +252,45 @@ func TestReceiverFromCallResult(t *testing.T) {
 	}
 }
 
+// TestReceiverFromConversion: T(x) and pkg.T(x) are values of type T, in
+// the file, the package or an imported package; a name that is neither a
+// function nor a type links nothing.
+func TestReceiverFromConversion(t *testing.T) {
+	files := []File{
+		{Path: "srv/srv.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{
+				{Name: "HandlerFunc", Kind: "type_alias", Parent: -1, Span: sp(1)},
+				{Name: "ServeHTTP", Kind: "method", Receiver: "HandlerFunc", Parent: -1, Span: sp(2)},
+			},
+		}},
+		{Path: "srv/index.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{{Name: "index", Kind: "function", Parent: -1, Span: sp(3)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "ServeHTTP", Receiver: "HandlerFunc(f)", ReceiverType: "HandlerFunc()", Line: 4}},
+		}},
+		{Path: "cmd/main.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "main",
+			Imports: []abi.Import{{Path: "example.com/m/srv", Line: 2}},
+			Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(4)}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "ServeHTTP", Receiver: "h", ReceiverType: "srv.HandlerFunc()", Line: 5},
+				{Caller: 0, Name: "ServeHTTP", Receiver: "x", ReceiverType: "Missing()", Line: 6},
+			},
+		}},
+	}
+	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	edges := edgeSet(g)
+	for _, k := range []string{"srv_index_index -calls-> srv_srv_handlerfunc_servehttp", "cmd_main_main -calls-> srv_srv_handlerfunc_servehttp"} {
+		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
+			t.Errorf("missing EXTRACTED edge %s (%+v)", k, e)
+		}
+	}
+	if st.Unresolved != 1 {
+		t.Errorf("stats = %+v, want the Missing() receiver unresolved", st)
+	}
+}
+
 // TestReceiverMemberChain: "T#f" is the type of field f of T, "T#M()" the
 // first result of method M of T, each looked up where the member is
 // declared; promoted fields of embedded types count, and a member that
