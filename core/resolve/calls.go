@@ -144,10 +144,21 @@ func (r *resolver) memberType(f *fileInfo, owner, member string) int32 {
 // the type declared for it there (http.DefaultClient.Do() is a call on a
 // *Client). Go keeps types and variables in one namespace per package, so
 // the name cannot also be a type.
+//
+// An unqualified V is a variable of f's own package, declared in any of its
+// files, or of a package imported with a wildcard (Go's import . "pkg").
+// Extractors write a bare name only for identifiers that are no local.
 func (r *resolver) packageVarType(f *fileInfo, typ string) int32 {
 	q, name, ok := splitQualified(typ)
 	if !ok {
-		return -1
+		if f.pkg == nil {
+			return -1
+		}
+		identity := func(t string) string { return t }
+		if v := pick(r, f.pkg.top[typ], isVariable); v >= 0 {
+			return r.declaredType(v, identity)
+		}
+		return r.declaredType(r.lookupWildcard(f, typ, isVariable), identity)
 	}
 	for _, b := range f.bindings[q] {
 		if b.pkg == nil {

@@ -384,6 +384,45 @@ func TestPackageVarReceiver(t *testing.T) {
 	}
 }
 
+// TestUnqualifiedPackageVarReceiver: a bare V is a variable of the file's
+// package (declared in another file) or of a dot-imported package.
+func TestUnqualifiedPackageVarReceiver(t *testing.T) {
+	files := []File{
+		{Path: "srv/srv.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{
+				{Name: "Client", Kind: "struct", Parent: -1, Span: sp(1)},
+				{Name: "Do", Kind: "method", Receiver: "Client", Parent: -1, Span: sp(2)},
+				{Name: "DefaultClient", Kind: "variable", Parent: -1, Span: sp(3), Signature: &abi.Signature{Return: "Client"}},
+			},
+		}},
+		{Path: "srv/use.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv",
+			Symbols: []abi.Symbol{{Name: "use", Kind: "function", Parent: -1, Span: sp(1)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "Do", Receiver: "DefaultClient", ReceiverType: "DefaultClient", Line: 2}},
+		}},
+		{Path: "srv/srv_test.go", Language: "go", Family: "go", Facts: &abi.Facts{
+			Package: "srv_test",
+			Imports: []abi.Import{{Path: "example.com/m/srv", Alias: ".", Line: 2}},
+			Symbols: []abi.Symbol{{Name: "TestDo", Kind: "function", Parent: -1, Span: sp(4)}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "Do", Receiver: "DefaultClient", ReceiverType: "DefaultClient", Line: 5},
+				{Caller: 0, Name: "Do", Receiver: "Other", ReceiverType: "Other", Line: 6},
+			},
+		}},
+	}
+	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	edges := edgeSet(g)
+	for _, k := range []string{"srv_use_use -calls-> srv_srv_client_do", "srv_srv_test_testdo -calls-> srv_srv_client_do"} {
+		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
+			t.Errorf("missing EXTRACTED edge %s (%+v)", k, e)
+		}
+	}
+	if st.Unresolved != 1 {
+		t.Errorf("stats = %+v, want the Other receiver unresolved", st)
+	}
+}
+
 // TestWildcardImportTypes: Go's `import . "pkg"` makes pkg's types and
 // functions usable unqualified, as receiver types and F() results.
 func TestWildcardImportTypes(t *testing.T) {
