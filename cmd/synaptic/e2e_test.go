@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // These tests run the real binary with the real plugins. `make test` passes
@@ -278,6 +279,62 @@ func TestIncrementalEqualsFull(t *testing.T) {
 	if !bytes.Equal(full, read(t, graphPath)) {
 		t.Error("graph after corrupted-manifest rebuild differs")
 	}
+}
+
+// TestUnchangedInputsKeepGraph: a run whose facts, skips and module layout
+// are those graph.json was made from leaves graph.json and GRAPH_REPORT.md
+// untouched, and what it keeps is what a full extraction writes; any change
+// to those inputs, or to the outputs on disk, rebuilds them.
+func TestUnchangedInputsKeepGraph(t *testing.T) {
+	needBin(t)
+	root := t.TempDir()
+	write(t, root, fixtureRepo)
+	run(t, root, false, "extract", ".")
+	outDir := filepath.Join(root, "synaptic-out")
+	graphPath, reportPath := filepath.Join(outDir, "graph.json"), filepath.Join(outDir, "GRAPH_REPORT.md")
+	stamp := func(p string) time.Time {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.ModTime()
+	}
+	kept := func(why string, want bool) {
+		t.Helper()
+		before := stamp(graphPath)
+		out := run(t, root, false, "extract", ".")
+		if got := strings.Contains(out, "kept"); got != want {
+			t.Fatalf("%s: graph kept = %v, want %v:\n%s", why, got, want, out)
+		}
+		if want && !stamp(graphPath).Equal(before) {
+			t.Fatalf("%s: graph.json rewritten although kept", why)
+		}
+		full := filepath.Join(t.TempDir(), "full")
+		run(t, root, false, "extract", "--full", "--out", full, ".")
+		for _, name := range []string{"graph.json", "GRAPH_REPORT.md"} {
+			if !bytes.Equal(read(t, filepath.Join(outDir, name)), read(t, filepath.Join(full, name))) {
+				t.Fatalf("%s: %s differs from a full extraction", why, name)
+			}
+		}
+	}
+	kept("rerun", true)
+	cart := filepath.Join(root, "cart", "cart.go")
+	now := time.Now().Add(time.Minute)
+	os.Chtimes(cart, now, now)
+	kept("touched file", true)
+	write(t, root, map[string]string{"cart/cart.go": strings.Replace(fixtureRepo["cart/cart.go"], "// Cart holds items.", "// Cart holds goods.", 1)})
+	kept("comment edit", true)
+	write(t, root, map[string]string{"cart/cart.go": fixtureRepo["cart/cart.go"] + "\nfunc Empty() *Cart { return &Cart{} }\n"})
+	kept("new function", false)
+	os.Remove(reportPath)
+	kept("report deleted", false)
+	os.Truncate(graphPath, 100)
+	kept("half-written graph.json", false)
+	write(t, root, map[string]string{"go.mod": "module example.com/store\n\ngo 1.22\n"})
+	kept("module path changed", false)
+	write(t, root, map[string]string{"secrets/server.pem": "-----BEGIN PRIVATE KEY-----\n"})
+	kept("new skipped file", false)
+	kept("rerun after changes", true)
 }
 
 func TestDeterministicAcrossWorkers(t *testing.T) {

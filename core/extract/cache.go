@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,6 +28,7 @@ type Manifest struct {
 	Version int                      `json:"version"`
 	Files   map[string]ManifestEntry `json:"files"`
 	Plugins map[string]PluginInfo    `json:"plugins"`
+	Graph   *GraphStamp              `json:"graph,omitempty"` // see GraphStamp
 }
 
 // ManifestEntry is one input file.
@@ -89,7 +91,9 @@ type cachedFile struct {
 
 var factsMagic = []byte("SYNFACTS2\n")
 
-func writeFacts(path string, files []cachedFile) error {
+// writeFacts writes the facts cache, feeding each file to digest too
+// when it is not nil (see newDigest).
+func writeFacts(path string, files []cachedFile, digest hash.Hash) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -110,6 +114,9 @@ func writeFacts(path string, files []cachedFile) error {
 			if enc == nil && c.Facts != nil {
 				buf = abi.EncodeFacts(buf[:0], c.Facts)
 				enc = buf
+			}
+			if digest != nil {
+				digestFile(digest, c, enc)
 			}
 			e.Uvarint(uint64(len(enc)))
 			e.Buf = append(e.Buf, enc...)

@@ -27,7 +27,7 @@ func TestFactsCacheRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, FactsFile)
 	want := sampleCache()
-	if err := writeFacts(p, want); err != nil {
+	if err := writeFacts(p, want, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readFacts(p)
@@ -47,7 +47,7 @@ func TestFactsCacheRoundTrip(t *testing.T) {
 		again = append(again, got[w.Path])
 	}
 	first, _ := os.ReadFile(p)
-	if err := writeFacts(p, again); err != nil {
+	if err := writeFacts(p, again, nil); err != nil {
 		t.Fatal(err)
 	}
 	second, _ := os.ReadFile(p)
@@ -61,7 +61,7 @@ func TestFactsCacheRoundTrip(t *testing.T) {
 func FuzzReadFacts(f *testing.F) {
 	dir := f.TempDir()
 	seed := filepath.Join(dir, "seed")
-	if err := writeFacts(seed, sampleCache()); err != nil {
+	if err := writeFacts(seed, sampleCache(), nil); err != nil {
 		f.Fatal(err)
 	}
 	b, _ := os.ReadFile(seed)
@@ -80,7 +80,7 @@ func FuzzReadFacts(f *testing.F) {
 		for _, c := range got {
 			files = append(files, c)
 		}
-		if err := writeFacts(p, files); err != nil {
+		if err := writeFacts(p, files, nil); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := readFacts(p); err != nil {

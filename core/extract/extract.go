@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"maps"
@@ -89,26 +90,29 @@ type Skip struct {
 
 // Summary says what a run did.
 type Summary struct {
-	Root          string
-	OutDir        string
-	Files         int            // files in the graph
-	PerLanguage   map[string]int // files per language
-	Extracted     int            // files parsed and extracted this run
-	Reused        int            // files whose cached facts were reused
-	Removed       int            // files gone since the previous run
-	Nodes         int
-	Edges         int
-	ByRelation    map[string]int
-	ByKind        map[string]int
-	Skipped       []Skip
-	IgnoredCount  int
-	PrunedDirs    int
-	Resolution    resolve.Stats
-	Warnings      []string // e.g. a corrupted manifest, a plugin upgrade
-	Seconds       float64
-	Graph         *graph.Graph
-	GraphBytes    int
-	FullRebuild   bool
+	Root         string
+	OutDir       string
+	Files        int            // files in the graph
+	PerLanguage  map[string]int // files per language
+	Extracted    int            // files parsed and extracted this run
+	Reused       int            // files whose cached facts were reused
+	Removed      int            // files gone since the previous run
+	Nodes        int
+	Edges        int
+	ByRelation   map[string]int
+	ByKind       map[string]int
+	Skipped      []Skip
+	IgnoredCount int
+	PrunedDirs   int
+	Resolution   resolve.Stats
+	Warnings     []string // e.g. a corrupted manifest, a plugin upgrade
+	Seconds      float64
+	Graph        *graph.Graph
+	GraphBytes   int
+	FullRebuild  bool
+	// GraphKept: the inputs were those of the graph on disk, which was
+	// left as it is (Graph is then nil; the counts come from the stamp).
+	GraphKept     bool
 	PluginChanged []string
 	Phases        []Phase // wall time per pipeline phase, in order
 	Workers       WorkerTime
@@ -300,11 +304,32 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			sum.Warnings = append(sum.Warnings, p+": "+e)
 		}
 	}
+	goRoot := gopathImportPath(root)
+	var digest string
+	if prev != nil && prev.Graph != nil {
+		// Incremental: only this run's facts need encoding for the digest;
+		// a full run digests them while writing the facts cache.
+		digest = inputsDigest(buildID(), goRoot, goMods, sum.Skipped, cached)
+		if prev.Graph.current(out, digest) {
+			return keepGraph(out, sum, prev, manifest, cached, len(files), len(jobs), phase, start)
+		}
+	}
 	// The facts cache does not depend on the graph: write it on the other
 	// core while resolution runs on this one.
 	factsDone := make(chan error, 1)
-	go func() { factsDone <- writeFacts(filepath.Join(out, FactsFile), cached) }()
-	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: gopathImportPath(root)})
+	skipped := slices.Clone(sum.Skipped) // sorted below while the digest reads it
+	go func() {
+		var h hash.Hash
+		if digest == "" {
+			h = newDigest(buildID(), goRoot, goMods, skipped)
+		}
+		err := writeFacts(filepath.Join(out, FactsFile), cached, h)
+		if h != nil {
+			digest = finishDigest(h)
+		}
+		factsDone <- err
+	}()
+	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot})
 	if err := <-factsDone; err != nil {
 		return nil, fmt.Errorf("write facts cache: %w", err)
 	}
@@ -342,12 +367,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		sum.ByKind[k]++
 	}
-	sort.Slice(sum.Skipped, func(a, b int) bool {
-		if sum.Skipped[a].Reason != sum.Skipped[b].Reason {
-			return sum.Skipped[a].Reason < sum.Skipped[b].Reason
-		}
-		return sum.Skipped[a].Path < sum.Skipped[b].Path
-	})
+	sortSkipped(sum.Skipped)
 
 	// The report reads the same graph: build it on the other core while
 	// graph.json is written.
@@ -378,11 +398,42 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	sum.GraphBytes = n
 	phase("write graph+report")
+	if outputs, err := stampOutputs(out); err == nil {
+		manifest.Graph = &GraphStamp{Inputs: digest, Outputs: outputs, Summary: StampSummary{
+			Nodes: sum.Nodes, Edges: sum.Edges, ByRelation: sum.ByRelation, ByKind: sum.ByKind,
+			Resolution: sum.Resolution, GraphBytes: sum.GraphBytes,
+		}}
+	}
 	// The manifest goes last: if anything above failed, the next run still
 	// sees the old manifest and redoes the work.
 	if err := writeManifest(filepath.Join(out, ManifestFile), manifest); err != nil {
 		return nil, fmt.Errorf("write manifest: %w", err)
 	}
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, nil
+}
+
+// keepGraph ends a run whose graph inputs are those the previous run's
+// graph was made from (see GraphStamp): graph.json and GRAPH_REPORT.md
+// stay as they are, the summary's graph figures come from the stamp, and
+// the facts cache and manifest are rewritten only if a file changed
+// without changing its facts (a touched file, an edited comment).
+func keepGraph(out string, sum *Summary, prev, manifest *Manifest, cached []cachedFile, nfiles, njobs int, phase func(string), start time.Time) (*Summary, error) {
+	st := prev.Graph.Summary
+	sum.Files, sum.Nodes, sum.Edges = nfiles, st.Nodes, st.Edges
+	sum.ByRelation, sum.ByKind, sum.Resolution, sum.GraphBytes = st.ByRelation, st.ByKind, st.Resolution, st.GraphBytes
+	sum.GraphKept = true
+	sortSkipped(sum.Skipped)
+	if njobs > 0 || sum.Removed > 0 {
+		if err := writeFacts(filepath.Join(out, FactsFile), cached, nil); err != nil {
+			return nil, fmt.Errorf("write facts cache: %w", err)
+		}
+		manifest.Graph = prev.Graph
+		if err := writeManifest(filepath.Join(out, ManifestFile), manifest); err != nil {
+			return nil, fmt.Errorf("write manifest: %w", err)
+		}
+	}
+	phase("graph unchanged")
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
 }
@@ -541,6 +592,16 @@ func readFileInto(p string, buf *[]byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// sortSkipped orders skipped files by reason, then path.
+func sortSkipped(s []Skip) {
+	sort.Slice(s, func(a, b int) bool {
+		if s[a].Reason != s[b].Reason {
+			return s[a].Reason < s[b].Reason
+		}
+		return s[a].Path < s[b].Path
+	})
 }
 
 func writeGraph(p string, g *graph.Graph) (int, error) {

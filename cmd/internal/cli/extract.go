@@ -81,6 +81,9 @@ func printSummary(w io.Writer, s *extract.Summary) {
 		mode = "full"
 	}
 	fmt.Fprintf(w, "  %s run: %d extracted, %d unchanged, %d removed\n", mode, s.Extracted, s.Reused, s.Removed)
+	if s.GraphKept {
+		fmt.Fprintf(w, "  graph.json and GRAPH_REPORT.md kept: made from these same facts by this same synaptic\n")
+	}
 	if len(s.PluginChanged) > 0 {
 		fmt.Fprintf(w, "  plugins upgraded (their files re-extracted): %s\n", strings.Join(s.PluginChanged, ", "))
 	}

@@ -1,0 +1,181 @@
+package extract
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"debug/elf"
+	"encoding/binary"
+	"encoding/hex"
+	"hash"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/synaptic-graph/synaptic/core/resolve"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// GraphStamp records what the last run wrote and what it was made from.
+// graph.json and GRAPH_REPORT.md are a pure function of their inputs (the
+// facts of every file, the discovery skips, the Go module layout and the
+// synaptic build), so a run whose inputs hash to the same Inputs, and which
+// finds both files as they were written, would write them byte for byte
+// again: it leaves them alone. Editing a comment, touching a file or
+// running extract twice then costs no resolution, clustering or writing.
+type GraphStamp struct {
+	Inputs  string               `json:"inputs"`  // inputsDigest of the run that wrote the outputs
+	Outputs map[string]FileStamp `json:"outputs"` // graph.json and GRAPH_REPORT.md as written
+	Summary StampSummary         `json:"summary"`
+}
+
+// FileStamp identifies an output file as written: a rewrite, a truncation
+// or an edit changes its size or modification time.
+type FileStamp struct {
+	Size    int64 `json:"size"`
+	MTimeNS int64 `json:"mtime_ns"`
+}
+
+// StampSummary is the part of a Summary that comes from the graph, kept
+// so a run that keeps the graph can still report it.
+type StampSummary struct {
+	Nodes      int            `json:"nodes"`
+	Edges      int            `json:"edges"`
+	ByRelation map[string]int `json:"by_relation"`
+	ByKind     map[string]int `json:"by_kind"`
+	Resolution resolve.Stats  `json:"resolution"`
+	GraphBytes int            `json:"graph_bytes"`
+}
+
+// stampedOutputs are the files a GraphStamp vouches for.
+var stampedOutputs = []string{"graph.json", "GRAPH_REPORT.md"}
+
+// stampOutputs stats the outputs just written.
+func stampOutputs(out string) (map[string]FileStamp, error) {
+	m := make(map[string]FileStamp, len(stampedOutputs))
+	for _, name := range stampedOutputs {
+		st, err := os.Stat(filepath.Join(out, name))
+		if err != nil {
+			return nil, err
+		}
+		m[name] = FileStamp{Size: st.Size(), MTimeNS: st.ModTime().UnixNano()}
+	}
+	return m, nil
+}
+
+// current reports whether s vouches for a graph made from inputs and both
+// outputs are still exactly as written.
+func (s *GraphStamp) current(out, inputs string) bool {
+	if s == nil || s.Inputs == "" || s.Inputs != inputs {
+		return false
+	}
+	now, err := stampOutputs(out)
+	return err == nil && maps.Equal(now, s.Outputs)
+}
+
+// inputsDigest hashes everything graph.json and GRAPH_REPORT.md are made
+// from: the synaptic build, the Go module layout, the skipped files and,
+// per file in path order, its language, generated flag, failure and
+// encoded facts. Content hashes and plugin versions are left out on
+// purpose: a file whose new content (or a plugin whose new build) yields
+// the same facts yields the same graph. An empty build disables the
+// digest ("" never matches).
+func inputsDigest(build, goRoot string, goMods map[string]string, skipped []Skip, cached []cachedFile) string {
+	h := newDigest(build, goRoot, goMods, skipped)
+	if h == nil {
+		return ""
+	}
+	var buf []byte
+	for i := range cached {
+		c := &cached[i]
+		enc := c.encoded
+		if enc == nil && c.Facts != nil {
+			buf = abi.EncodeFacts(buf[:0], c.Facts)
+			enc = buf
+		}
+		digestFile(h, c, enc)
+	}
+	return finishDigest(h)
+}
+
+// newDigest starts an inputs digest with everything but the files, which
+// go in through digestFile in path order (writeFacts does that while it
+// encodes them anyway). It is nil when build is "".
+func newDigest(build, goRoot string, goMods map[string]string, skipped []Skip) hash.Hash {
+	if build == "" {
+		return nil
+	}
+	h := sha256.New()
+	field(h, "synaptic-inputs-1")
+	field(h, build)
+	field(h, goRoot)
+	for _, dir := range slices.Sorted(maps.Keys(goMods)) {
+		field(h, dir)
+		field(h, goMods[dir])
+	}
+	field(h, "skipped")
+	skips := slices.Clone(skipped)
+	slices.SortFunc(skips, func(a, b Skip) int {
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Reason, b.Reason), cmp.Compare(a.Detail, b.Detail))
+	})
+	for _, s := range skips {
+		field(h, s.Path)
+		field(h, s.Reason)
+		field(h, s.Detail)
+	}
+	field(h, "files")
+	return h
+}
+
+// digestFile adds one file, its facts encoded as enc.
+func digestFile(h hash.Hash, c *cachedFile, enc []byte) {
+	field(h, c.Path)
+	field(h, c.Language)
+	field(h, c.Skip)
+	if c.Generated {
+		field(h, "generated")
+	} else {
+		field(h, "")
+	}
+	writeLen(h, len(enc))
+	h.Write(enc)
+}
+
+func finishDigest(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
+
+func field(h hash.Hash, s string) {
+	writeLen(h, len(s))
+	h.Write([]byte(s))
+}
+
+func writeLen(h hash.Hash, n int) {
+	var b [binary.MaxVarintLen64]byte
+	h.Write(b[:binary.PutUvarint(b[:], uint64(n))])
+}
+
+// buildID identifies the running synaptic build by the Go build ID in its
+// executable, which changes with any change to its code, so a new synaptic
+// never keeps a graph an older one resolved. It is "" where the executable
+// cannot be read as ELF, which turns the stamp off.
+var buildID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := elf.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sec := f.Section(".note.go.buildid")
+	if sec == nil {
+		return ""
+	}
+	data, err := sec.Data()
+	if err != nil || len(data) == 0 {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+})
