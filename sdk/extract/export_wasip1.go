@@ -15,6 +15,7 @@ var (
 	inBuf      []byte // kept alive by this global; Go's GC does not move it
 	outBuf     []byte
 	file       File
+	tree       Tree
 )
 
 // Register installs the plugin's extractor. Call it from init.
@@ -79,7 +80,8 @@ func extractExport(size uint32) (out uint64) {
 	// Reuse the File's slices across calls to keep guest garbage low.
 	f := &file
 	f.Path = in.Path
-	f.Tree = NewTree(grammars[in.Grammar], in.Records, in.Source)
+	tree.reset(grammars[in.Grammar], in.Records, in.Source)
+	f.Tree = &tree
 	f.facts = abi.Facts{
 		Symbols:   f.facts.Symbols[:0],
 		Calls:     f.facts.Calls[:0],

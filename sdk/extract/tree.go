@@ -18,8 +18,11 @@
 package extract
 
 import (
+	"bytes"
 	"encoding/binary"
 	"iter"
+	"slices"
+	"unsafe"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
@@ -111,7 +114,10 @@ const None Node = -1
 // Tree is a read-only view of one file's flat syntax tree.
 type Tree struct {
 	Grammar *Grammar
-	recs    []byte
+	// words holds the records as native uint32s (abi.RecordWords per node):
+	// one aligned load per field instead of four byte loads, which is what
+	// the wasm backend makes of binary.LittleEndian.Uint32.
+	words   []uint32
 	src     []byte
 	n       int
 	parents []Node  // built on first Parent call
@@ -120,7 +126,36 @@ type Tree struct {
 
 // NewTree wraps records (abi.RecordSize bytes per node) and source.
 func NewTree(g *Grammar, records, source []byte) *Tree {
-	return &Tree{Grammar: g, recs: records, src: source, n: len(records) / abi.RecordSize}
+	t := &Tree{}
+	t.reset(g, records, source)
+	return t
+}
+
+// reset points t at another file, keeping its buffers' capacity so the
+// wasm glue allocates nothing per file once they have grown.
+func (t *Tree) reset(g *Grammar, records, source []byte) {
+	n := len(records) / abi.RecordSize
+	t.Grammar, t.src, t.n = g, source, n
+	t.words = decodeWords(t.words[:0], records[:n*abi.RecordSize])
+	t.parents, t.lines = t.parents[:0], t.lines[:0]
+}
+
+// littleEndian reports whether uint32s are stored little-endian in memory,
+// as they are on wasm and on every common native target.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// decodeWords appends the little-endian uint32s of b to dst.
+func decodeWords(dst []uint32, b []byte) []uint32 {
+	n := len(b) / 4
+	dst = slices.Grow(dst, n)[:n]
+	if littleEndian && n > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&dst[0])), 4*n), b) // one memmove
+		return dst
+	}
+	for i := range dst {
+		dst[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return dst
 }
 
 // Len returns the number of nodes.
@@ -131,11 +166,15 @@ func (t *Tree) Source() []byte { return t.src }
 
 // word reads word w of node n. Out-of-range nodes (None included) read as
 // zero, so every accessor is safe on None: kind 0, no children, empty text.
+//
+// With 0 <= w < RecordWords, i is in range exactly when n is, so one
+// comparison is both the range test and the bounds check.
 func (t *Tree) word(n Node, w int) uint32 {
-	if n < 0 || int(n) >= t.n {
+	i := int(n)*abi.RecordWords + w
+	if uint(i) >= uint(len(t.words)) {
 		return 0
 	}
-	return binary.LittleEndian.Uint32(t.recs[int(n)*abi.RecordSize+w*4:])
+	return t.words[i]
 }
 
 // Kind returns n's canonical kind id.
@@ -157,6 +196,30 @@ func (t *Tree) IsError(n Node) bool { return t.flags(n)&abi.FlagError != 0 }
 
 // IsMissing reports whether n was inserted by error recovery.
 func (t *Tree) IsMissing(n Node) bool { return t.flags(n)&abi.FlagMissing != 0 }
+
+// Header is a node's kind, field and flags, read at once. A walk that
+// looks at every node should read its Header once rather than call Kind,
+// IsError and IsMissing in turn: compiled to wasm, each call repeats the
+// bounds checks and loads, and that dominates a loop over every node.
+type Header uint32
+
+// Header returns n's header; None's reads as zero (kind 0, no flags).
+func (t *Tree) Header(n Node) Header { return Header(t.word(n, 0)) }
+
+// Kind returns the node's canonical kind id.
+func (h Header) Kind() KindID { return KindID(h) }
+
+// Field returns the field the node occupies in its parent (0 if none).
+func (h Header) Field() FieldID { return FieldID(h >> 16) }
+
+// IsNamed reports whether the node is a named node.
+func (h Header) IsNamed() bool { return h>>24&abi.FlagNamed != 0 }
+
+// IsError reports whether the node is an ERROR node.
+func (h Header) IsError() bool { return h>>24&abi.FlagError != 0 }
+
+// IsMissing reports whether the node was inserted by error recovery.
+func (h Header) IsMissing() bool { return h>>24&abi.FlagMissing != 0 }
 
 // StartByte returns n's first byte offset.
 func (t *Tree) StartByte(n Node) int { return int(t.word(n, 1)) }
@@ -202,14 +265,20 @@ func (t *Tree) Text(n Node) string {
 // Children iterates over n's direct children.
 func (t *Tree) Children(n Node) iter.Seq[Node] {
 	return func(yield func(Node) bool) {
-		c, count := n+1, t.ChildCount(n)
-		for i := 0; i < count && int(c) < t.n; i++ {
+		for c, count := n+1, t.ChildCount(n); count > 0 && uint(c) < uint(t.n); count-- {
 			if !yield(c) {
 				return
 			}
-			c = t.End(c)
+			c += Node(t.record(c)[6])
 		}
 	}
+}
+
+// record returns the words of node c, which must be in range: one bounds
+// check for all of them.
+func (t *Tree) record(c Node) []uint32 {
+	i := int(c) * abi.RecordWords
+	return t.words[i : i+abi.RecordWords : i+abi.RecordWords]
 }
 
 // NamedChildren iterates over n's named direct children.
@@ -228,10 +297,14 @@ func (t *Tree) Child(n Node, f FieldID) Node {
 	if f == 0 {
 		return None
 	}
-	for c := range t.Children(n) {
-		if t.Field(c) == f {
+	// A plain loop rather than Children: this is the hottest lookup, and
+	// an iterator's closure costs a lot more than a loop under wasm.
+	for c, count := n+1, t.ChildCount(n); count > 0 && uint(c) < uint(t.n); count-- {
+		r := t.record(c)
+		if FieldID(r[0]>>16) == f {
 			return c
 		}
+		c += Node(r[6])
 	}
 	return None
 }
@@ -241,10 +314,12 @@ func (t *Tree) ChildOfKind(n Node, k KindID) Node {
 	if k == 0 {
 		return None
 	}
-	for c := range t.Children(n) {
-		if t.Kind(c) == k {
+	for c, count := n+1, t.ChildCount(n); count > 0 && uint(c) < uint(t.n); count-- {
+		r := t.record(c)
+		if KindID(r[0]) == k {
 			return c
 		}
+		c += Node(r[6])
 	}
 	return None
 }
@@ -262,8 +337,8 @@ func (t *Tree) Descendants(n Node) iter.Seq[Node] {
 
 // Parent returns n's parent, or None for the root.
 func (t *Tree) Parent(n Node) Node {
-	if t.parents == nil {
-		t.parents = make([]Node, t.n)
+	if len(t.parents) != t.n {
+		t.parents = slices.Grow(t.parents[:0], t.n)[:t.n]
 		var stack []Node
 		for i := 0; i < t.n; i++ {
 			for len(stack) > 0 && Node(i) >= t.End(stack[len(stack)-1]) {
@@ -290,12 +365,15 @@ func (t *Tree) StartCol(n Node) uint32 { return t.col(t.StartByte(n), t.StartLin
 func (t *Tree) EndCol(n Node) uint32 { return t.col(t.EndByte(n), t.EndLine(n)) }
 
 func (t *Tree) col(off int, line uint32) uint32 {
-	if t.lines == nil {
+	if len(t.lines) == 0 {
 		t.lines = append(t.lines, 0)
-		for i, b := range t.src {
-			if b == '\n' {
-				t.lines = append(t.lines, int32(i+1))
+		for i := 0; ; {
+			j := bytes.IndexByte(t.src[i:], '\n')
+			if j < 0 {
+				break
 			}
+			i += j + 1
+			t.lines = append(t.lines, int32(i))
 		}
 	}
 	l := int(line) - 1

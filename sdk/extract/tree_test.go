@@ -74,6 +74,17 @@ func TestTree(t *testing.T) {
 	for range tr.Children(None) {
 		t.Error("None has children")
 	}
+	if h := tr.Header(3); h.Kind() != 3 || h.Field() != 1 || !h.IsNamed() || h.IsError() || h.IsMissing() {
+		t.Errorf("Header(3) = %#x", h)
+	}
+	if tr.Header(None) != 0 || tr.Header(Node(tr.Len())) != 0 {
+		t.Error("Header not zero out of range")
+	}
+	// A tree reused for another file starts afresh.
+	tr.reset(g, recs[:2*abi.RecordSize], []byte("x\ny"))
+	if tr.Len() != 2 || tr.Kind(2) != 0 || tr.StartCol(1) != 1 || tr.Parent(1) != 0 {
+		t.Errorf("reset tree: len %d, kind(2) %d, col(1) %d", tr.Len(), tr.Kind(2), tr.StartCol(1))
+	}
 }
 
 func TestOneLine(t *testing.T) {
