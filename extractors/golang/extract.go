@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"strings"
 	"sync"
 	"unicode"
@@ -47,12 +48,14 @@ const (
 	roleShortVar
 	roleCall
 	roleTypeConv
+	roleError // ERROR nodes, so the walk tests for them in the same lookup
 )
 
 // kinds holds the grammar's kind and field ids, resolved once per grammar so
 // the walk compares small integers, never names.
 type kinds struct {
-	roles []uint8 // indexed by KindID
+	// roles is indexed by KindID; its fixed size needs no bounds check.
+	roles *[1 << 16]uint8
 
 	packageIdent, importSpec                                       extract.KindID
 	typeSpec, typeAlias, structType, interfaceType, functionType   extract.KindID
@@ -124,15 +127,12 @@ func kindsFor(g *extract.Grammar) *kinds {
 		"call_expression":            roleCall,
 		"type_conversion_expression": roleTypeConv,
 	}
+	k.roles = new([1 << 16]uint8)
+	k.roles[errorKind] = roleError
 	for name, r := range roles {
-		id := g.Kind(name)
-		if id == 0 {
-			continue
+		if id := g.Kind(name); id != 0 {
+			k.roles[id] = r
 		}
-		if int(id) >= len(k.roles) {
-			k.roles = append(k.roles, make([]uint8, int(id)+1-len(k.roles))...)
-		}
-		k.roles[id] = r
 	}
 	kindsCache[g] = k
 	return k
@@ -218,7 +218,7 @@ func (w *walker) caller() int32 {
 func (w *walker) prescan() {
 	t, k := w.t, w.k
 	for c := range t.Children(0) {
-		switch k.roleOf(t.Kind(c)) {
+		switch k.roles[t.Kind(c)] {
 		case roleFunc:
 			if name := w.text(t.Child(c, k.fName)); isBuiltinFunc(name) {
 				w.shadowed = append(w.shadowed, name)
@@ -271,13 +271,6 @@ func (w *walker) bindFields(spec extract.Node) {
 	}
 }
 
-func (k *kinds) roleOf(id extract.KindID) uint8 {
-	if int(id) < len(k.roles) {
-		return k.roles[id]
-	}
-	return roleNone
-}
-
 // eachSpec calls fn for every spec of kind spec in a declaration, grouped
 // (`var ( … )`) or not.
 func (w *walker) eachSpec(decl extract.Node, spec extract.KindID, fn func(extract.Node)) {
@@ -299,14 +292,26 @@ func (w *walker) eachSpec(decl extract.Node, spec extract.KindID, fn func(extrac
 func (w *walker) walk() {
 	t, k := w.t, w.k
 	n := extract.Node(t.Len())
+	end := w.frameEnd()
 	for i := extract.Node(0); i < n; {
-		for len(w.frames) > 0 && i >= w.frames[len(w.frames)-1].end {
-			fr := w.frames[len(w.frames)-1]
-			w.frames = w.frames[:len(w.frames)-1]
-			w.vars, w.tparams = w.vars[:fr.vars], w.tparams[:fr.tparams]
+		if i >= end {
+			for len(w.frames) > 0 && i >= w.frames[len(w.frames)-1].end {
+				fr := w.frames[len(w.frames)-1]
+				w.frames = w.frames[:len(w.frames)-1]
+				w.vars, w.tparams = w.vars[:fr.vars], w.tparams[:fr.tparams]
+			}
+			end = w.frameEnd()
 		}
-		id := t.Kind(i)
-		if id == errorKind || t.IsError(i) {
+		h := t.Header(i)
+		id := h.Kind()
+		role := k.roles[id]
+		// Most nodes play no role and are fine: step over them with one
+		// test (roles marks ERROR nodes too), as this runs for every node.
+		if uint32(role)|uint32(h)&flagsErrorMissing == 0 {
+			i++
+			continue
+		}
+		if id == errorKind || h.IsError() {
 			w.f.Errorf("syntax error at L%d:%d", t.StartLine(i), t.StartCol(i))
 			if i == 0 { // a wholly broken file: salvage what its children hold
 				i++
@@ -317,10 +322,10 @@ func (w *walker) walk() {
 		}
 		// Only named MISSING nodes are reported: a missing ")" is not sent
 		// to named-only plugins, and the facts must not depend on that.
-		if t.IsMissing(i) && t.IsNamed(i) {
+		if h.IsMissing() && h.IsNamed() {
 			w.f.Errorf("syntax error at L%d:%d: missing %s", t.StartLine(i), t.StartCol(i), t.KindName(i))
 		}
-		switch k.roleOf(id) {
+		switch role {
 		case rolePackage:
 			if p := t.ChildOfKind(i, k.packageIdent); p != extract.None {
 				w.f.SetPackage(w.text(p))
@@ -358,7 +363,20 @@ func (w *walker) walk() {
 		default:
 			i++
 		}
+		end = w.frameEnd() // the handler may have opened a frame
 	}
+}
+
+// flagsErrorMissing are the ERROR and MISSING flags in a node's Header.
+const flagsErrorMissing = uint32(abi.FlagError|abi.FlagMissing) << 24
+
+// frameEnd is where the innermost open frame ends; past every node when
+// none is open.
+func (w *walker) frameEnd() extract.Node {
+	if len(w.frames) == 0 {
+		return math.MaxInt32
+	}
+	return w.frames[len(w.frames)-1].end
 }
 
 func (w *walker) pushFrame(n extract.Node, sym int32) {
