@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -318,6 +319,24 @@ func TestUnchangedInputsKeepGraph(t *testing.T) {
 		}
 	}
 	kept("rerun", true)
+	// A rerun with every file as it was does not even read the facts
+	// cache, and reports what a run that resolves reports.
+	summary := func(out string) string {
+		out = regexp.MustCompile(` in [0-9.]+s\n`).ReplaceAllString(out, "\n")
+		return regexp.MustCompile(`(?m)^  (graph.json and GRAPH_REPORT.md kept|phase|workers|full run|incremental run).*\n`).ReplaceAllString(out, "")
+	}
+	write(t, root, map[string]string{"bad/bad.go": "package bad\n\nfunc ok() {}\n\nfunc (\n"}) // notes a syntax error
+	resolved := run(t, root, false, "extract", "--full", ".")
+	if !strings.Contains(resolved, "syntax error") {
+		t.Fatalf("no syntax error noted:\n%s", resolved)
+	}
+	again := run(t, root, false, "extract", "-v", ".")
+	if strings.Contains(again, "phase load cache") || !strings.Contains(again, "kept") {
+		t.Errorf("rerun of an unchanged tree read the facts cache or rebuilt:\n%s", again)
+	}
+	if got, want := summary(again), summary(resolved); got != want {
+		t.Errorf("kept-graph summary differs from a resolving run's:\n%s\nwant:\n%s", got, want)
+	}
 	cart := filepath.Join(root, "cart", "cart.go")
 	now := time.Now().Add(time.Minute)
 	os.Chtimes(cart, now, now)

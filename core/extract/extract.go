@@ -180,8 +180,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	phase("discover")
-	prev, cache := loadPrevious(out, opts.Full, sum)
-	phase("load cache")
+	prev := loadManifest(out, opts.Full, sum)
 	plugins := map[string]PluginInfo{}
 	for _, l := range opts.Languages {
 		plugins[l.Plugin.Name] = l.Plugin
@@ -196,8 +195,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	goMods := map[string]string{}
-	var jobs []*job
-	results := map[string]*cachedFile{}
+	var routed []*job
 	for _, f := range walked.Files {
 		if path.Base(f.Rel) == "go.mod" {
 			if mod := readGoModule(f.Abs); mod != "" {
@@ -216,11 +214,25 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 				Detail: fmt.Sprintf("%d bytes > %s plugin limit %d", f.Size, lang.Plugin.Name, lang.MaxFileBytes)})
 			continue
 		}
-		pluginKey := lang.Plugin.Name + "@" + lang.Plugin.SHA256
-		j := &job{file: f, lang: lang, pluginKey: pluginKey}
+		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256})
+	}
+	goRoot := gopathImportPath(root)
+	quick := quickDigest(buildID(), goRoot, goMods, sum.Skipped, routed)
+	if prev != nil && prev.Graph.currentQuick(out, quick) {
+		// Every file as it was when the graph was made: not even the
+		// facts cache is read.
+		return keepGraph(out, sum, prev, nil, nil, false, routed, quick, phase, start)
+	}
+	cache := loadCache(out, &prev, sum)
+	phase("load cache")
+
+	var jobs []*job
+	results := map[string]*cachedFile{}
+	for _, j := range routed {
+		f := j.file
 		if prev != nil {
 			if e, ok := prev.Files[f.Rel]; ok && e.Size == f.Size && e.MTime == mtime(f.ModTime) {
-				if c, ok := cache[f.Rel]; ok && c.Hash == e.Hash && c.Plugin == pluginKey {
+				if c, ok := cache[f.Rel]; ok && c.Hash == e.Hash && c.Plugin == j.pluginKey {
 					results[f.Rel] = &c
 					sum.Reused++
 					continue
@@ -274,6 +286,8 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins}
 	var files []resolve.File
 	var cached []cachedFile
+	var failed []Skip      // files whose extraction failed
+	var factNotes []string // what the plugins noted (syntax errors)
 	langs := map[string]*Language{}
 	for i := range opts.Languages {
 		langs[opts.Languages[i].Name] = &opts.Languages[i]
@@ -291,7 +305,8 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		if c.Skip != "" {
 			reason, detail, _ := strings.Cut(c.Skip, ": ")
-			sum.Skipped = append(sum.Skipped, Skip{Path: p, Reason: reason, Detail: detail})
+			failed = append(failed, Skip{Path: p, Reason: reason, Detail: detail})
+			sum.Skipped = append(sum.Skipped, failed[len(failed)-1])
 			continue
 		}
 		l := langs[c.Language]
@@ -301,17 +316,21 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		files = append(files, resolve.File{Path: p, Language: l.Name, Family: l.Family, Facts: c.Facts, Generated: c.Generated})
 		sum.PerLanguage[l.Name]++
 		for _, e := range c.Facts.Errors {
-			sum.Warnings = append(sum.Warnings, p+": "+e)
+			factNotes = append(factNotes, p+": "+e)
 		}
 	}
-	goRoot := gopathImportPath(root)
+	sum.Warnings = append(sum.Warnings, factNotes...)
 	var digest string
 	if prev != nil && prev.Graph != nil {
 		// Incremental: only this run's facts need encoding for the digest;
 		// a full run digests them while writing the facts cache.
 		digest = inputsDigest(buildID(), goRoot, goMods, sum.Skipped, cached)
 		if prev.Graph.current(out, digest) {
-			return keepGraph(out, sum, prev, manifest, cached, len(files), len(jobs), phase, start)
+			changed := len(jobs) > 0 || sum.Removed > 0 // touched or edited without new facts
+			if !changed && prev.Graph.Quick == quick {
+				manifest = nil // nothing to rewrite
+			}
+			return keepGraph(out, sum, prev, manifest, cached, changed, routed, quick, phase, start)
 		}
 	}
 	// The facts cache does not depend on the graph: write it on the other
@@ -399,10 +418,12 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	sum.GraphBytes = n
 	phase("write graph+report")
 	if outputs, err := stampOutputs(out); err == nil {
-		manifest.Graph = &GraphStamp{Inputs: digest, Outputs: outputs, Summary: StampSummary{
-			Nodes: sum.Nodes, Edges: sum.Edges, ByRelation: sum.ByRelation, ByKind: sum.ByKind,
-			Resolution: sum.Resolution, GraphBytes: sum.GraphBytes,
-		}}
+		st := StampSummary{
+			Files: sum.Files, PerLanguage: sum.PerLanguage, Nodes: sum.Nodes, Edges: sum.Edges,
+			ByRelation: sum.ByRelation, ByKind: sum.ByKind, Resolution: sum.Resolution, GraphBytes: sum.GraphBytes,
+			Failed: failed, Notes: factNotes,
+		}
+		manifest.Graph = &GraphStamp{Inputs: digest, Quick: quick, Outputs: outputs, Summary: st}
 	}
 	// The manifest goes last: if anything above failed, the next run still
 	// sees the old manifest and redoes the work.
@@ -415,20 +436,33 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 
 // keepGraph ends a run whose graph inputs are those the previous run's
 // graph was made from (see GraphStamp): graph.json and GRAPH_REPORT.md
-// stay as they are, the summary's graph figures come from the stamp, and
-// the facts cache and manifest are rewritten only if a file changed
-// without changing its facts (a touched file, an edited comment).
-func keepGraph(out string, sum *Summary, prev, manifest *Manifest, cached []cachedFile, nfiles, njobs int, phase func(string), start time.Time) (*Summary, error) {
+// stay as they are and the summary's graph figures come from the stamp.
+// The manifest is rewritten when it is not nil, the facts cache when
+// files changed without changing their facts (a touched file, an edited
+// comment). cached is nil when the cache was not even read.
+func keepGraph(out string, sum *Summary, prev, manifest *Manifest, cached []cachedFile, filesChanged bool, routed []*job, quick string, phase func(string), start time.Time) (*Summary, error) {
 	st := prev.Graph.Summary
-	sum.Files, sum.Nodes, sum.Edges = nfiles, st.Nodes, st.Edges
+	sum.Files, sum.PerLanguage, sum.Nodes, sum.Edges = st.Files, st.PerLanguage, st.Nodes, st.Edges
 	sum.ByRelation, sum.ByKind, sum.Resolution, sum.GraphBytes = st.ByRelation, st.ByKind, st.Resolution, st.GraphBytes
+	if sum.PerLanguage == nil {
+		sum.PerLanguage = map[string]int{}
+	}
+	if cached == nil { // the cache's failures and notes were not read: the stamp has them
+		sum.Reused = len(routed)
+		sum.Skipped = append(sum.Skipped, st.Failed...)
+		sum.Warnings = append(sum.Warnings, st.Notes...)
+	}
 	sum.GraphKept = true
 	sortSkipped(sum.Skipped)
-	if njobs > 0 || sum.Removed > 0 {
+	if filesChanged {
 		if err := writeFacts(filepath.Join(out, FactsFile), cached, nil); err != nil {
 			return nil, fmt.Errorf("write facts cache: %w", err)
 		}
-		manifest.Graph = prev.Graph
+	}
+	if manifest != nil {
+		kept := *prev.Graph
+		kept.Quick = quick // the files' new times
+		manifest.Graph = &kept
 		if err := writeManifest(filepath.Join(out, ManifestFile), manifest); err != nil {
 			return nil, fmt.Errorf("write manifest: %w", err)
 		}
@@ -447,10 +481,12 @@ type job struct {
 	reused    bool
 }
 
-func loadPrevious(out string, full bool, sum *Summary) (*Manifest, map[string]cachedFile) {
+// loadManifest reads the previous run's manifest; nil means a full run
+// (asked for, first run, or a manifest that cannot be read).
+func loadManifest(out string, full bool, sum *Summary) *Manifest {
 	if full {
 		sum.FullRebuild = true
-		return nil, nil
+		return nil
 	}
 	m, err := readManifest(filepath.Join(out, ManifestFile))
 	if err != nil {
@@ -458,7 +494,16 @@ func loadPrevious(out string, full bool, sum *Summary) (*Manifest, map[string]ca
 			sum.Warnings = append(sum.Warnings, err.Error())
 		}
 		sum.FullRebuild = true
-		return nil, nil
+		return nil
+	}
+	return m
+}
+
+// loadCache reads the facts cache of the run *prev describes. Without one
+// the run is a full one: *prev becomes nil.
+func loadCache(out string, prev **Manifest, sum *Summary) map[string]cachedFile {
+	if *prev == nil {
+		return nil
 	}
 	cache, err := readFacts(filepath.Join(out, FactsFile))
 	if err != nil {
@@ -466,9 +511,10 @@ func loadPrevious(out string, full bool, sum *Summary) (*Manifest, map[string]ca
 			sum.Warnings = append(sum.Warnings, fmt.Sprintf("%s: %v; doing a full extraction", FactsFile, err))
 		}
 		sum.FullRebuild = true
-		return nil, nil
+		*prev = nil
+		return nil
 	}
-	return m, cache
+	return cache
 }
 
 func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]cachedFile, times *WorkerTime) error {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/synaptic-graph/synaptic/core/resolve"
@@ -26,6 +27,7 @@ import (
 // running extract twice then costs no resolution, clustering or writing.
 type GraphStamp struct {
 	Inputs  string               `json:"inputs"`  // inputsDigest of the run that wrote the outputs
+	Quick   string               `json:"quick"`   // quickDigest of the last run that found them current
 	Outputs map[string]FileStamp `json:"outputs"` // graph.json and GRAPH_REPORT.md as written
 	Summary StampSummary         `json:"summary"`
 }
@@ -40,12 +42,16 @@ type FileStamp struct {
 // StampSummary is the part of a Summary that comes from the graph, kept
 // so a run that keeps the graph can still report it.
 type StampSummary struct {
-	Nodes      int            `json:"nodes"`
-	Edges      int            `json:"edges"`
-	ByRelation map[string]int `json:"by_relation"`
-	ByKind     map[string]int `json:"by_kind"`
-	Resolution resolve.Stats  `json:"resolution"`
-	GraphBytes int            `json:"graph_bytes"`
+	Files       int            `json:"files"`
+	PerLanguage map[string]int `json:"per_language"`
+	Failed      []Skip         `json:"failed,omitempty"` // files whose extraction failed
+	Notes       []string       `json:"notes,omitempty"`  // what the plugins noted
+	Nodes       int            `json:"nodes"`
+	Edges       int            `json:"edges"`
+	ByRelation  map[string]int `json:"by_relation"`
+	ByKind      map[string]int `json:"by_kind"`
+	Resolution  resolve.Stats  `json:"resolution"`
+	GraphBytes  int            `json:"graph_bytes"`
 }
 
 // stampedOutputs are the files a GraphStamp vouches for.
@@ -72,6 +78,37 @@ func (s *GraphStamp) current(out, inputs string) bool {
 	}
 	now, err := stampOutputs(out)
 	return err == nil && maps.Equal(now, s.Outputs)
+}
+
+// currentQuick reports whether s vouches for outputs made from files that
+// all still have the size, time and plugin quick records, with both
+// outputs as written: then the facts cache need not even be read.
+func (s *GraphStamp) currentQuick(out, quick string) bool {
+	if s == nil || s.Quick == "" || s.Quick != quick {
+		return false
+	}
+	now, err := stampOutputs(out)
+	return err == nil && maps.Equal(now, s.Outputs)
+}
+
+// quickDigest hashes what a run knows before reading any file: the build,
+// the Go module layout, the skipped files and each routed file's path,
+// size, modification time and plugin build. Equal quick digests mean every
+// file would be reused from the cache unchanged, so the inputs digest is
+// equal too. "" when build is "".
+func quickDigest(build, goRoot string, goMods map[string]string, skipped []Skip, routed []*job) string {
+	h := newDigest(build, goRoot, goMods, skipped)
+	if h == nil {
+		return ""
+	}
+	field(h, "quick")
+	for _, j := range routed {
+		field(h, j.file.Rel)
+		field(h, j.pluginKey)
+		field(h, strconv.FormatInt(j.file.Size, 10))
+		field(h, strconv.FormatInt(j.file.ModTime.UnixNano(), 10))
+	}
+	return finishDigest(h)
 }
 
 // inputsDigest hashes everything graph.json and GRAPH_REPORT.md are made
