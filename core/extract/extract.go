@@ -362,6 +362,19 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	clear(cache)
 	cached, files, results, jobs, cache = nil, nil, nil, nil, nil
 	phase("resolve")
+	// graph.json holds its links before its nodes, and only nodes carry a
+	// community: the links (most of the bytes) are written on the other
+	// core while communities are computed on this one.
+	commsSet := make(chan struct{})
+	type written struct {
+		n   int
+		err error
+	}
+	graphDone := make(chan written, 1)
+	go func() {
+		n, err := writeGraph(filepath.Join(out, "graph.json"), g, func() { <-commsSet })
+		graphDone <- written{n, err}
+	}()
 	// Communities are a pure function of the graph (no memory of earlier
 	// runs), so an incremental run stays byte-identical to a full one.
 	x := graph.NewIndex(g)
@@ -372,6 +385,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			g.Nodes[m].Community = &id
 		}
 	}
+	close(commsSet)
 	phase("communities")
 	sum.Graph, sum.Resolution, sum.Files = g, rs, nfiles
 	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
@@ -407,11 +421,12 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		repDone <- nil
 	}()
-	n, err := writeGraph(filepath.Join(out, "graph.json"), g)
+	gw := <-graphDone
 	repErr := <-repDone
-	if err != nil {
-		return nil, fmt.Errorf("write graph.json: %w", err)
+	if gw.err != nil {
+		return nil, fmt.Errorf("write graph.json: %w", gw.err)
 	}
+	n := gw.n
 	if repErr != nil {
 		return nil, repErr
 	}
@@ -650,11 +665,12 @@ func sortSkipped(s []Skip) {
 	})
 }
 
-func writeGraph(p string, g *graph.Graph) (int, error) {
+// writeGraph writes graph.json; see graph.WriteStaged for beforeNodes.
+func writeGraph(p string, g *graph.Graph, beforeNodes func()) (int, error) {
 	var n countingWriter
 	err := writeAtomic(p, func(w io.Writer) error {
 		n.w = w
-		return graph.Write(&n, g)
+		return graph.WriteStaged(&n, g, beforeNodes)
 	})
 	return n.n, err
 }

@@ -14,7 +14,14 @@ import (
 
 // Write writes g as canonical graph.json: keys sorted, one node or link per
 // line. Callers that want canonical record order call Canonicalize first.
-func Write(w io.Writer, g *Graph) error {
+func Write(w io.Writer, g *Graph) error { return WriteStaged(w, g, nil) }
+
+// WriteStaged is Write with a pause: the links, which sort before the nodes
+// and are most of the bytes, are encoded and written first; then it calls
+// beforeNodes (unless nil) and writes the nodes. Until beforeNodes returns
+// it reads nothing of g.Nodes, so the caller may still be setting node
+// attributes (communities) on another goroutine.
+func WriteStaged(w io.Writer, g *Graph, beforeNodes func()) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var b []byte
 	flush := func() error {
@@ -57,6 +64,9 @@ func Write(w io.Writer, g *Graph) error {
 	b = append(b, "],\n  \"multigraph\": false,\n  \"nodes\": ["...)
 	if err := flush(); err != nil {
 		return err
+	}
+	if beforeNodes != nil {
+		beforeNodes()
 	}
 	err = writeRecords(bw, len(g.Nodes), func(b []byte, i int) []byte { return appendNode(b, &g.Nodes[i]) })
 	if err != nil {
