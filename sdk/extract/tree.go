@@ -164,6 +164,13 @@ func (t *Tree) Len() int { return t.n }
 // Source returns the file's bytes.
 func (t *Tree) Source() []byte { return t.src }
 
+// SourceString returns the file's source as a string without copying it,
+// so names can be substrings of it rather than copies. It is valid as long
+// as the source is: facts may hold it until they are encoded (the wasm
+// glue) or returned by [Run], whose caller must not modify the source
+// while it uses them.
+func (t *Tree) SourceString() string { return unsafe.String(unsafe.SliceData(t.src), len(t.src)) }
+
 // word reads word w of node n. Out-of-range nodes (None included) read as
 // zero, so every accessor is safe on None: kind 0, no children, empty text.
 //
@@ -226,6 +233,17 @@ func (t *Tree) StartByte(n Node) int { return int(t.word(n, 1)) }
 
 // EndByte returns the offset just past n.
 func (t *Tree) EndByte(n Node) int { return int(t.word(n, 2)) }
+
+// ByteRange returns n's start and end byte offsets with one range check;
+// 0, 0 for None.
+func (t *Tree) ByteRange(n Node) (start, end int) {
+	i := int(n) * abi.RecordWords
+	if uint(i) >= uint(len(t.words)) {
+		return 0, 0
+	}
+	r := t.words[i : i+3 : i+3]
+	return int(r[1]), int(r[2])
+}
 
 // StartLine returns n's 1-based first line.
 func (t *Tree) StartLine(n Node) uint32 { return t.word(n, 3) + 1 }
@@ -365,6 +383,14 @@ func (t *Tree) StartCol(n Node) uint32 { return t.col(t.StartByte(n), t.StartLin
 func (t *Tree) EndCol(n Node) uint32 { return t.col(t.EndByte(n), t.EndLine(n)) }
 
 func (t *Tree) col(off int, line uint32) uint32 {
+	if l := int(line) - 1; uint(l) < uint(len(t.lines)) {
+		return uint32(off-int(t.lines[l])) + 1
+	}
+	return t.colSlow(off, line)
+}
+
+// colSlow builds the lines table on the first column query, then answers.
+func (t *Tree) colSlow(off int, line uint32) uint32 {
 	if len(t.lines) == 0 {
 		t.lines = append(t.lines, 0)
 		for i := 0; ; {
@@ -385,5 +411,7 @@ func (t *Tree) col(off int, line uint32) uint32 {
 
 // Span returns n's span.
 func (t *Tree) Span(n Node) abi.Span {
-	return abi.Span{StartLine: t.StartLine(n), StartCol: t.StartCol(n), EndLine: t.EndLine(n), EndCol: t.EndCol(n)}
+	start, end := t.ByteRange(n)
+	sl, el := t.StartLine(n), t.EndLine(n)
+	return abi.Span{StartLine: sl, StartCol: t.col(start, sl), EndLine: el, EndCol: t.col(end, el)}
 }
