@@ -21,18 +21,33 @@ func (Extractor) Extract(f *extract.File) error {
 	if t.Len() == 0 {
 		return nil
 	}
-	w := &walker{
+	w, _ := walkers.Get().(*walker)
+	if w == nil {
+		w = &walker{}
+	}
+	defer walkers.Put(w)
+	clear(w.fields)
+	*w = walker{
 		f:      f,
 		t:      t,
 		k:      kindsFor(t.Grammar),
-		src:    string(t.Source()),
+		src:    t.SourceString(),
 		isTest: strings.HasSuffix(f.Path, "_test.go"),
+		// The scratch slices and map of the previous file, emptied: under
+		// wasm, growing them afresh for every file was a good part of the
+		// allocations.
+		frames: w.frames[:0], vars: w.vars[:0], tparams: w.tparams[:0],
+		shadowed: w.shadowed[:0], fields: w.fields, relKeys: w.relKeys[:0],
+		asserts: w.asserts[:0],
 	}
 	w.prescan()
 	w.walk()
 	w.assertions()
 	return nil
 }
+
+// walkers keeps walkers for reuse across files.
+var walkers sync.Pool
 
 // roles say what the main walk does at a node kind; most kinds have none.
 const (
@@ -189,12 +204,10 @@ type walker struct {
 	asserts []assertion
 }
 
+// text is n's source text, a substring of the source ("" for None).
 func (w *walker) text(n extract.Node) string {
-	if n == extract.None {
-		return ""
-	}
-	s, e := w.t.StartByte(n), w.t.EndByte(n)
-	if s < 0 || e > len(w.src) || s > e {
+	s, e := w.t.ByteRange(n)
+	if s > e || e > len(w.src) {
 		return ""
 	}
 	return w.src[s:e]
@@ -1206,10 +1219,14 @@ func receiverText(s string) string {
 // collapse trims s and turns each run of whitespace into one space. It
 // returns s itself (no copy) when nothing changes, the common case.
 func collapse(s string) string {
-	s = strings.TrimSpace(s)
+	// TrimSpace cannot change s when it starts and ends with a printable
+	// ASCII byte, the common case; one test per byte finds the rest clean.
+	if len(s) == 0 || s[0] <= ' ' || s[0] >= utf8.RuneSelf || s[len(s)-1] <= ' ' || s[len(s)-1] >= utf8.RuneSelf {
+		s = strings.TrimSpace(s)
+	}
 	clean := true
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == '\n' || c == '\t' || c == '\r' || c == ' ' && i+1 < len(s) && s[i+1] == ' ' {
+		if c := s[i]; c <= ' ' && (c == '\n' || c == '\t' || c == '\r' || c == ' ' && i+1 < len(s) && s[i+1] == ' ') {
 			clean = false
 			break
 		}
