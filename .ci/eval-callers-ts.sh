@@ -14,10 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CACHE=${SYNAPTIC_EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/synaptic-eval}
 RXJS_VERSION=7.8.2 # as .ci/eval.sh
-TS_VERSION=5.9.3   # the last release of the compiler written in TypeScript (7.x is the Go port)
+TS_VERSION=5.9.3   # a 5.x compiler API (7.x is the native port)
 mkdir -p "$CACHE/corpora" "$CACHE/callers-ts"
 
-bin=$(realpath "${SYNAPTIC_BIN:-bin/synaptic}")
+bin=$(realpath -m "${SYNAPTIC_BIN:-bin/synaptic}")
 [ -x "$bin" ] || { echo "eval-callers-ts: no $bin (make build, or set SYNAPTIC_BIN)" >&2; exit 1; }
 command -v node >/dev/null || { echo "eval-callers-ts: node is not installed" >&2; exit 1; }
 
