@@ -10,6 +10,7 @@ export SYNAPTIC_BIN=$PWD/bin/synaptic
 for i in $(seq "$COUNT"); do   # interleave baseline and pipeline runs: the machine's noise hits both
 	go test -run '^$' -bench 'BenchmarkParseGorootParallel$' -benchtime 1x ./core/syntax | tee -a "$out/parse.txt" | grep Benchmark || true
 	go test -run '^$' -bench 'BenchmarkExtractGoroot$' -benchtime 1x ./cmd/synaptic | tee -a "$out/extract.txt" | grep Benchmark || true
+	go test -run '^$' -bench 'BenchmarkExtractGorootNullPlugin$' -benchtime 1x ./cmd/synaptic | tee -a "$out/null.txt" | grep Benchmark || true
 done
 go test -run '^$' -bench 'BenchmarkReextractOneFile$' -benchtime 1x -count "$COUNT" ./cmd/synaptic | tee "$out/reextract.txt" | grep Benchmark || true
 go test -run '^$' -bench 'BenchmarkResolveCached$' -benchtime 1x -count "$COUNT" ./core/extract 2>/dev/null | grep Benchmark || true
@@ -28,6 +29,8 @@ echo "full extraction (synaptic extract):        $e MB/s, $(median "$out/extract
 echo "ratio extraction / parse-only:              $(awk -v a="$e" -v b="$p" 'BEGIN {printf "%.2f", a/b}')   (target >= 0.75)"
 pe=$(median "$out/extract.txt" parse+extract-s)
 echo "  of which parse+extract phase:             $pe s = $(awk -v s="$pe" -v e="$e" -v t="$(median "$out/extract.txt" ns/op)" 'BEGIN {printf "%.2f", e*(t/1e9)/s}') MB/s, ratio $(awk -v s="$pe" -v e="$e" -v t="$(median "$out/extract.txt" ns/op)" -v b="$p" 'BEGIN {printf "%.2f", e*(t/1e9)/s/b}'); then resolve $(median "$out/extract.txt" resolve-s) s, communities $(median "$out/extract.txt" communities-s) s, write $(median "$out/extract.txt" write-s) s"
+n=$(median "$out/null.txt" MB/s)
+echo "floor: same run, Go extractor doing nothing: $n MB/s, ratio $(awk -v a="$n" -v b="$p" 'BEGIN {printf "%.2f", a/b}') (parse, serialize, hand-over, write)"
 echo "re-extract after one changed file:          $(median "$out/reextract.txt" ns/op | awk '{printf "%.2f s", $1/1e9}'), peak RSS $(median "$out/reextract.txt" peak-RSS-MiB) MiB   (target < 1 s)"
 echo "  of which resolve $(median "$out/reextract.txt" resolve-s) s, communities $(median "$out/reextract.txt" communities-s) s, write $(median "$out/reextract.txt" write-s) s"
 rm -rf "$out"

@@ -115,6 +115,48 @@ func BenchmarkExtractGoroot(b *testing.B) {
 	reportPhases(b, runs)
 }
 
+// BenchmarkExtractGorootNullPlugin is BenchmarkExtractGoroot with the Go
+// extractor replaced by one that reports nothing (testdata/nullplugin): the
+// host still parses, serializes and hands over every tree, but resolution,
+// communities and writing have almost nothing left to do. Next to the
+// parse-only baseline it shows how far the required pipeline itself is
+// from parsing, whatever the extractor does.
+func BenchmarkExtractGorootNullPlugin(b *testing.B) {
+	if bin == "" {
+		b.Skip("no binary")
+	}
+	src := gorootSrc(b)
+	plugins := b.TempDir()
+	dest := filepath.Join(plugins, "go")
+	if err := os.MkdirAll(dest, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-o", filepath.Join(dest, "null.wasm"), "./testdata/nullplugin")
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("build null plugin: %v\n%s", err, out)
+	}
+	manifest := "name = \"go\"\nversion = \"0.0.0\"\nkind = \"extractor\"\nabi = 1\nmodule = \"null.wasm\"\n\n" +
+		"[[languages]]\nname = \"go\"\ngrammar = \"go\"\nextensions = [\".go\"]\nfamily = \"go\"\n\n[options]\nnamed_only = true\n"
+	if err := os.WriteFile(filepath.Join(dest, "plugin.toml"), []byte(manifest), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	out := b.TempDir()
+	var peak int64
+	var runs []map[string]float64
+	start := time.Now()
+	for b.Loop() {
+		p, phases := runPhases(b, "extract", "--full", "-v", "--plugins", plugins, "--out", out, src)
+		peak, runs = max(peak, p), append(runs, phases)
+	}
+	s := time.Since(start).Seconds() / float64(b.N)
+	files, bytes := manifestBytes(b, out)
+	b.ReportMetric(float64(bytes)/1e6/s, "MB/s")
+	b.ReportMetric(float64(files)/s, "files/s")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
+	reportPhases(b, runs)
+}
+
 // BenchmarkReextractOneFile: a copy of GOROOT/src is extracted once; each
 // iteration edits one file and re-extracts incrementally.
 func BenchmarkReextractOneFile(b *testing.B) {
