@@ -2,8 +2,10 @@ package abi
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -116,4 +118,86 @@ func FuzzDecodeFileInput(f *testing.F) {
 		}
 		_, _ = DecodeInit(b)
 	})
+}
+
+// encodeWithEncoder is EncodeFacts written with Encoder, the reference its
+// faster appenders must match byte for byte.
+func encodeWithEncoder(f *Facts) []byte {
+	var e Encoder
+	e.String(f.Package)
+	e.Uvarint(uint64(len(f.Symbols)))
+	for _, s := range f.Symbols {
+		e.String(s.Name)
+		e.String(s.Kind)
+		e.Varint(int64(s.Parent))
+		e.String(s.Receiver)
+		e.String(s.Visibility)
+		e.Uvarint(uint64(s.Span.StartLine))
+		e.Uvarint(uint64(s.Span.StartCol))
+		e.Uvarint(uint64(s.Span.EndLine))
+		e.Uvarint(uint64(s.Span.EndCol))
+		e.Bool(s.Test)
+		e.Bool(s.Signature != nil)
+		if s.Signature != nil {
+			e.Uvarint(uint64(len(s.Signature.Params)))
+			for _, p := range s.Signature.Params {
+				e.String(p.Name)
+				e.String(p.Type)
+			}
+			e.String(s.Signature.Return)
+			e.String(s.Signature.Raw)
+		}
+	}
+	e.Uvarint(uint64(len(f.Calls)))
+	for _, c := range f.Calls {
+		e.Varint(int64(c.Caller))
+		e.String(c.Name)
+		e.String(c.Receiver)
+		e.String(c.ReceiverType)
+		e.Uvarint(uint64(c.Line))
+		e.Uvarint(uint64(c.Col))
+	}
+	e.Uvarint(uint64(len(f.Imports)))
+	for _, im := range f.Imports {
+		e.String(im.Path)
+		e.String(im.Alias)
+		e.Uvarint(uint64(im.Line))
+		e.Uvarint(uint64(len(im.Names)))
+		for _, n := range im.Names {
+			e.String(n.Name)
+			e.String(n.Alias)
+		}
+	}
+	e.Uvarint(uint64(len(f.Relations)))
+	for _, r := range f.Relations {
+		e.Varint(int64(r.From))
+		e.String(r.Kind)
+		e.String(r.Target)
+		e.String(r.Context)
+		e.Uvarint(uint64(r.Line))
+	}
+	e.Uvarint(uint64(len(f.Errors)))
+	for _, s := range f.Errors {
+		e.String(s)
+	}
+	return e.Buf
+}
+
+func TestEncodeFactsMatchesEncoder(t *testing.T) {
+	f := sampleFacts()
+	f.Package = strings.Repeat("p", 300) // a two-byte length
+	f.Symbols[1].Span = Span{127, 128, 16384, math.MaxUint32}
+	f.Symbols[2].Parent = 1
+	f.Calls[0].Caller = math.MinInt32
+	f.Calls[1].Caller = math.MaxInt32
+	f.Calls[1].Line, f.Calls[1].Col = 1<<21, 200
+	f.Relations[0].From = -64
+	f.Relations[1].From = 64
+	prefix := []byte{StatusOK}
+	if got, want := EncodeFacts(prefix, f), append(prefix, encodeWithEncoder(f)...); !bytes.Equal(got, want) {
+		t.Errorf("EncodeFacts differs from the Encoder reference:\n got %x\nwant %x", got, want)
+	}
+	if got, want := EncodeFacts(nil, &Facts{}), encodeWithEncoder(&Facts{}); !bytes.Equal(got, want) {
+		t.Errorf("empty facts: got %x, want %x", got, want)
+	}
 }

@@ -1,6 +1,9 @@
 package abi
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Facts are what an extractor reports about one file. They hold names as
 // written in the source; the host turns them into graph nodes and edges and
@@ -83,70 +86,96 @@ type Relation struct {
 	Line    uint32
 }
 
-// EncodeFacts appends the encoding of f to dst.
+// EncodeFacts appends the encoding of f to dst. It writes what Encoder
+// would, through a local slice and small inlined appenders: a guest
+// encodes every file's facts, and under wasm keeping the slice out of
+// memory and skipping the varint loop for small values count.
 func EncodeFacts(dst []byte, f *Facts) []byte {
-	e := Encoder{Buf: dst}
-	e.String(f.Package)
-	e.Uvarint(uint64(len(f.Symbols)))
+	b := appendString(dst, f.Package)
+	b = appendUvarint(b, uint64(len(f.Symbols)))
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
-		e.String(s.Name)
-		e.String(s.Kind)
-		e.Varint(int64(s.Parent))
-		e.String(s.Receiver)
-		e.String(s.Visibility)
-		e.Uvarint(uint64(s.Span.StartLine))
-		e.Uvarint(uint64(s.Span.StartCol))
-		e.Uvarint(uint64(s.Span.EndLine))
-		e.Uvarint(uint64(s.Span.EndCol))
-		e.Bool(s.Test)
-		e.Bool(s.Signature != nil)
-		if s.Signature != nil {
-			e.Uvarint(uint64(len(s.Signature.Params)))
-			for _, p := range s.Signature.Params {
-				e.String(p.Name)
-				e.String(p.Type)
+		b = appendString(b, s.Name)
+		b = appendString(b, s.Kind)
+		b = appendVarint(b, int64(s.Parent))
+		b = appendString(b, s.Receiver)
+		b = appendString(b, s.Visibility)
+		b = appendUvarint(b, uint64(s.Span.StartLine))
+		b = appendUvarint(b, uint64(s.Span.StartCol))
+		b = appendUvarint(b, uint64(s.Span.EndLine))
+		b = appendUvarint(b, uint64(s.Span.EndCol))
+		b = appendBool(b, s.Test)
+		b = appendBool(b, s.Signature != nil)
+		if sig := s.Signature; sig != nil {
+			b = appendUvarint(b, uint64(len(sig.Params)))
+			for j := range sig.Params {
+				b = appendString(b, sig.Params[j].Name)
+				b = appendString(b, sig.Params[j].Type)
 			}
-			e.String(s.Signature.Return)
-			e.String(s.Signature.Raw)
+			b = appendString(b, sig.Return)
+			b = appendString(b, sig.Raw)
 		}
 	}
-	e.Uvarint(uint64(len(f.Calls)))
+	b = appendUvarint(b, uint64(len(f.Calls)))
 	for i := range f.Calls {
 		c := &f.Calls[i]
-		e.Varint(int64(c.Caller))
-		e.String(c.Name)
-		e.String(c.Receiver)
-		e.String(c.ReceiverType)
-		e.Uvarint(uint64(c.Line))
-		e.Uvarint(uint64(c.Col))
+		b = appendVarint(b, int64(c.Caller))
+		b = appendString(b, c.Name)
+		b = appendString(b, c.Receiver)
+		b = appendString(b, c.ReceiverType)
+		b = appendUvarint(b, uint64(c.Line))
+		b = appendUvarint(b, uint64(c.Col))
 	}
-	e.Uvarint(uint64(len(f.Imports)))
+	b = appendUvarint(b, uint64(len(f.Imports)))
 	for i := range f.Imports {
 		im := &f.Imports[i]
-		e.String(im.Path)
-		e.String(im.Alias)
-		e.Uvarint(uint64(im.Line))
-		e.Uvarint(uint64(len(im.Names)))
-		for _, n := range im.Names {
-			e.String(n.Name)
-			e.String(n.Alias)
+		b = appendString(b, im.Path)
+		b = appendString(b, im.Alias)
+		b = appendUvarint(b, uint64(im.Line))
+		b = appendUvarint(b, uint64(len(im.Names)))
+		for j := range im.Names {
+			b = appendString(b, im.Names[j].Name)
+			b = appendString(b, im.Names[j].Alias)
 		}
 	}
-	e.Uvarint(uint64(len(f.Relations)))
+	b = appendUvarint(b, uint64(len(f.Relations)))
 	for i := range f.Relations {
 		r := &f.Relations[i]
-		e.Varint(int64(r.From))
-		e.String(r.Kind)
-		e.String(r.Target)
-		e.String(r.Context)
-		e.Uvarint(uint64(r.Line))
+		b = appendVarint(b, int64(r.From))
+		b = appendString(b, r.Kind)
+		b = appendString(b, r.Target)
+		b = appendString(b, r.Context)
+		b = appendUvarint(b, uint64(r.Line))
 	}
-	e.Uvarint(uint64(len(f.Errors)))
+	b = appendUvarint(b, uint64(len(f.Errors)))
 	for _, s := range f.Errors {
-		e.String(s)
+		b = appendString(b, s)
 	}
-	return e.Buf
+	return b
+}
+
+// appendUvarint is binary.AppendUvarint with the one-byte case first.
+func appendUvarint(b []byte, v uint64) []byte {
+	if v < 0x80 {
+		return append(b, byte(v))
+	}
+	return binary.AppendUvarint(b, v)
+}
+
+// appendVarint is binary.AppendVarint (zig-zag) with the one-byte case first.
+func appendVarint(b []byte, v int64) []byte {
+	return appendUvarint(b, uint64(v)<<1^uint64(v>>63))
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(appendUvarint(b, uint64(len(s))), s...)
+}
+
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
 }
 
 // DecodeFacts decodes what EncodeFacts wrote and checks that every symbol
