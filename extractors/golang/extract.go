@@ -165,8 +165,9 @@ type binding struct{ name, typ string }
 type frame struct {
 	end     extract.Node
 	sym     int32
-	vars    int // len(walker.vars) at entry
-	tparams int // len(walker.tparams) at entry
+	vars    int    // len(walker.vars) at entry
+	tparams int    // len(walker.tparams) at entry
+	varMask uint64 // walker.varMask at entry
 }
 
 // assertion is a `var _ I = (*T)(nil)` compile-time interface check.
@@ -185,6 +186,10 @@ type walker struct {
 	frames  []frame
 	vars    []binding // globals first (vars[:globals]), then locals of open frames
 	globals int
+	// varMask has nameBit set for every name in vars (and maybe for names
+	// gone out of scope), so most lookups of a name that is not a
+	// variable, such as a package name, skip scanning vars.
+	varMask uint64
 	tparams []string // type parameter names in scope
 	// typeDepth bounds the receiver-type recursion (exprType through
 	// valueType and resultOf): a generated 5,000-link chain
@@ -311,7 +316,7 @@ func (w *walker) walk() {
 			for len(w.frames) > 0 && i >= w.frames[len(w.frames)-1].end {
 				fr := w.frames[len(w.frames)-1]
 				w.frames = w.frames[:len(w.frames)-1]
-				w.vars, w.tparams = w.vars[:fr.vars], w.tparams[:fr.tparams]
+				w.vars, w.tparams, w.varMask = w.vars[:fr.vars], w.tparams[:fr.tparams], fr.varMask
 			}
 			end = w.frameEnd()
 		}
@@ -393,7 +398,7 @@ func (w *walker) frameEnd() extract.Node {
 }
 
 func (w *walker) pushFrame(n extract.Node, sym int32) {
-	w.frames = append(w.frames, frame{end: w.t.End(n), sym: sym, vars: len(w.vars), tparams: len(w.tparams)})
+	w.frames = append(w.frames, frame{end: w.t.End(n), sym: sym, vars: len(w.vars), tparams: len(w.tparams), varMask: w.varMask})
 }
 
 func (w *walker) imports(decl extract.Node) {
@@ -581,9 +586,9 @@ func (w *walker) function(n extract.Node) extract.Node {
 	w.refs(idx, result, "return_type")
 	// The frame spans the whole declaration; the type parameters bound above
 	// belong to it.
-	w.frames = append(w.frames, frame{end: t.End(n), sym: idx, vars: len(w.vars), tparams: mark})
+	w.frames = append(w.frames, frame{end: t.End(n), sym: idx, vars: len(w.vars), tparams: mark, varMask: w.varMask})
 	if recvName != "" && recvName != "_" {
-		w.vars = append(w.vars, binding{recvName, recvType})
+		w.bind(recvName, recvType)
 	}
 	w.bindParams(params)
 	return next
@@ -650,7 +655,7 @@ func (w *walker) bindParams(params extract.Node) {
 		}
 		for c := range t.Children(pd) {
 			if t.Field(c) == k.fName && t.Kind(c) == k.identifier {
-				w.vars = append(w.vars, binding{w.text(c), typ})
+				w.bind(w.text(c), typ)
 			}
 		}
 	}
@@ -765,7 +770,7 @@ func (w *walker) bindVarSpec(spec extract.Node) {
 		if typ == "" && values != extract.None {
 			typ = w.valueType(nthNamed(t, values, i))
 		}
-		w.vars = append(w.vars, binding{w.text(c), typ})
+		w.bind(w.text(c), typ)
 		i++
 	}
 }
@@ -782,7 +787,7 @@ func (w *walker) shortVar(n extract.Node) {
 	for c := range t.NamedChildren(left) {
 		if t.Kind(c) == k.identifier {
 			if name := w.text(c); name != "_" {
-				w.vars = append(w.vars, binding{name, w.valueType(nthNamed(t, right, i))})
+				w.bind(name, w.valueType(nthNamed(t, right, i)))
 			}
 		}
 		i++
@@ -865,6 +870,9 @@ func (w *walker) resultOf(fn extract.Node) string {
 // isVar reports whether name is a variable in scope (so x.M is a method or
 // field of x, not something of package x).
 func (w *walker) isVar(name string) bool {
+	if w.varMask&nameBit(name) == 0 {
+		return false
+	}
 	for _, b := range w.vars {
 		if b.name == name {
 			return true
@@ -907,7 +915,13 @@ func (w *walker) exprType(op extract.Node) string {
 		return ""
 	}
 	w.typeDepth++
-	defer func() { w.typeDepth-- }()
+	typ := w.exprTypeAt(op)
+	w.typeDepth--
+	return typ
+}
+
+// exprTypeAt is exprType one link deeper.
+func (w *walker) exprTypeAt(op extract.Node) string {
 	t, k := w.t, w.k
 	for w.is(op, k.parenExpr) {
 		op = firstNamed(t, op)
@@ -971,6 +985,9 @@ func (w *walker) genericCall(n extract.Node) {
 // lookup finds the innermost binding of name: its type, and whether it is
 // local to the open frames (as opposed to a package-level variable).
 func (w *walker) lookup(name string, localOnly bool) (typ string, local bool) {
+	if w.varMask&nameBit(name) == 0 {
+		return "", false
+	}
 	for i := len(w.vars) - 1; i >= 0; i-- {
 		if localOnly && i < w.globals {
 			break
@@ -980,6 +997,22 @@ func (w *walker) lookup(name string, localOnly bool) (typ string, local bool) {
 		}
 	}
 	return "", false
+}
+
+// bind puts name in scope with type typ ("" if unknown).
+func (w *walker) bind(name, typ string) {
+	w.vars = append(w.vars, binding{name, typ})
+	w.varMask |= nameBit(name)
+}
+
+// nameBit is name's bit in walker.varMask: a hash of its length and
+// first and last bytes.
+func nameBit(name string) uint64 {
+	h := uint(len(name))
+	if len(name) > 0 {
+		h = h*31 + uint(name[0])*7 + uint(name[len(name)-1])
+	}
+	return 1 << (h & 63)
 }
 
 func (w *walker) isShadowed(name string) bool {
