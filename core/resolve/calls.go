@@ -58,6 +58,27 @@ func (r *resolver) resolveRelations() {
 	}
 }
 
+// lexical finds name among the declarations inside the calling function
+// and the functions around it, innermost first (function f() { const g =
+// () => h(); function h() {} }), stopping at a class or the file: bare
+// names there mean something else (implicit this, the file's scope). found
+// is true when the innermost scope declaring the name was reached; t is -1
+// if that declaration is not callable, so a nested name shadows outer ones.
+func (r *resolver) lexical(caller int32, name string, ok func(string) bool) (t int32, found bool) {
+	for p := caller; p >= 0 && isCallable(r.syms[p].kind); p = r.syms[p].parent {
+		var cands []int32
+		for _, c := range r.nested[p] {
+			if r.syms[c].name == name {
+				cands = append(cands, c)
+			}
+		}
+		if len(cands) > 0 {
+			return pick(r, cands, ok), true
+		}
+	}
+	return -1, false
+}
+
 // receiverType finds the type a call's receiver has. Besides a type name
 // ("T", "pkg.T") extractors may write "F()" or "pkg.F()": the type of the
 // first result of calling F (x := NewServer(); x.Serve()). That type is
@@ -345,7 +366,17 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 		r.stats.Unresolved++ // a member call through an unknown receiver is never guessed
 		return -1, ""
 	}
-	// Plain call: the file, the enclosing class, imports, the package.
+	// Plain call: the enclosing functions' own declarations, the file, the
+	// enclosing class, imports, the package.
+	if c.Caller >= 0 {
+		if t, found := r.lexical(f.first+c.Caller, c.Name, ok); found {
+			if t < 0 {
+				r.stats.Unresolved++ // shadowed by a nested non-callable, or ambiguous there
+				return -1, ""
+			}
+			return t, graph.Extracted
+		}
+	}
 	if t := pick(r, r.topIn(f, c.Name), ok); t >= 0 {
 		return t, graph.Extracted
 	}

@@ -159,6 +159,7 @@ type resolver struct {
 	dirs     map[string][]int32            // directory -> files
 	stubs    map[string]string             // stub key -> id
 	locs     []string                      // "L<n>" by n, see loc
+	nested   map[int32][]int32             // callable -> symbols declared in its body
 	stats    Stats
 	// goModules maps a directory holding go.mod to its module path.
 	goModules map[string]string
@@ -326,6 +327,12 @@ func (r *resolver) addSymbols() {
 				n.Signature = gs
 			}
 			r.nodes = append(r.nodes, n)
+			if parent >= 0 && isCallable(r.syms[parent].kind) {
+				if r.nested == nil {
+					r.nested = make(map[int32][]int32)
+				}
+				r.nested[parent] = append(r.nested[parent], g)
+			}
 			if parent >= 0 {
 				rel := "contains"
 				if isCallable(s.Kind) && isType(r.syms[parent].kind) {

@@ -291,6 +291,53 @@ func TestReceiverFromConversion(t *testing.T) {
 	}
 }
 
+// TestNestedFunctionCalls: a bare call finds functions declared in the
+// calling function or the functions around it before the file's own, and
+// stops at a class.
+func TestNestedFunctionCalls(t *testing.T) {
+	files := []File{{Path: "src/a.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
+		Symbols: []abi.Symbol{
+			{Name: "outer", Kind: "function", Parent: -1, Span: sp(1)}, // 0
+			{Name: "g", Kind: "function", Parent: 0, Span: sp(2)},      // 1
+			{Name: "h", Kind: "function", Parent: 0, Span: sp(3)},      // 2
+			{Name: "h", Kind: "function", Parent: -1, Span: sp(5)},     // 3: shadowed inside outer
+			{Name: "other", Kind: "function", Parent: -1, Span: sp(6)}, // 4
+			{Name: "C", Kind: "class", Parent: -1, Span: sp(8)},        // 5
+			{Name: "m", Kind: "method", Parent: 5, Span: sp(9)},        // 6
+			{Name: "k", Kind: "function", Parent: 6, Span: sp(10)},     // 7
+			{Name: "n", Kind: "method", Parent: 5, Span: sp(12)},       // 8
+		},
+		Calls: []abi.Call{
+			{Caller: 1, Name: "h", Line: 2},  // g -> nested h (sibling in outer)
+			{Caller: 0, Name: "g", Line: 4},  // outer -> its own g
+			{Caller: 4, Name: "h", Line: 7},  // other -> top-level h
+			{Caller: 6, Name: "k", Line: 11}, // m -> k declared in m
+			{Caller: 8, Name: "k", Line: 13}, // n: k is m's, not visible
+		},
+	}}}
+	g, _ := Build(files, Options{})
+	linked := map[string]bool{}
+	for _, e := range g.Edges {
+		if e.Relation == "calls" {
+			linked[e.Source+" -> "+e.Target] = true
+		}
+	}
+	ids := map[int]string{}
+	for i := range g.Nodes {
+		if sp := g.Nodes[i].Span; sp != nil && g.Nodes[i].Kind != "file" {
+			ids[sp.StartLine] = g.Nodes[i].ID
+		}
+	}
+	for _, c := range []struct{ from, to int }{{2, 3}, {1, 2}, {6, 5}, {9, 10}} {
+		if k := ids[c.from] + " -> " + ids[c.to]; !linked[k] {
+			t.Errorf("missing call %s (have %v)", k, linked)
+		}
+	}
+	if len(linked) != 4 {
+		t.Errorf("%d calls linked, want 4 (n's k() stays unlinked): %v", len(linked), linked)
+	}
+}
+
 // TestReceiverMemberChain: "T#f" is the type of field f of T, "T#M()" the
 // first result of method M of T, each looked up where the member is
 // declared; promoted fields of embedded types count, and a member that
