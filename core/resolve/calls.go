@@ -79,6 +79,17 @@ func (r *resolver) lexical(caller int32, name string, ok func(string) bool) (t i
 	return -1, false
 }
 
+// importedFunction is the function a file imports by name (TypeScript and
+// Python `import { f }` / `from m import f`), or -1.
+func (r *resolver) importedFunction(f *fileInfo, name string) int32 {
+	for _, b := range f.bindings[name] {
+		if b.sym >= 0 && isFunction(r.syms[b.sym].kind) {
+			return b.sym
+		}
+	}
+	return -1
+}
+
 // receiverType finds the type a call's receiver has. Besides a type name
 // ("T", "pkg.T") extractors may write "F()" or "pkg.F()": the type of the
 // first result of calling F (x := NewServer(); x.Serve()). That type is
@@ -107,7 +118,10 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 			fn = r.lookupWildcard(f, call, isFunction)
 		}
 	} else if fn < 0 {
-		fn = r.lookupWildcard(f, call, isFunction)
+		fn = r.importedFunction(f, call)
+		if fn < 0 {
+			fn = r.lookupWildcard(f, call, isFunction)
+		}
 	}
 	if fn < 0 {
 		// T(x) with T a type is a conversion (Go) or a constructor call

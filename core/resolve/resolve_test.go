@@ -291,6 +291,38 @@ func TestReceiverFromConversion(t *testing.T) {
 	}
 }
 
+// TestReceiverFromImportedCall: f(x).m() with f imported by name (innerFrom(x).subscribe())
+// takes the type f's declaration returns, in f's module.
+func TestReceiverFromImportedCall(t *testing.T) {
+	files := []File{
+		{Path: "src/Observable.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{
+				{Name: "Observable", Kind: "class", Parent: -1, Span: sp(1)},
+				{Name: "subscribe", Kind: "method", Parent: 0, Span: sp(2)},
+			},
+		}},
+		{Path: "src/innerFrom.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
+			Imports: []abi.Import{{Path: "./Observable", Names: []abi.ImportName{{Name: "Observable"}}, Line: 1}},
+			Symbols: []abi.Symbol{{Name: "innerFrom", Kind: "function", Parent: -1, Span: sp(3), Signature: &abi.Signature{Return: "Observable<ObservedValueOf<O>>"}}},
+		}},
+		{Path: "src/audit.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
+			Imports: []abi.Import{{Path: "./innerFrom", Names: []abi.ImportName{{Name: "innerFrom"}}, Line: 1}},
+			Symbols: []abi.Symbol{{Name: "audit", Kind: "function", Parent: -1, Span: sp(3)}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "subscribe", Receiver: "innerFrom(x)", ReceiverType: "innerFrom()", Line: 4},
+				{Caller: 0, Name: "subscribe", Receiver: "other(x)", ReceiverType: "other()", Line: 5},
+			},
+		}},
+	}
+	g, st := Build(files, Options{})
+	if e, ok := edgeSet(g)["src_audit_audit -calls-> src_observable_observable_subscribe"]; !ok || e.Confidence != graph.Extracted || len(e.Sites) != 0 {
+		t.Fatalf("want exactly the innerFrom(x).subscribe() call linked, got %+v (found %v)", e, ok)
+	}
+	if st.Unresolved != 1 {
+		t.Errorf("stats = %+v, want other() unresolved", st)
+	}
+}
+
 // TestNestedFunctionCalls: a bare call finds functions declared in the
 // calling function or the functions around it before the file's own, and
 // stops at a class.

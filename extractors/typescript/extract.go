@@ -751,10 +751,11 @@ func (w *walker) varDecl(n extract.Node, exported bool) {
 		if w.requireImport(nameNode, value) {
 			continue
 		}
+		if !named {
+			w.bindPattern(nameNode, 0) // const { a, b: [c] } = …
+		}
 		if named {
-			if typ := w.declaredType(t.Child(d, l.fType), v); typ != "" {
-				w.bindings = append(w.bindings, binding{nameNode, typ})
-			}
+			w.bindings = append(w.bindings, binding{nameNode, w.declaredType(t.Child(d, l.fType), v)})
 			if w.caller == -1 {
 				name, kind := t.Text(nameNode), "variable"
 				if isConst {
@@ -827,22 +828,63 @@ func (w *walker) fieldType(annot extract.Node) *abi.Signature {
 	return nil
 }
 
-// bindParams puts a callable's typed parameters in scope.
+// bindParams puts a callable's parameters in scope, typed when their
+// annotation names a type.
 func (w *walker) bindParams(fn extract.Node) {
 	t, l := w.t, w.l
 	ps := t.Child(fn, l.fParameters)
 	if ps == extract.None {
+		w.bindPattern(t.Child(fn, l.fParameter), 0) // x => …
 		return
 	}
 	for p := range t.NamedChildren(ps) {
 		pat, typ := t.Child(p, l.fPattern), t.Child(p, l.fType)
-		if pat == extract.None || typ == extract.None || w.kind(pat) != l.identifier {
+		if pat == extract.None {
 			continue
 		}
-		if s := w.bareType(typ); s != "" {
-			w.bindings = append(w.bindings, binding{pat, s})
+		if w.kind(pat) != l.identifier {
+			w.bindPattern(pat, 0)
+			continue
+		}
+		s := ""
+		if typ != extract.None {
+			s = w.bareType(typ)
+		}
+		w.bindings = append(w.bindings, binding{pat, s})
+	}
+}
+
+// bindPattern puts every name a parameter or declarator pattern binds in
+// scope, untyped. Untyped bindings still shadow: a local or parameter named
+// delay is not the delay() function of another module, and an untyped
+// inner x does not inherit the type of an outer one.
+func (w *walker) bindPattern(p extract.Node, depth int) {
+	if p == extract.None || depth > maxTypeDepth {
+		return
+	}
+	t, l := w.t, w.l
+	switch w.kind(p) {
+	case l.identifier, l.shorthandPattern:
+		w.bindings = append(w.bindings, binding{p, ""})
+	case l.pairPattern:
+		w.bindPattern(t.Child(p, l.fValue), depth+1)
+	case l.assignmentPattern, l.objectAssignmentPattern:
+		w.bindPattern(t.Child(p, l.fLeft), depth+1)
+	case l.objectPattern, l.arrayPattern, l.restPattern:
+		for c := range t.NamedChildren(p) {
+			w.bindPattern(c, depth+1)
 		}
 	}
+}
+
+// bound reports whether name is a parameter or local in scope.
+func (w *walker) bound(name []byte) bool {
+	for i := len(w.bindings) - 1; i >= 0; i-- {
+		if bytes.Equal(w.bytes(w.bindings[i].name), name) {
+			return true
+		}
+	}
+	return false
 }
 
 // export handles export_statement: exported declarations, default exports
@@ -1081,7 +1123,9 @@ func (w *walker) call(n extract.Node) {
 		case l.identifier:
 			// require() with a computed specifier loads a module, it does
 			// not call anything defined in the repository.
-			if name := w.bytes(fn); string(name) != "require" {
+			// A parameter or local holds a function value, it names no
+			// declaration.
+			if name := w.bytes(fn); string(name) != "require" && !w.bound(name) {
 				w.emitCall(string(name), "", "", fn)
 			}
 		case l.memberExpression:
@@ -1144,6 +1188,14 @@ func (w *walker) exprType(n extract.Node, depth int) string {
 		}
 	case l.callExpression:
 		fn := w.unparen(t.Child(n, l.fFunction))
+		if w.kind(fn) == l.identifier {
+			// f(x).m(): what f returns, which the host reads from f's
+			// declaration; a local f holds some function value.
+			if name := w.bytes(fn); !w.bound(name) {
+				return string(name) + "()"
+			}
+			return ""
+		}
 		if w.kind(fn) != l.memberExpression {
 			return ""
 		}
