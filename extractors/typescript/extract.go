@@ -802,6 +802,26 @@ func (w *walker) bareType(annot extract.Node) string {
 			break
 		}
 	}
+	return w.namedType(ty, 0)
+}
+
+// namedType is bareType for the type node ty. A union with null or
+// undefined (T | null, the usual optional member or local) is T.
+func (w *walker) namedType(ty extract.Node, depth int) string {
+	t, l := w.t, w.l
+	if ty != extract.None && w.kind(ty) == l.unionType && depth < maxTypeDepth {
+		only := extract.None
+		for c := range t.NamedChildren(ty) {
+			switch s := string(w.bytes(c)); {
+			case w.kind(c) == l.comment, s == "null", s == "undefined":
+			case only != extract.None:
+				return "" // a real union
+			default:
+				only = c
+			}
+		}
+		return w.namedType(only, depth+1)
+	}
 	if ty != extract.None && w.kind(ty) == l.genericType {
 		ty = t.Child(ty, l.fName)
 	}
