@@ -1182,6 +1182,9 @@ const maxTypeDepth = 16
 func (w *walker) exprType(n extract.Node, depth int) string {
 	t, l := w.t, w.l
 	n = w.unparen(n)
+	for n != extract.None && (w.kind(n) == l.nonNull || w.kind(n) == l.parenthesized) {
+		n = w.firstNamed(n) // x!, (x!): the same value, asserted non-null
+	}
 	if n == extract.None || depth >= maxTypeDepth {
 		return ""
 	}
