@@ -107,7 +107,7 @@ func newLang(g *extract.Grammar) *lang {
 		variableDeclarator: k("variable_declarator"), newExpression: k("new_expression"),
 		objectPattern: k("object_pattern"), pairPattern: k("pair_pattern"),
 		arrayPattern: k("array_pattern"), restPattern: k("rest_pattern"), unionType: k("union_type"),
-		nonNull: k("non_null_expression"),
+		nonNull:                 k("non_null_expression"),
 		shorthandPattern:        k("shorthand_property_identifier_pattern"),
 		objectAssignmentPattern: k("object_assignment_pattern"), assignmentPattern: k("assignment_pattern"),
 		requiredParameter: k("required_parameter"), optionalParameter: k("optional_parameter"),
