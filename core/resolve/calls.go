@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
@@ -99,6 +100,9 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 	if i := strings.LastIndexByte(typ, '#'); i > 0 {
 		return r.memberType(f, typ[:i], typ[i+1:])
 	}
+	if i := strings.LastIndexByte(typ, '@'); i > 0 {
+		return r.callbackParamType(f, typ[:i], typ[i+1:])
+	}
 	call, ok := strings.CutSuffix(typ, "()")
 	if !ok {
 		if t := r.findType(f, typ, true); t >= 0 {
@@ -106,6 +110,113 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 		}
 		return r.packageVarType(f, typ)
 	}
+	fn := r.functionNamed(f, call)
+	if fn < 0 {
+		// T(x) with T a type is a conversion (Go) or a constructor call
+		// (Python classes, Rust tuple structs): its value is a T.
+		return r.findType(f, call, true)
+	}
+	return r.declaredType(fn, firstResultType)
+}
+
+// callbackParamType resolves "F@i.j": parameter j of a function literal
+// passed as argument i of F, typed by F's declaration, whose parameter i
+// has a function type: operate(init: (source: Observable<T>, subscriber:
+// Subscriber<R>) => void) makes "operate@0.1" a Subscriber.
+func (r *resolver) callbackParamType(f *fileInfo, fname, pos string) int32 {
+	is, js, ok := strings.Cut(pos, ".")
+	i, err1 := strconv.Atoi(is)
+	j, err2 := strconv.Atoi(js)
+	if !ok || err1 != nil || err2 != nil || i < 0 || j < 0 {
+		return -1
+	}
+	fn := r.functionNamed(f, fname)
+	if fn < 0 {
+		return -1
+	}
+	sym := &r.syms[fn]
+	sig := r.files[sym.file].Facts.Symbols[sym.local].Signature
+	if sig == nil || i >= len(sig.Params) {
+		return -1
+	}
+	return r.declaredTypeIn(sym.file, firstResultType(funcTypeParam(sig.Params[i].Type, j)))
+}
+
+// funcTypeParam returns the type of parameter j of a TypeScript function
+// type as written, "(a: A, b: B<C>) => R" → "B<C>" for j = 1, or "" when
+// typ is no function type, has no parameter j or leaves it untyped.
+func funcTypeParam(typ string, j int) string {
+	typ = strings.TrimSpace(typ)
+	if strings.HasPrefix(typ, "<") { // <T>(x: T) => U
+		end := matching(typ, 0)
+		if end < 0 {
+			return ""
+		}
+		typ = strings.TrimSpace(typ[end+1:])
+	}
+	if !strings.HasPrefix(typ, "(") {
+		return ""
+	}
+	end := matching(typ, 0)
+	if end < 0 || !strings.HasPrefix(strings.TrimSpace(typ[end+1:]), "=>") {
+		return ""
+	}
+	params := splitTop(typ[1:end], ',')
+	if j >= len(params) {
+		return ""
+	}
+	p := strings.TrimPrefix(strings.TrimSpace(params[j]), "...")
+	colon := splitTop(p, ':')
+	if len(colon) < 2 {
+		return ""
+	}
+	return strings.TrimSpace(strings.Join(colon[1:], ":"))
+}
+
+// matching returns the index of the bracket closing the one at s[open],
+// counting ( [ { < and their closers, with "=>" not closing a '<'; -1 if
+// it is unbalanced.
+func matching(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '=' && i+1 < len(s) && s[i+1] == '>':
+			i++
+		case c == '(' || c == '[' || c == '{' || c == '<':
+			depth++
+		case c == ')' || c == ']' || c == '}' || c == '>':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// splitTop splits s at sep where no bracket is open (see matching).
+func splitTop(s string, sep byte) []string {
+	var out []string
+	depth, from := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '=' && i+1 < len(s) && s[i+1] == '>':
+			i++
+		case c == '(' || c == '[' || c == '{' || c == '<':
+			depth++
+		case c == ')' || c == ']' || c == '}' || c == '>':
+			depth--
+		case c == sep && depth == 0:
+			out = append(out, s[from:i])
+			from = i + 1
+		}
+	}
+	return append(out, s[from:])
+}
+
+// functionNamed finds the function a call of name (or "pkg.name") in f
+// refers to, as a plain call would find it; -1 if none or several.
+func (r *resolver) functionNamed(f *fileInfo, call string) int32 {
 	fn := int32(-1)
 	if q, name, qualified := splitQualified(call); qualified {
 		for _, b := range f.bindings[q] {
@@ -123,12 +234,7 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 			fn = r.lookupWildcard(f, call, isFunction)
 		}
 	}
-	if fn < 0 {
-		// T(x) with T a type is a conversion (Go) or a constructor call
-		// (Python classes, Rust tuple structs): its value is a T.
-		return r.findType(f, call, true)
-	}
-	return r.declaredType(fn, firstResultType)
+	return fn
 }
 
 // declaredType resolves the type that symbol s's signature names (picked
@@ -143,11 +249,15 @@ func (r *resolver) declaredType(s int32, which func(string) string) int32 {
 	if sig == nil {
 		return -1
 	}
-	res := which(sig.Return)
-	if res == "" {
+	return r.declaredTypeIn(sym.file, which(sig.Return))
+}
+
+// declaredTypeIn looks up the type name a declaration in file fi wrote.
+func (r *resolver) declaredTypeIn(fi int32, name string) int32 {
+	if name == "" {
 		return -1
 	}
-	return r.findType(&r.files[sym.file], res, true)
+	return r.findType(&r.files[fi], name, true)
 }
 
 // memberType resolves "T#f" (the type of field f of T) and "T#M()" (the

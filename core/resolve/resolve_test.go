@@ -323,6 +323,70 @@ func TestReceiverFromImportedCall(t *testing.T) {
 	}
 }
 
+func TestFuncTypeParam(t *testing.T) {
+	tests := []struct {
+		typ  string
+		j    int
+		want string
+	}{
+		{"(liftedSource: Observable<T>, subscriber: Subscriber<R>) => (() => void) | void", 0, "Observable<T>"},
+		{"(liftedSource: Observable<T>, subscriber: Subscriber<R>) => (() => void) | void", 1, "Subscriber<R>"},
+		{"(liftedSource: Observable<T>, subscriber: Subscriber<R>) => void", 2, ""},
+		{"<K>(key: K, cb: (e: Event, n: number) => void, m: Map<K, V>) => R", 2, "Map<K, V>"},
+		{"(value: T, index: number) => O", 1, "number"},
+		{"(...args: Args[]) => void", 0, "Args[]"},
+		{"(opt?: Options) => void", 0, "Options"},
+		{"(x) => void", 0, ""},
+		{"Observable<T>", 0, ""},
+		{"(a: A", 0, ""},
+		{"(a: A) | B", 0, ""},
+	}
+	for _, tt := range tests {
+		if got := funcTypeParam(tt.typ, tt.j); got != tt.want {
+			t.Errorf("funcTypeParam(%q, %d) = %q, want %q", tt.typ, tt.j, got, tt.want)
+		}
+	}
+}
+
+// TestReceiverFromCallbackParam: "F@i.j" is parameter j of the function
+// type of F's parameter i, named in F's module.
+func TestReceiverFromCallbackParam(t *testing.T) {
+	files := []File{
+		{Path: "src/Subscriber.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{
+				{Name: "Subscriber", Kind: "class", Parent: -1, Span: sp(1)},
+				{Name: "next", Kind: "method", Parent: 0, Span: sp(2)},
+				{Name: "destination", Kind: "field", Parent: 0, Span: sp(3), Signature: &abi.Signature{Return: "Subscriber"}},
+			},
+		}},
+		{Path: "src/lift.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
+			Imports: []abi.Import{{Path: "./Subscriber", Names: []abi.ImportName{{Name: "Subscriber"}}, Line: 1}},
+			Symbols: []abi.Symbol{{Name: "operate", Kind: "function", Parent: -1, Span: sp(3), Signature: &abi.Signature{
+				Params: []abi.Param{{Name: "init", Type: "(liftedSource: Observable<T>, subscriber: Subscriber<R>) => (() => void) | void"}},
+				Return: "OperatorFunction<T, R>",
+			}}},
+		}},
+		{Path: "src/map.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
+			Imports: []abi.Import{{Path: "./lift", Names: []abi.ImportName{{Name: "operate"}}, Line: 1}},
+			Symbols: []abi.Symbol{{Name: "map", Kind: "function", Parent: -1, Span: sp(3)}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "next", Receiver: "subscriber", ReceiverType: "operate@0.1", Line: 4},
+				{Caller: 0, Name: "next", Receiver: "subscriber.destination", ReceiverType: "operate@0.1#destination", Line: 5},
+				{Caller: 0, Name: "next", Receiver: "source", ReceiverType: "operate@0.0", Line: 6}, // Observable: not in the graph
+				{Caller: 0, Name: "next", Receiver: "x", ReceiverType: "operate@1.0", Line: 7},      // no parameter 1
+			},
+		}},
+	}
+	g, st := Build(files, Options{})
+	e, ok := edgeSet(g)["src_map_map -calls-> src_subscriber_subscriber_next"]
+	if !ok || e.Confidence != graph.Extracted || len(e.Sites) != 1 {
+		t.Fatalf("want the two Subscriber.next calls (L4, L5) linked, got %+v (found %v)", e, ok)
+	}
+	if st.Unresolved != 2 {
+		t.Errorf("stats = %+v, want 2 unresolved", st)
+	}
+}
+
 // TestNestedFunctionCalls: a bare call finds functions declared in the
 // calling function or the functions around it before the file's own, and
 // stops at a class.

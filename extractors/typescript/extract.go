@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -66,7 +67,8 @@ type walker struct {
 	baseType string       // superclass of thisType, the target of super calls
 	end      extract.Node // end of the range being walked: siblings stop there
 
-	bindings []binding      // typed parameters and locals in scope, innermost last
+	argOf    string         // "f@i" while walking argument i of a call of f, for callback
+	bindings []binding      // parameters and locals in scope (typed or not), innermost last
 	fields   []binding      // typed fields of the enclosing classes, for this.f.m()
 	ownField int            // fields[ownField:] belong to the class `this` denotes
 	tparams  []extract.Node // type parameter names in scope, not references
@@ -305,7 +307,7 @@ func (w *walker) defineCallable(def, fn extract.Node, name, kind, vis string, he
 // the enclosing symbol and caller, and its typed parameters in scope.
 func (w *walker) enter(idx int32, fn extract.Node) {
 	w.parent, w.caller = idx, idx
-	w.bindParams(fn)
+	w.bindParams(fn, "")
 	w.walkNode(w.t.Child(fn, w.l.fParameters))
 	w.walkNode(w.t.Child(fn, w.l.fBody))
 }
@@ -313,11 +315,13 @@ func (w *walker) enter(idx int32, fn extract.Node) {
 // callback walks an anonymous function: no symbol, its calls belong to the
 // enclosing callable. A non-arrow function rebinds `this`.
 func (w *walker) callback(n extract.Node) {
+	argOf := w.argOf
+	w.argOf = "" // not for the callbacks inside this one
 	c := w.save()
 	if w.kind(n) != w.l.arrowFunction {
 		w.thisType, w.baseType = "", ""
 	}
-	w.bindParams(n)
+	w.bindParams(n, argOf)
 	w.walkInside(n)
 	w.restore(c)
 }
@@ -849,15 +853,25 @@ func (w *walker) fieldType(annot extract.Node) *abi.Signature {
 }
 
 // bindParams puts a callable's parameters in scope, typed when their
-// annotation names a type.
-func (w *walker) bindParams(fn extract.Node) {
+// annotation names a type. argOf ("f@i", see walkArgs) types the others of
+// a function literal passed to f: parameter j is "f@i.j".
+func (w *walker) bindParams(fn extract.Node, argOf string) {
 	t, l := w.t, w.l
 	ps := t.Child(fn, l.fParameters)
 	if ps == extract.None {
-		w.bindPattern(t.Child(fn, l.fParameter), 0) // x => …
+		if p := t.Child(fn, l.fParameter); p != extract.None && w.kind(p) == l.identifier && argOf != "" {
+			w.bindings = append(w.bindings, binding{p, argOf + ".0"}) // x => …
+		} else {
+			w.bindPattern(p, 0)
+		}
 		return
 	}
+	j := -1
 	for p := range t.NamedChildren(ps) {
+		if w.kind(p) == l.comment {
+			continue
+		}
+		j++
 		pat, typ := t.Child(p, l.fPattern), t.Child(p, l.fType)
 		if pat == extract.None {
 			continue
@@ -869,6 +883,8 @@ func (w *walker) bindParams(fn extract.Node) {
 		s := ""
 		if typ != extract.None {
 			s = w.bareType(typ)
+		} else if argOf != "" {
+			s = argOf + "." + strconv.Itoa(j)
 		}
 		w.bindings = append(w.bindings, binding{pat, s})
 	}
@@ -1147,6 +1163,10 @@ func (w *walker) call(n extract.Node) {
 			// declaration.
 			if name := w.bytes(fn); string(name) != "require" && !w.bound(name) {
 				w.emitCall(string(name), "", "", fn)
+				w.walkNode(fn)
+				w.walkNode(t.Child(n, l.fTypeArguments))
+				w.walkArgs(t.Child(n, l.fArguments), string(name))
+				return
 			}
 		case l.memberExpression:
 			w.memberCall(fn)
@@ -1157,6 +1177,30 @@ func (w *walker) call(n extract.Node) {
 		}
 	}
 	w.walkInside(n)
+}
+
+// walkArgs walks the arguments of a call of the function f, telling a
+// function literal passed as argument i where it sits ("f@i"): its
+// untyped parameters are typed by f's declaration, so in
+// operate((source, subscriber) => subscriber.next(x)) the receiver is
+// parameter 1 of operate's parameter 0, read by the host.
+func (w *walker) walkArgs(args extract.Node, f string) {
+	if args == extract.None {
+		return
+	}
+	t, l := w.t, w.l
+	i := 0
+	for a := range t.NamedChildren(args) {
+		switch k := w.kind(a); {
+		case k == l.comment:
+			continue
+		case k == l.arrowFunction || k == l.functionExpression:
+			w.argOf = f + "@" + strconv.Itoa(i)
+		}
+		w.walkNode(a)
+		w.argOf = ""
+		i++
+	}
 }
 
 // memberCall emits obj.name(): the receiver as written, and its type when
