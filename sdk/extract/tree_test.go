@@ -107,3 +107,23 @@ func TestOneLine(t *testing.T) {
 		t.Errorf("ReceiverText not clipped on a rune boundary: %q (%d bytes)", got, len(got))
 	}
 }
+
+func TestSeek(t *testing.T) {
+	// source_file(function(name:identifier), MISSING identifier, identifier)
+	g := NewGrammar(&abi.Grammar{Kinds: []string{"end", "source_file", "function", "identifier"},
+		Named: []bool{false, true, true, true}, Fields: []string{""}})
+	var recs []byte
+	recs = append(recs, rec(1, 0, abi.FlagNamed, 0, 8, 0, 3, 5)...)
+	recs = append(recs, rec(2, 0, abi.FlagNamed, 0, 6, 0, 1, 2)...)
+	recs = append(recs, rec(3, 0, abi.FlagNamed, 5, 6, 0, 0, 1)...)
+	recs = append(recs, rec(3, 0, abi.FlagNamed|abi.FlagMissing, 6, 6, 0, 0, 1)...)
+	recs = append(recs, rec(3, 0, abi.FlagNamed, 7, 8, 1, 0, 1)...)
+	tr := NewTree(g, recs, []byte("func f\ng"))
+	var tab KindTable
+	tab[g.Kind("function")] = 1
+	for _, tt := range []struct{ from, want Node }{{0, 1}, {1, 1}, {2, 3}, {4, 5}, {None, 1}, {9, 5}} {
+		if got := tr.Seek(tt.from, &tab); got != tt.want {
+			t.Errorf("Seek(%d) = %d, want %d", tt.from, got, tt.want)
+		}
+	}
+}
