@@ -69,8 +69,7 @@ const (
 // kinds holds the grammar's kind and field ids, resolved once per grammar so
 // the walk compares small integers, never names.
 type kinds struct {
-	// roles is indexed by KindID; its fixed size needs no bounds check.
-	roles *[1 << 16]uint8
+	roles *extract.KindTable // what the walk does at each kind
 
 	packageIdent, importSpec                                       extract.KindID
 	typeSpec, typeAlias, structType, interfaceType, functionType   extract.KindID
@@ -142,7 +141,7 @@ func kindsFor(g *extract.Grammar) *kinds {
 		"call_expression":            roleCall,
 		"type_conversion_expression": roleTypeConv,
 	}
-	k.roles = new([1 << 16]uint8)
+	k.roles = new(extract.KindTable)
 	k.roles[errorKind] = roleError
 	for name, r := range roles {
 		if id := g.Kind(name); id != 0 {
@@ -312,6 +311,13 @@ func (w *walker) walk() {
 	n := extract.Node(t.Len())
 	end := w.frameEnd()
 	for i := extract.Node(0); i < n; {
+		// Most nodes play no role and are fine: Seek jumps over them in
+		// one tight loop (roles marks ERROR nodes too). Frames that close
+		// among them are popped at the next node handled, before any
+		// handler looks at the scope.
+		if i = t.Seek(i, k.roles); i >= n {
+			break
+		}
 		if i >= end {
 			for len(w.frames) > 0 && i >= w.frames[len(w.frames)-1].end {
 				fr := w.frames[len(w.frames)-1]
@@ -323,12 +329,6 @@ func (w *walker) walk() {
 		h := t.Header(i)
 		id := h.Kind()
 		role := k.roles[id]
-		// Most nodes play no role and are fine: step over them with one
-		// test (roles marks ERROR nodes too), as this runs for every node.
-		if uint32(role)|uint32(h)&flagsErrorMissing == 0 {
-			i++
-			continue
-		}
 		if id == errorKind || h.IsError() {
 			w.f.Errorf("syntax error at L%d:%d", t.StartLine(i), t.StartCol(i))
 			if i == 0 { // a wholly broken file: salvage what its children hold
@@ -384,9 +384,6 @@ func (w *walker) walk() {
 		end = w.frameEnd() // the handler may have opened a frame
 	}
 }
-
-// flagsErrorMissing are the ERROR and MISSING flags in a node's Header.
-const flagsErrorMissing = uint32(abi.FlagError|abi.FlagMissing) << 24
 
 // frameEnd is where the innermost open frame ends; past every node when
 // none is open.
