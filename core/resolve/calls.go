@@ -122,7 +122,8 @@ func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
 // callbackParamType resolves "F@i.j": parameter j of a function literal
 // passed as argument i of F, typed by F's declaration, whose parameter i
 // has a function type: operate(init: (source: Observable<T>, subscriber:
-// Subscriber<R>) => void) makes "operate@0.1" a Subscriber.
+// Subscriber<R>) => void) makes "operate@0.1" a Subscriber. F may be a
+// class, for new F(…): its constructor declares the parameters.
 func (r *resolver) callbackParamType(f *fileInfo, fname, pos string) int32 {
 	is, js, ok := strings.Cut(pos, ".")
 	i, err1 := strconv.Atoi(is)
@@ -131,6 +132,11 @@ func (r *resolver) callbackParamType(f *fileInfo, fname, pos string) int32 {
 		return -1
 	}
 	fn := r.functionNamed(f, fname)
+	if fn < 0 {
+		if t := r.findType(f, fname, true); t >= 0 {
+			fn = r.method(t, "constructor") // new X((a, b) => …)
+		}
+	}
 	if fn < 0 {
 		return -1
 	}
@@ -162,6 +168,9 @@ func funcTypeParam(typ string, j int) string {
 		return ""
 	}
 	params := splitTop(typ[1:end], ',')
+	if p := strings.TrimSpace(params[0]); strings.HasPrefix(p, "this:") || strings.HasPrefix(p, "this :") {
+		params = params[1:] // a this parameter types this, it takes no argument
+	}
 	if j >= len(params) {
 		return ""
 	}

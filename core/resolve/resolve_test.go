@@ -340,6 +340,7 @@ func TestFuncTypeParam(t *testing.T) {
 		{"Observable<T>", 0, ""},
 		{"(a: A", 0, ""},
 		{"(a: A) | B", 0, ""},
+		{"(this: Observable<T>, subscriber: Subscriber<T>) => TeardownLogic", 0, "Subscriber<T>"},
 	}
 	for _, tt := range tests {
 		if got := funcTypeParam(tt.typ, tt.j); got != tt.want {
@@ -357,6 +358,9 @@ func TestReceiverFromCallbackParam(t *testing.T) {
 				{Name: "Subscriber", Kind: "class", Parent: -1, Span: sp(1)},
 				{Name: "next", Kind: "method", Parent: 0, Span: sp(2)},
 				{Name: "destination", Kind: "field", Parent: 0, Span: sp(3), Signature: &abi.Signature{Return: "Subscriber"}},
+				{Name: "constructor", Kind: "constructor", Parent: 0, Span: sp(4), Signature: &abi.Signature{
+					Params: []abi.Param{{Name: "init", Type: "(this: Subscriber<T>, d: Subscriber<T>) => void"}},
+				}},
 			},
 		}},
 		{Path: "src/lift.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
@@ -367,20 +371,24 @@ func TestReceiverFromCallbackParam(t *testing.T) {
 			}}},
 		}},
 		{Path: "src/map.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
-			Imports: []abi.Import{{Path: "./lift", Names: []abi.ImportName{{Name: "operate"}}, Line: 1}},
+			Imports: []abi.Import{
+				{Path: "./lift", Names: []abi.ImportName{{Name: "operate"}}, Line: 1},
+				{Path: "./Subscriber", Names: []abi.ImportName{{Name: "Subscriber"}}, Line: 2},
+			},
 			Symbols: []abi.Symbol{{Name: "map", Kind: "function", Parent: -1, Span: sp(3)}},
 			Calls: []abi.Call{
 				{Caller: 0, Name: "next", Receiver: "subscriber", ReceiverType: "operate@0.1", Line: 4},
 				{Caller: 0, Name: "next", Receiver: "subscriber.destination", ReceiverType: "operate@0.1#destination", Line: 5},
 				{Caller: 0, Name: "next", Receiver: "source", ReceiverType: "operate@0.0", Line: 6}, // Observable: not in the graph
 				{Caller: 0, Name: "next", Receiver: "x", ReceiverType: "operate@1.0", Line: 7},      // no parameter 1
+				{Caller: 0, Name: "next", Receiver: "d", ReceiverType: "Subscriber@0.0", Line: 8},   // new Subscriber((d) => …)
 			},
 		}},
 	}
 	g, st := Build(files, Options{})
 	e, ok := edgeSet(g)["src_map_map -calls-> src_subscriber_subscriber_next"]
-	if !ok || e.Confidence != graph.Extracted || len(e.Sites) != 1 {
-		t.Fatalf("want the two Subscriber.next calls (L4, L5) linked, got %+v (found %v)", e, ok)
+	if !ok || e.Confidence != graph.Extracted || len(e.Sites) != 2 {
+		t.Fatalf("want the three Subscriber.next calls (L4, L5, L8) linked, got %+v (found %v)", e, ok)
 	}
 	if st.Unresolved != 2 {
 		t.Errorf("stats = %+v, want 2 unresolved", st)

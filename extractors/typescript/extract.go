@@ -1293,6 +1293,12 @@ func (w *walker) newExpr(n extract.Node) {
 		switch w.kind(c) {
 		case l.identifier:
 			w.emitCall(string(w.bytes(c)), "", "", c)
+			if name := w.bytes(c); !w.bound(name) {
+				w.walkNode(c)
+				w.walkNode(t.Child(n, l.fTypeArguments))
+				w.walkArgs(t.Child(n, l.fArguments), string(name))
+				return
+			}
 		case l.memberExpression:
 			if prop, obj := t.Child(c, l.fProperty), t.Child(c, l.fObject); prop != extract.None && obj != extract.None {
 				w.emitCall(string(w.bytes(prop)), receiver(w.bytes(obj)), "", prop)
