@@ -782,7 +782,9 @@ func (w *walker) hasErrorChild(n extract.Node) bool {
 	return false
 }
 
-// declaredType is the bare type name of a typed or `new T()`-initialised local.
+// declaredType is the type of a local: its annotation's, else what its
+// initializer evidently holds: new T(), or a receiver form exprType
+// writes (another typed local, f(), x.f, x.m()).
 func (w *walker) declaredType(annot, value extract.Node) string {
 	if annot != extract.None {
 		return w.bareType(annot)
@@ -791,6 +793,9 @@ func (w *walker) declaredType(annot, value extract.Node) string {
 		if c := w.t.Child(value, w.l.fConstructor); c != extract.None {
 			return w.heritageName(c)
 		}
+	}
+	if value != extract.None {
+		return w.exprType(value, 0)
 	}
 	return ""
 }
