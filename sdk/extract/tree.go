@@ -209,20 +209,20 @@ func (t *Tree) IsMissing(n Node) bool { return t.flags(n)&abi.FlagMissing != 0 }
 // bounds checks.
 type KindTable [1 << 16]uint8
 
-// Seek returns the first node at or after i, in preorder, whose kind has a
-// non-zero entry in tab or that is an ERROR or MISSING node; Len() if
-// there is none. A walk that acts on few kinds jumps over the others with
-// Seek: one tight loop costs a fraction of visiting them one by one, most
-// of all under wasm where every branch of a bigger loop is dear.
-func (t *Tree) Seek(i Node, tab *KindTable) Node {
+// Seek returns the first node in [i, end), in preorder, whose kind has a
+// non-zero entry in tab or that is an ERROR or MISSING node; end if there
+// is none. A walk that acts on few kinds jumps over the others with Seek:
+// one tight loop costs a fraction of visiting them one by one, most of all
+// under wasm where every branch of a bigger loop is dear.
+func (t *Tree) Seek(i, end Node, tab *KindTable) Node {
 	const stop = (abi.FlagError | abi.FlagMissing) << 24
-	w := t.words
+	w := t.words[:min(max(int(end), 0), t.n)*abi.RecordWords]
 	for j := max(int(i), 0) * abi.RecordWords; j < len(w); j += abi.RecordWords {
 		if h := w[j]; uint32(tab[uint16(h)])|h&stop != 0 {
 			return Node(j / abi.RecordWords)
 		}
 	}
-	return Node(t.n)
+	return end
 }
 
 // Header is a node's kind, field and flags, read at once. A walk that

@@ -121,9 +121,12 @@ func TestSeek(t *testing.T) {
 	tr := NewTree(g, recs, []byte("func f\ng"))
 	var tab KindTable
 	tab[g.Kind("function")] = 1
-	for _, tt := range []struct{ from, want Node }{{0, 1}, {1, 1}, {2, 3}, {4, 5}, {None, 1}, {9, 5}} {
-		if got := tr.Seek(tt.from, &tab); got != tt.want {
-			t.Errorf("Seek(%d) = %d, want %d", tt.from, got, tt.want)
+	for _, tt := range []struct{ from, end, want Node }{
+		{0, 5, 1}, {1, 5, 1}, {2, 5, 3}, {4, 5, 5}, {None, 5, 1}, {9, 5, 5},
+		{2, 3, 3}, {0, 1, 1}, {4, 9, 9}, {0, None, None},
+	} {
+		if got := tr.Seek(tt.from, tt.end, &tab); got != tt.want {
+			t.Errorf("Seek(%d, %d) = %d, want %d", tt.from, tt.end, got, tt.want)
 		}
 	}
 }
