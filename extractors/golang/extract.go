@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -38,7 +39,7 @@ func (Extractor) Extract(f *extract.File) error {
 		// allocations.
 		frames: w.frames[:0], vars: w.vars[:0], tparams: w.tparams[:0],
 		shadowed: w.shadowed[:0], fields: w.fields, relKeys: w.relKeys[:0],
-		asserts: w.asserts[:0],
+		asserts: w.asserts[:0], params: w.params[:0],
 	}
 	w.prescan()
 	w.walk()
@@ -69,7 +70,8 @@ const (
 // kinds holds the grammar's kind and field ids, resolved once per grammar so
 // the walk compares small integers, never names.
 type kinds struct {
-	roles *extract.KindTable // what the walk does at each kind
+	roles    *extract.KindTable // what the walk does at each kind
+	refKinds *extract.KindTable // the kinds refs looks at
 
 	packageIdent, importSpec                                       extract.KindID
 	typeSpec, typeAlias, structType, interfaceType, functionType   extract.KindID
@@ -141,6 +143,12 @@ func kindsFor(g *extract.Grammar) *kinds {
 		"call_expression":            roleCall,
 		"type_conversion_expression": roleTypeConv,
 	}
+	k.refKinds = new(extract.KindTable)
+	for _, id := range []extract.KindID{k.typeArgs, k.typeIdent, k.qualifiedType, errorKind} {
+		if id != 0 {
+			k.refKinds[id] = 1
+		}
+	}
 	k.roles = new(extract.KindTable)
 	k.roles[errorKind] = roleError
 	for name, r := range roles {
@@ -202,6 +210,7 @@ type walker struct {
 	// structs declared in this file.
 	fields map[[2]string]string
 
+	params  []abi.Param    // scratch for signature
 	relFrom int32          // symbol whose references relKeys dedupes
 	relKeys []abi.Relation // references already reported for relFrom
 
@@ -315,7 +324,7 @@ func (w *walker) walk() {
 		// one tight loop (roles marks ERROR nodes too). Frames that close
 		// among them are popped at the next node handled, before any
 		// handler looks at the scope.
-		if i = t.Seek(i, k.roles); i >= n {
+		if i = t.Seek(i, n, k.roles); i >= n {
 			break
 		}
 		if i >= end {
@@ -596,6 +605,9 @@ func (w *walker) function(n extract.Node) extract.Node {
 func (w *walker) signature(n, params, result, body extract.Node) *abi.Signature {
 	t, k := w.t, w.k
 	sig := &abi.Signature{Return: collapse(w.text(result))}
+	// Params are gathered in w.params and copied once at their final
+	// size, rather than grown one append at a time in every signature.
+	ps := w.params[:0]
 	if params != extract.None {
 		for pd := range t.NamedChildren(params) {
 			id := t.Kind(pd)
@@ -616,15 +628,19 @@ func (w *walker) signature(n, params, result, body extract.Node) *abi.Signature 
 			named := false
 			for c := range t.Children(pd) {
 				if t.Field(c) == k.fName && t.Kind(c) == k.identifier {
-					sig.Params = append(sig.Params, abi.Param{Name: w.text(c), Type: typText})
+					ps = append(ps, abi.Param{Name: w.text(c), Type: typText})
 					named = true
 				}
 			}
 			if !named {
-				sig.Params = append(sig.Params, abi.Param{Type: typText})
+				ps = append(ps, abi.Param{Type: typText})
 			}
 		}
 	}
+	if len(ps) > 0 {
+		sig.Params = slices.Clone(ps)
+	}
+	w.params = ps
 	end := t.EndByte(n)
 	if body != extract.None {
 		end = t.StartByte(body)
@@ -847,14 +863,14 @@ func (w *walker) resultOf(fn extract.Node) string {
 		if _, local := w.lookup(name, true); local {
 			return ""
 		}
-		return name + "()"
+		return w.spelled(fn, extract.None, true)
 	case w.is(fn, k.selectorExpr):
 		op, field := t.Child(fn, k.fOperand), t.Child(fn, k.fField)
 		if field == extract.None {
 			return ""
 		}
 		if w.is(op, k.identifier) && !w.isVar(w.text(op)) {
-			return w.text(op) + "." + w.text(field) + "()"
+			return w.spelled(op, field, true)
 		}
 		// x.M(): the result of method M of x's type, "T#M()".
 		if owner := w.exprType(op); owner != "" {
@@ -862,6 +878,36 @@ func (w *walker) resultOf(fn extract.Node) string {
 		}
 	}
 	return ""
+}
+
+// spelled is text(x), then "." and text(f) unless f is None, then "()" if
+// call: "F()", "pkg.F()", "pkg.V". When the source spells exactly that
+// (no spaces, comments or arguments) it is returned as a substring of the
+// source, saving the allocation of concatenating.
+func (w *walker) spelled(x, f extract.Node, call bool) string {
+	start, end := w.t.ByteRange(x)
+	ok := start <= end
+	if f != extract.None {
+		fs, fe := w.t.ByteRange(f)
+		ok = ok && fs == end+1 && fs <= fe && fe <= len(w.src) && w.src[end] == '.'
+		end = fe
+	}
+	if call {
+		ok = ok && end+2 <= len(w.src) && w.src[end] == '(' && w.src[end+1] == ')'
+		end += 2
+	}
+	if ok && end <= len(w.src) {
+		return w.src[start:end]
+	}
+	switch {
+	case f != extract.None && call:
+		return w.text(x) + "." + w.text(f) + "()"
+	case f != extract.None:
+		return w.text(x) + "." + w.text(f)
+	case call:
+		return w.text(x) + "()"
+	}
+	return w.text(x)
 }
 
 // isVar reports whether name is a variable in scope (so x.M is a method or
@@ -940,7 +986,7 @@ func (w *walker) exprTypeAt(op extract.Node) string {
 		if w.is(x, k.identifier) && !w.isVar(w.text(x)) {
 			// pkg.V: a variable of an imported package; the host reads its
 			// declared type there.
-			return w.text(x) + "." + w.text(f)
+			return w.spelled(x, f, false)
 		}
 		owner := w.exprType(x)
 		if owner == "" {
@@ -1065,8 +1111,12 @@ func (w *walker) refs(sym int32, n extract.Node, ctx string) {
 	t, k := w.t, w.k
 	genericEnd := extract.None
 	for i, end := n, t.End(n); i < end; {
-		id := t.Kind(i)
-		if id == errorKind || t.IsError(i) {
+		if i = t.Seek(i, end, k.refKinds); i >= end {
+			break
+		}
+		h := t.Header(i)
+		id := h.Kind()
+		if id == errorKind || h.IsError() {
 			i = t.End(i)
 			continue
 		}
