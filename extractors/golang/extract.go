@@ -942,9 +942,15 @@ func (w *walker) call(n extract.Node) {
 		if op == extract.None || field == extract.None {
 			return
 		}
+		// A short identifier, the usual receiver, is already what
+		// receiverText would make of it.
+		recv := w.text(op)
+		if !w.is(op, k.identifier) || len(recv) > maxReceiver {
+			recv = receiverText(recv)
+		}
 		w.f.Call(abi.Call{
 			Caller: w.caller(), Name: w.text(field),
-			Receiver: receiverText(w.text(op)), ReceiverType: w.exprType(op),
+			Receiver: recv, ReceiverType: w.exprType(op),
 			Line: t.StartLine(field), Col: t.StartCol(field),
 		})
 	}
