@@ -116,8 +116,10 @@ type Tree struct {
 	Grammar *Grammar
 	// words holds the records as native uint32s (abi.RecordWords per node):
 	// one aligned load per field instead of four byte loads, which is what
-	// the wasm backend makes of binary.LittleEndian.Uint32.
+	// the wasm backend makes of binary.LittleEndian.Uint32. It views the
+	// records themselves when they are aligned, else a copy in buf.
 	words   []uint32
+	buf     []uint32
 	src     []byte
 	n       int
 	parents []Node  // built on first Parent call
@@ -136,13 +138,24 @@ func NewTree(g *Grammar, records, source []byte) *Tree {
 func (t *Tree) reset(g *Grammar, records, source []byte) {
 	n := len(records) / abi.RecordSize
 	t.Grammar, t.src, t.n = g, source, n
-	t.words = decodeWords(t.words[:0], records[:n*abi.RecordSize])
+	t.words = t.wordsOf(records[:n*abi.RecordSize])
 	t.parents, t.lines = t.parents[:0], t.lines[:0]
 }
 
 // littleEndian reports whether uint32s are stored little-endian in memory,
 // as they are on wasm and on every common native target.
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// wordsOf returns b's little-endian uint32s: a view of b when the machine
+// is little-endian and b 4-byte aligned (Go allocates byte slices so), else
+// a copy decoded into t.buf.
+func (t *Tree) wordsOf(b []byte) []uint32 {
+	if p := unsafe.SliceData(b); littleEndian && len(b) >= 4 && uintptr(unsafe.Pointer(p))%4 == 0 {
+		return unsafe.Slice((*uint32)(unsafe.Pointer(p)), len(b)/4)
+	}
+	t.buf = decodeWords(t.buf[:0], b)
+	return t.buf
+}
 
 // decodeWords appends the little-endian uint32s of b to dst.
 func decodeWords(dst []uint32, b []byte) []uint32 {

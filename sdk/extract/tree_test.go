@@ -80,6 +80,11 @@ func TestTree(t *testing.T) {
 	if tr.Header(None) != 0 || tr.Header(Node(tr.Len())) != 0 {
 		t.Error("Header not zero out of range")
 	}
+	// Unaligned records are copied, and read the same.
+	odd := append(make([]byte, 1, len(recs)+1), recs...)[1:]
+	if u := NewTree(g, odd, src); u.Len() != tr.Len() || u.Kind(3) != tr.Kind(3) || u.Size(0) != tr.Size(0) || u.EndByte(4) != tr.EndByte(4) {
+		t.Errorf("unaligned records read differently")
+	}
 	// A tree reused for another file starts afresh.
 	tr.reset(g, recs[:2*abi.RecordSize], []byte("x\ny"))
 	if tr.Len() != 2 || tr.Kind(2) != 0 || tr.StartCol(1) != 1 || tr.Parent(1) != 0 {
