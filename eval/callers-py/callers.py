@@ -2,9 +2,9 @@
 """Site-level call accuracy of a synaptic graph.json on Python, against jedi's
 static resolution. See README.md.
 
-  python3 callers.py -src DIR -graph OUT/graph.json [-only a,b.py] [-v] [-json FILE]
+  python3 callers.py -src DIR -graph OUT/graph.json [-only a,b.py] [-j N] [-v] [-json FILE]
 
--only restricts the call sites checked to these top-level packages or
+-j N resolves N files at a time (default 2). -only restricts the call sites checked to these top-level packages or
 modules of -src (every file still resolves against the whole of -src). jedi
 is imported from python3's path (apt-get install python3-jedi, or pip install
 jedi). Plain Python 3, standard library + jedi.
@@ -187,45 +187,45 @@ def where(d, src):
     return os.path.basename(p)
 
 
-def evaluate(jedi, src, graph, only=None, verbose=False):
-    """Every number and list the report prints."""
-    src = os.path.realpath(src)
-    G = graph if isinstance(graph, dict) else load_graph(graph)
-    files = list_py(src, only)
-    project = jedi.Project(src)
-    defs = Defs()
+class Resolver:
+    """jedi over one corpus: the calls of a file, each with the graph nodes
+    its callee resolves to."""
 
-    def map_def(d, kind_new):
+    def __init__(self, jedi, src, G):
+        self.jedi, self.src, self.G = jedi, src, G
+        self.project = jedi.Project(src)
+        self.defs = Defs()
+
+    def map_def(self, d, kind_new):
         """Graph nodes a jedi definition maps to: same file, start line is the
         def/class line or its first decorator's, same bare name; for a class
         called, also its __init__."""
+        src, by_line = self.src, self.G['by_line']
         p = d.module_path and os.path.realpath(str(d.module_path))
         if not p or not p.startswith(src + os.sep) or not d.line:
             return []
         rel = os.path.relpath(p, src).replace(os.sep, '/')
-        info = defs.get(p)
-        node = info.get(d.line)
+        node = self.defs.get(p).get(d.line)
         out = []
         want = d.name.lower()
         for line in def_lines(node, d.line):
-            for n in G['by_line'].get((rel, line), []):
+            for n in by_line.get((rel, line), []):
                 if bare_name(n['label']) == want:
                     out.append(n['id'])
         if kind_new and isinstance(node, ast.ClassDef):
             for m in node.body:
                 if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name == '__init__':
                     for line in def_lines(m, m.lineno):
-                        for n in G['by_line'].get((rel, line), []):
+                        for n in by_line.get((rel, line), []):
                             if bare_name(n['label']) == '__init__':
                                 out.append(n['id'])
         return out
 
-    truth = []
-    lines = {}  # (file, line) -> {'calls': [...], 'resolvable': bool}
-    counts = {'calls': 0, 'unresolved': 0, 'external': 0, 'errors': 0, 'no_name': 0, 'retried': 0}
-    scripts = {}
-
-    for path in files:
+    def file(self, path):
+        """(calls, counts) of one file, calls in source order."""
+        jedi, src = self.jedi, self.src
+        counts = dict.fromkeys(COUNTS, 0)
+        recs = []
         rel = os.path.relpath(path, src).replace(os.sep, '/')
         with open(path, encoding='utf-8') as f:
             code = f.read()
@@ -233,10 +233,9 @@ def evaluate(jedi, src, graph, only=None, verbose=False):
             tree = ast.parse(code, path)
         except SyntaxError:
             counts['errors'] += 1
-            continue
+            return recs, counts
         text_lines = code.splitlines()
-        script = jedi.Script(code, path=path, project=project)
-        scripts[rel] = (script, text_lines)
+        script = jedi.Script(code, path=path, project=self.project)
         calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)),
                        key=lambda n: (n.lineno, n.col_offset))
         for call in calls:
@@ -259,9 +258,8 @@ def evaluate(jedi, src, graph, only=None, verbose=False):
             if len(text) > 60:
                 text = text[:57] + '...'
             rec = {'file': rel, 'line': line, 'kind': kind, 'receiver': receiver, 'text': text, 'name': name,
-                   'targets': [], 'types': [], 'tkind': '', 'jedi': '', 'found': False}
-            L = lines.setdefault((rel, line), {'calls': [], 'resolvable': False})
-            L['calls'].append(rec)
+                   'targets': [], 'types': [], 'tkind': '', 'jedi': '', 'found': False, 'resolved': False}
+            recs.append(rec)
             if not name:
                 counts['no_name'] += 1
                 counts['unresolved'] += 1
@@ -274,31 +272,90 @@ def evaluate(jedi, src, graph, only=None, verbose=False):
                 # inferences cut short by its recursion limits, and later
                 # calls in a long file stop resolving (http/server.py
                 # self.send_header). A call it misses is asked again of a
-                # fresh Script, as an editor would ask.
-                ds = goto(jedi.Script(code, path=path, project=project), line, col, counts)
+                # fresh Script, as an editor would ask (one Script per call
+                # would be 4x slower; one per class resolves no more).
+                ds = goto(jedi.Script(code, path=path, project=self.project), line, col, counts)
                 if ds:
                     counts['retried'] += 1
             if not ds:
                 counts['unresolved'] += 1
-                rec['resolved'] = False
                 continue
             rec['resolved'] = True
-            L['resolvable'] = True
             rec['types'] = sorted(set(d.type for d in ds))
-            is_class = any(d.type == 'class' for d in ds)
-            if is_class and kind in ('f()', 'x.m()'):
+            if any(d.type == 'class' for d in ds) and kind in ('f()', 'x.m()'):
                 rec['kind'] = kind = 'C()'
             d0 = ds[0]
             rec['jedi'] = '%s (%s, %s:%s)' % (d0.name, d0.type, where(d0, src), d0.line)
             targets = set()
             for d in ds:
-                targets.update(map_def(d, d.type == 'class' and kind == 'C()'))
+                targets.update(self.map_def(d, d.type == 'class' and kind == 'C()'))
             rec['tkind'] = target_kind(rec['types'])
             if not targets:
                 counts['external'] += 1
                 continue
             rec['targets'] = sorted(targets)
-            truth.append(rec)
+        return recs, counts
+
+    def infer(self, path, line, col):
+        """What jedi infers at a callee (goto stops at an assignment; infer
+        follows it): a hint for the reader of a wrong link."""
+        with open(path, encoding='utf-8') as f:
+            code = f.read()
+        try:
+            ds = self.jedi.Script(code, path=path, project=self.project).infer(line, col)
+        except Exception:
+            ds = []
+        return ['%s (%s, %s:%s)' % (d.name, d.type, where(d, self.src), d.line) for d in ds[:3]]
+
+
+COUNTS = ('calls', 'unresolved', 'external', 'errors', 'no_name', 'retried')
+_resolver = None  # a -j worker's own Resolver
+
+
+def _init(src, G):
+    global _resolver
+    _resolver = Resolver(import_jedi(), src, G)
+
+
+def _work(path):
+    return _resolver.file(path)
+
+
+def resolve_all(R, files, jobs):
+    """Resolver.file over every file, in jobs processes when jobs > 1. Each
+    file is resolved alone, so the results do not depend on jobs. The
+    workers are spawned, not forked: a forked jedi would share its parent's
+    pipes to jedi's compiled-module subprocess, and hang."""
+    if jobs <= 1 or len(files) < 2:
+        return [R.file(p) for p in files]
+    import multiprocessing
+    # Largest first, so the pool ends together; results in file order.
+    order = sorted(files, key=lambda p: -os.path.getsize(p))
+    ctx = multiprocessing.get_context('spawn')
+    with ctx.Pool(min(jobs, len(files)), _init, (R.src, R.G)) as pool:
+        got = dict(zip(order, pool.imap(_work, order, chunksize=1)))
+    return [got[p] for p in files]
+
+
+def evaluate(jedi, src, graph, only=None, jobs=1):
+    """Every number and list the report prints."""
+    src = os.path.realpath(src)
+    G = graph if isinstance(graph, dict) else load_graph(graph)
+    files = list_py(src, only)
+    R = Resolver(jedi, src, G)
+
+    truth = []
+    lines = {}  # (file, line) -> {'calls': [...], 'resolvable': bool}
+    counts = dict.fromkeys(COUNTS, 0)
+    for recs, c in resolve_all(R, files, jobs):
+        for k in COUNTS:
+            counts[k] += c[k]
+        for rec in recs:
+            L = lines.setdefault((rec['file'], rec['line']), {'calls': [], 'resolvable': False})
+            L['calls'].append(rec)
+            L['resolvable'] = L['resolvable'] or rec['resolved']
+            if rec['targets']:
+                truth.append(rec)
 
     # A truth site counts once per (file, line, target set): f(f(x)) is one site.
     seen = set()
@@ -359,18 +416,11 @@ def evaluate(jedi, src, graph, only=None, verbose=False):
         else:
             unverifiable.append(s)
 
-    # What jedi infers for the calls on a wrong link's line (goto stops at an
-    # assignment; infer follows it), as a hint for the reader.
+    # What jedi infers for the calls on a wrong link's line, as a hint.
     for s in wrong:
-        script, _ = scripts[s['file']]
         for c in lines[(s['file'], s['line'])]['calls']:
-            if 'col' not in c or 'infer' in c:
-                continue
-            try:
-                ds = script.infer(c['line'], c['col'])
-            except Exception:
-                ds = []
-            c['infer'] = ['%s (%s, %s:%s)' % (d.name, d.type, where(d, src), d.line) for d in ds[:3]]
+            if 'col' in c and 'infer' not in c:
+                c['infer'] = R.infer(os.path.join(src, c['file']), c['line'], c['col'])
 
     return {'files': len(files), 'counts': counts, 'truth_sites': truth_sites, 'found': found,
             'misses': misses, 'graph_sites': len(G['sites']), 'correct': correct, 'wrong': wrong,
@@ -485,14 +535,14 @@ def main(argv):
             i += 1
         i += 1
     if not a.get('src') or not a.get('graph'):
-        print('usage: python3 callers.py -src DIR -graph graph.json [-only a,b.py] [-v] [-json FILE]', file=sys.stderr)
+        print('usage: python3 callers.py -src DIR -graph graph.json [-only a,b.py] [-j N] [-v] [-json FILE]', file=sys.stderr)
         return 2
     jedi = import_jedi()
     if jedi is None:
         print('callers-py: ' + NO_JEDI, file=sys.stderr)
         return 1
     only = [x.strip() for x in a['only'].split(',') if x.strip()] if a.get('only') else None
-    r = evaluate(jedi, a['src'], a['graph'], only)
+    r = evaluate(jedi, a['src'], a['graph'], only, int(a.get('j') or 2))
     print('jedi %s (%s), python %s; files: %s\n' % (
         jedi.__version__, os.path.dirname(jedi.__file__), sys.version.split()[0], ', '.join(only) if only else 'all'))
     print(report(r, a['v']))

@@ -75,6 +75,12 @@ class Fixture(unittest.TestCase):
         self.assertEqual(r['wrong'][0]['tkind'], 'variable, field or parameter')
         self.assertIn('| **all calls** | 9 | 8 | **0.89** | 10 | 8 | 1 | 1 | **0.89** |', callers.table(r))
 
+    def test_jobs(self):
+        # Files resolved in two worker processes give the same report.
+        d = os.path.join(HERE, 'testdata')
+        r2 = callers.evaluate(jedi, os.path.join(d, 'src'), os.path.join(d, 'graph.json'), jobs=2)
+        self.assertEqual(callers.report(r2, True), callers.report(self.r, True))
+
 
 if __name__ == '__main__':
     unittest.main()
