@@ -460,7 +460,9 @@ func (r *resolver) resolveCalls() {
 }
 
 func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (int32, graph.Confidence) {
-	if c.ReceiverType != "" {
+	// A receiver typed by its own bare name is one the extractor could not
+	// place; when the file imports that name it is a package: pkg.F().
+	if c.ReceiverType != "" && !(c.ReceiverType == c.Receiver && len(f.bindings[c.Receiver]) > 0) {
 		t, conf := r.receiverType(f, c.ReceiverType), graph.Extracted
 		if t < 0 && !strings.HasSuffix(c.ReceiverType, "()") && !strings.Contains(c.ReceiverType, "#") {
 			if t = r.inferType(f, c.ReceiverType); t >= 0 {

@@ -545,6 +545,7 @@ func TestUnqualifiedPackageVarReceiver(t *testing.T) {
 				{Name: "Client", Kind: "struct", Parent: -1, Span: sp(1)},
 				{Name: "Do", Kind: "method", Receiver: "Client", Parent: -1, Span: sp(2)},
 				{Name: "DefaultClient", Kind: "variable", Parent: -1, Span: sp(3), Signature: &abi.Signature{Return: "Client"}},
+				{Name: "NewClient", Kind: "function", Parent: -1, Span: sp(4)},
 			},
 		}},
 		{Path: "srv/use.go", Language: "go", Family: "go", Facts: &abi.Facts{
@@ -554,17 +555,19 @@ func TestUnqualifiedPackageVarReceiver(t *testing.T) {
 		}},
 		{Path: "srv/srv_test.go", Language: "go", Family: "go", Facts: &abi.Facts{
 			Package: "srv_test",
-			Imports: []abi.Import{{Path: "example.com/m/srv", Alias: ".", Line: 2}},
+			Imports: []abi.Import{{Path: "example.com/m/srv", Alias: ".", Line: 2}, {Path: "example.com/m/srv", Line: 3}},
 			Symbols: []abi.Symbol{{Name: "TestDo", Kind: "function", Parent: -1, Span: sp(4)}},
 			Calls: []abi.Call{
 				{Caller: 0, Name: "Do", Receiver: "DefaultClient", ReceiverType: "DefaultClient", Line: 5},
 				{Caller: 0, Name: "Do", Receiver: "Other", ReceiverType: "Other", Line: 6},
+				// an import whose name the extractor did not know: still pkg.F()
+				{Caller: 0, Name: "NewClient", Receiver: "srv", ReceiverType: "srv", Line: 7},
 			},
 		}},
 	}
 	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
 	edges := edgeSet(g)
-	for _, k := range []string{"srv_use_use -calls-> srv_srv_client_do", "srv_srv_test_testdo -calls-> srv_srv_client_do"} {
+	for _, k := range []string{"srv_use_use -calls-> srv_srv_client_do", "srv_srv_test_testdo -calls-> srv_srv_client_do", "srv_srv_test_testdo -calls-> srv_srv_newclient"} {
 		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
 			t.Errorf("missing EXTRACTED edge %s (%+v)", k, e)
 		}

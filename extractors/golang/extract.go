@@ -39,7 +39,7 @@ func (Extractor) Extract(f *extract.File) error {
 		// allocations.
 		frames: w.frames[:0], vars: w.vars[:0], tparams: w.tparams[:0],
 		shadowed: w.shadowed[:0], fields: w.fields, relKeys: w.relKeys[:0],
-		asserts: w.asserts[:0], params: w.params[:0],
+		asserts: w.asserts[:0], params: w.params[:0], imported: w.imported[:0],
 	}
 	w.prescan()
 	w.walk()
@@ -64,7 +64,9 @@ const (
 	roleShortVar
 	roleCall
 	roleTypeConv
-	roleError // ERROR nodes, so the walk tests for them in the same lookup
+	roleBindLeft   // range_clause, receive_statement: names on the left are locals
+	roleTypeSwitch // type_switch_statement: its alias is a local
+	roleError      // ERROR nodes, so the walk tests for them in the same lookup
 )
 
 // kinds holds the grammar's kind and field ids, resolved once per grammar so
@@ -85,7 +87,7 @@ type kinds struct {
 
 	fName, fType, fPath, fBody, fReceiver, fParams, fResult, fTypeParams extract.FieldID
 	fFunction, fOperand, fField, fArguments, fLeft, fRight, fValue       extract.FieldID
-	fPackage                                                             extract.FieldID
+	fPackage, fAlias                                                     extract.FieldID
 }
 
 var (
@@ -128,7 +130,7 @@ func kindsFor(g *extract.Grammar) *kinds {
 		fTypeParams: g.Field("type_parameters"), fFunction: g.Field("function"),
 		fOperand: g.Field("operand"), fField: g.Field("field"), fArguments: g.Field("arguments"),
 		fLeft: g.Field("left"), fRight: g.Field("right"), fValue: g.Field("value"),
-		fPackage: g.Field("package"),
+		fPackage: g.Field("package"), fAlias: g.Field("alias"),
 	}
 	roles := map[string]uint8{
 		"package_clause":             rolePackage,
@@ -142,6 +144,9 @@ func kindsFor(g *extract.Grammar) *kinds {
 		"short_var_declaration":      roleShortVar,
 		"call_expression":            roleCall,
 		"type_conversion_expression": roleTypeConv,
+		"range_clause":               roleBindLeft,
+		"receive_statement":          roleBindLeft,
+		"type_switch_statement":      roleTypeSwitch,
 	}
 	k.refKinds = new(extract.KindTable)
 	for _, id := range []extract.KindID{k.typeArgs, k.typeIdent, k.qualifiedType, errorKind} {
@@ -209,6 +214,10 @@ type walker struct {
 	// fields maps {struct, field} to the field's named type, for the
 	// structs declared in this file.
 	fields map[[2]string]string
+
+	// imported holds the names the file's imports bind (alias, else the
+	// path's last element), which are no receivers of their own.
+	imported []string
 
 	params  []abi.Param    // scratch for signature
 	relFrom int32          // symbol whose references relKeys dedupes
@@ -369,6 +378,7 @@ func (w *walker) walk() {
 		case roleFuncLit:
 			w.pushFrame(i, w.caller())
 			w.bindParams(t.Child(i, k.fParams))
+			w.bindParams(t.Child(i, k.fResult)) // named results
 			i++
 		case roleVarDecl:
 			w.varDecl(i)
@@ -380,6 +390,12 @@ func (w *walker) walk() {
 			i++
 		case roleShortVar:
 			w.shortVar(i)
+			i++
+		case roleBindLeft:
+			w.bindLocals(t.Child(i, k.fLeft))
+			i++
+		case roleTypeSwitch:
+			w.bindLocals(t.Child(i, k.fAlias))
 			i++
 		case roleCall:
 			w.call(i)
@@ -417,8 +433,39 @@ func (w *walker) imports(decl extract.Node) {
 		if path == "" {
 			continue
 		}
-		w.f.Import(abi.Import{Path: path, Alias: w.text(t.Child(s, k.fName)), Line: t.StartLine(s)})
+		alias := w.text(t.Child(s, k.fName))
+		w.f.Import(abi.Import{Path: path, Alias: alias, Line: t.StartLine(s)})
+		if alias == "" {
+			alias = importName(path)
+		}
+		w.imported = append(w.imported, alias)
 	}
+}
+
+// importName guesses the name an import path binds: its last element,
+// skipping a major-version element (example.com/x/v2 is x) and a
+// gopkg.in-style ".vN" suffix. A wrong guess only means the host tells
+// the package name from a variable by the file's imports instead.
+func importName(path string) string {
+	elems := strings.Split(path, "/")
+	name := elems[len(elems)-1]
+	if len(elems) > 1 && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		name = elems[len(elems)-2]
+	}
+	if i := strings.Index(name, ".v"); i > 0 {
+		name = name[:i]
+	}
+	return name
+}
+
+// isImported reports whether name is bound by an import of the file.
+func (w *walker) isImported(name string) bool {
+	for _, n := range w.imported {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 // declSpan is the span of a spec's definition: the whole declaration when it
@@ -597,6 +644,7 @@ func (w *walker) function(n extract.Node) extract.Node {
 		w.bind(recvName, recvType)
 	}
 	w.bindParams(params)
+	w.bindParams(result) // named results; a bare result type binds nothing
 	return next
 }
 
@@ -788,6 +836,24 @@ func (w *walker) bindVarSpec(spec extract.Node) {
 	}
 }
 
+// bindLocals binds the identifiers of an expression list (for k, v :=
+// range …, case v := <-ch, switch v := x.(type)) with unknown types: they
+// are locals, which shadow names of the package. A range with = rebinds
+// names already in scope, which only forgets their type.
+func (w *walker) bindLocals(list extract.Node) {
+	if list == extract.None {
+		return
+	}
+	t, k := w.t, w.k
+	for c := range t.NamedChildren(list) {
+		if t.Kind(c) == k.identifier {
+			if name := w.text(c); name != "_" {
+				w.bind(name, "")
+			}
+		}
+	}
+}
+
 // shortVar binds `x := T{}` / `&T{}` / `new(T)` to T and every other name on
 // the left with an unknown type, which shadows outer bindings.
 func (w *walker) shortVar(n extract.Node) {
@@ -841,6 +907,8 @@ func (w *walker) valueType(v extract.Node) string {
 		return w.resultOf(fn)
 	case k.selectorExpr:
 		return w.exprType(v) // x := y.f, x := f().f: "T#f"
+	case k.typeAssertion:
+		return w.baseType(w.t.Child(v, k.fType)) // x := y.(*T)
 	case k.identifier:
 		typ, _ := w.lookup(w.text(v), false) // x := y copies y's type
 		return typ
@@ -980,7 +1048,15 @@ func (w *walker) exprTypeAt(op extract.Node) string {
 	}
 	switch t.Kind(op) {
 	case k.identifier:
-		typ, _ := w.lookup(w.text(op), false)
+		name := w.text(op)
+		typ, _ := w.lookup(name, false)
+		if typ == "" && !w.isVar(name) && !w.isImported(name) {
+			// Declared in no scope of this file: a variable of the
+			// package's other files or of a dot import, a type (T.M(x)),
+			// or an import's name (pkg.F(), which the host tells apart by
+			// the file's imports). The host looks the name up.
+			return name
+		}
 		return typ
 	case k.selectorExpr:
 		// x.f: the field's type when its struct is declared in this file,
