@@ -372,18 +372,32 @@ func firstResultType(ret string) string {
 }
 
 // inferType guesses a type by a unique name in the family, unless the name
-// is qualified by an import of the file: then the import says where the type
-// lives (often outside the repository, like http.Response), and a same-named
-// type here would be a false link.
+// is imported or qualified by an import of the file: then the import says
+// where the type lives (often outside the repository, like http.Response or
+// multiprocessing's Queue), and a same-named type here would be a false
+// link.
 func (r *resolver) inferType(f *fileInfo, name string) int32 {
 	if f.Family == "go" {
 		return -1 // Go names a type of another package only through its import
 	}
 	q, bare, qualified := splitQualified(name)
-	if qualified && len(f.bindings[q]) > 0 {
-		return -1
+	if qualified && len(f.bindings[q]) > 0 || !qualified && r.importedFromOutside(f, name) {
+		return -1 // from multiprocessing.queues import Queue: it lives there
 	}
 	return r.uniqueInFamily(f.Family, bare, isType)
+}
+
+// importedFromOutside reports whether f imports name from a module that
+// is not in the repository. A name imported from a module that is here but
+// does not declare it (a re-export through an index file) is not: the
+// unique-name guess may still find it.
+func (r *resolver) importedFromOutside(f *fileInfo, name string) bool {
+	for _, b := range f.bindings[name] {
+		if b.pkg == nil && b.file < 0 && b.sym < 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *resolver) edgeCtx(src, dst, rel string, c graph.Confidence, ctx, file string, line uint32) {
@@ -544,9 +558,11 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			}
 		}
 	}
-	if f.Family == "go" || f.Family == "java" {
+	if f.Family == "go" || f.Family == "java" || r.importedFromOutside(f, c.Name) {
 		// The language resolves plain names only within the package (and
 		// imports); a same-named function elsewhere is never the target.
+		// A name the file imports lives where the import says, often
+		// outside the repository: no same-named function stands in.
 		r.stats.Unresolved++
 		return -1, ""
 	}

@@ -240,9 +240,13 @@ func (r *resolver) importPython(ix *importIndex, f *fileInfo, im *abi.Import) {
 			f.bind(local, binding{file: st, sym: -1})
 			continue
 		}
+		b := binding{file: target, name: n.Name, sym: -1}
 		if target >= 0 {
-			f.bind(local, binding{file: target, name: n.Name, sym: r.lookupIn(binding{file: target}, n.Name, anyKind)})
+			b.sym = r.lookupIn(b, n.Name, anyKind)
 		}
+		// Bound even when the module is not in the repository: the name
+		// is then known to live there, and nothing here stands in for it.
+		f.bind(local, b)
 	}
 }
 

@@ -170,6 +170,39 @@ func TestQualifiedExternalTypeNotInferred(t *testing.T) {
 	}
 }
 
+// TestImportedNameNotInferred: a name a Python file imports from a module
+// outside the repository is not linked to a same-named class or function
+// elsewhere, as a base class, a receiver type or a plain call.
+func TestImportedNameNotInferred(t *testing.T) {
+	files := []File{
+		{Path: "asyncio/queues.py", Language: "python", Family: "python", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{
+				{Name: "Queue", Kind: "class", Parent: -1, Span: sp(1)},
+				{Name: "__init__", Kind: "method", Parent: 0, Span: sp(2)},
+				{Name: "connect", Kind: "function", Parent: -1, Span: sp(4)},
+			},
+		}},
+		{Path: "futures/process.py", Language: "python", Family: "python", Facts: &abi.Facts{
+			Imports: []abi.Import{{Path: "multiprocessing.queues", Names: []abi.ImportName{{Name: "Queue"}, {Name: "connect"}}, Line: 1}},
+			Symbols: []abi.Symbol{
+				{Name: "_SafeQueue", Kind: "class", Parent: -1, Span: sp(3)},
+				{Name: "__init__", Kind: "method", Parent: 0, Span: sp(4)},
+			},
+			Relations: []abi.Relation{{From: 0, Kind: "inherits", Target: "Queue", Line: 3}},
+			Calls: []abi.Call{
+				{Caller: 1, Name: "__init__", Receiver: "q", ReceiverType: "Queue", Line: 5},
+				{Caller: 1, Name: "connect", Line: 6},
+			},
+		}},
+	}
+	g, _ := Build(files, Options{})
+	for _, e := range g.Edges {
+		if strings.HasPrefix(e.Target, "asyncio_queues") && e.Source != "asyncio_queues_py" && !strings.HasPrefix(e.Source, "asyncio") {
+			t.Errorf("%s -%s-> %s: an imported name was linked to a same-named declaration elsewhere", e.Source, e.Relation, e.Target)
+		}
+	}
+}
+
 // TestGoImportSkipsIgnoredMain: net/http also holds triv.go, a `package
 // main` behind //go:build ignore; importing "net/http" still means package
 // http, and calls into it resolve.
