@@ -507,7 +507,10 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 				return t, graph.Extracted
 			}
 		}
-		if t := r.findType(f, c.Receiver, false); t >= 0 {
+		// Class.method(): a class of the file or package, or, outside Go
+		// (where pkg.V is a variable), one an import qualifies:
+		// logging.Handler.__init__(self).
+		if t := r.findType(f, c.Receiver, f.Family != "go"); t >= 0 {
 			if m := r.method(t, c.Name); m >= 0 {
 				return m, graph.Extracted
 			}

@@ -519,10 +519,21 @@ func (x *state) assignment(i extract.Node) {
 			}
 		})
 	}
-	if sc != nil && sc.kind == scopeFunc && typ != extract.None && t.Kind(left) == l.identifier {
-		if name := x.typeName(typ); name != "" {
-			x.vars = append(x.vars, typedVar{t.Text(left), name})
+	if sc != nil && sc.kind == scopeFunc && t.Kind(left) == l.identifier {
+		// A local's type: its annotation, else "F()" for a call of a
+		// dotted name (parser = argparse.ArgumentParser(), repo =
+		// make_repo()), which the host reads as the class F names or the
+		// return type F declares. Other locals are kept untyped so they
+		// hide an outer name's type.
+		name := ""
+		if typ != extract.None {
+			name = x.typeName(typ)
+		} else if right != extract.None && t.Kind(right) == l.call {
+			if fn := t.Child(right, l.fFunction); fn != extract.None && x.isDotted(fn) {
+				name = x.oneLine(fn) + "()"
+			}
 		}
+		x.vars = append(x.vars, typedVar{t.Text(left), name})
 	}
 }
 
