@@ -152,6 +152,20 @@ func (x *state) run() {
 			x.assignment(i)
 		case actTypeAlias:
 			x.typeAlias(i)
+		case actBindLeft:
+			x.bindLocals(i, t.Child(i, l.fLeft))
+		case actBindName:
+			x.bindLocals(i, t.Child(i, l.fName))
+		case actBindAll:
+			x.bindLocals(i, i)
+		case actBindExcept:
+			x.bindExcept(i)
+		case actBindComp:
+			for c := range t.NamedChildren(i) {
+				if t.Kind(c) == l.forInClause {
+					x.bindLocals(i, t.Child(c, l.fLeft))
+				}
+			}
 		}
 	}
 }
@@ -232,10 +246,12 @@ func (x *state) function(i extract.Node) {
 	x.stack = append(x.stack, sc)
 
 	// Typed parameters: references, and receiver types for calls in the body.
+	// Untyped ones are locals too: they hide module-level names.
 	if params != extract.None {
 		for p := range t.NamedChildren(params) {
 			pname, ptype := x.param(p)
 			if ptype == extract.None {
+				x.bindNames(&x.stack[len(x.stack)-1], pname)
 				continue
 			}
 			x.typeRefs(ptype, sc.sym, "parameter_type")
@@ -533,7 +549,76 @@ func (x *state) assignment(i extract.Node) {
 				name = x.oneLine(fn) + "()"
 			}
 		}
-		x.vars = append(x.vars, typedVar{t.Text(left), name})
+		if name != "" || !x.isLocal(sc, t.Text(left)) {
+			x.vars = append(x.vars, typedVar{t.Text(left), name})
+		}
+	}
+}
+
+// isLocal reports whether the function scope sc already binds name. A
+// name is local to its whole function in Python, so an untyped
+// reassignment (loop = loop or get_loop()) keeps the type it had there;
+// it only hides a module-level name.
+func (x *state) isLocal(sc *scope, name string) bool {
+	for _, v := range x.vars[sc.vars:] {
+		if v.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// bindLocals records the names a function-scope binding form (a for
+// target, a walrus, with … as, an untyped parameter) introduces, untyped:
+// they hide a module-level name's type for the rest of the function. at
+// locates the scope; n is the target (pattern lists and tuples unpacked,
+// nested ones too).
+func (x *state) bindLocals(at, n extract.Node) {
+	sc := x.current(at)
+	if sc == nil || sc.kind != scopeFunc {
+		return
+	}
+	x.bindNames(sc, n)
+}
+
+// bindNames records the names target n binds in function scope sc,
+// untyped, unless sc binds them already (see isLocal).
+func (x *state) bindNames(sc *scope, n extract.Node) {
+	if n == extract.None {
+		return
+	}
+	t, l := x.t, x.l
+	bind := func(id extract.Node) {
+		if name := t.Text(id); !x.isLocal(sc, name) {
+			x.vars = append(x.vars, typedVar{name, ""})
+		}
+	}
+	switch t.Kind(n) {
+	case l.identifier:
+		bind(n)
+	case l.attribute, l.subscript:
+		// x.a = …, x[i] = …: no new name
+	default:
+		for c := range t.Descendants(n) {
+			if t.Kind(c) == l.identifier && t.Kind(t.Parent(c)) != l.attribute && t.Kind(t.Parent(c)) != l.subscript {
+				bind(c)
+			}
+		}
+	}
+}
+
+// bindExcept binds e in `except E as e:`: the last of two or more
+// expressions before the block.
+func (x *state) bindExcept(i extract.Node) {
+	t, l := x.t, x.l
+	var exprs []extract.Node
+	for c := range t.NamedChildren(i) {
+		if k := t.Kind(c); k != l.block && k != l.comment {
+			exprs = append(exprs, c)
+		}
+	}
+	if n := len(exprs); n >= 2 && t.Kind(exprs[n-1]) == l.identifier {
+		x.bindLocals(i, exprs[n-1])
 	}
 }
 
@@ -561,6 +646,20 @@ func (x *state) moduleAssignment(i, left, typ, right extract.Node) {
 			})
 			return
 		}
+	}
+	// A module-level name assigned a call of a dotted name (root =
+	// RootLogger(WARNING)) or annotated is typed for the functions that
+	// follow; locals and parameters of those functions hide it.
+	if t.Kind(left) == l.identifier {
+		name := ""
+		if typ != extract.None {
+			name = x.typeName(typ)
+		} else if right != extract.None && t.Kind(right) == l.call {
+			if fn := t.Child(right, l.fFunction); fn != extract.None && x.isDotted(fn) {
+				name = x.oneLine(fn) + "()"
+			}
+		}
+		x.vars = append(x.vars, typedVar{t.Text(left), name})
 	}
 	alias := typ != extract.None && lastSegment(x.oneLine(typ)) == "TypeAlias"
 	x.targets(left, func(n extract.Node) {

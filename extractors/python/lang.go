@@ -23,6 +23,11 @@ const (
 	actFutureImport
 	actAssignment
 	actTypeAlias
+	actBindLeft   // for_statement, for_in_clause: the targets are locals
+	actBindName   // named_expression (walrus): its name is a local
+	actBindAll    // as_pattern_target (with … as x): every name in it is a local
+	actBindExcept // except_clause: `except E as e` makes e a local
+	actBindComp   // comprehensions: their for … in targets, before the body is walked
 )
 
 // lang holds the kind and field ids the extractor needs for one grammar,
@@ -36,7 +41,8 @@ type lang struct {
 	none, list, memberType, typedParameter, defaultParameter,
 	typedDefaultParameter, listSplatPattern, dictSplatPattern,
 	keywordArgument, listSplat, dictSplat, comment, decorator,
-	decoratedDefinition, functionDefinition, classDefinition extract.KindID
+	decoratedDefinition, functionDefinition, classDefinition, block,
+	forInClause extract.KindID
 
 	fName, fParameters, fReturnType, fBody, fSuperclasses, fDefinition,
 	fFunction, fObject, fAttribute, fLeft, fRight, fType, fValue, fSubscript,
@@ -83,8 +89,18 @@ func newLang(g *extract.Grammar) *lang {
 	set("future_import_statement", actFutureImport)
 	set("assignment", actAssignment)
 	set("type_alias_statement", actTypeAlias)
+	set("for_statement", actBindLeft)
+	set("for_in_clause", actBindLeft)
+	set("named_expression", actBindName)
+	set("as_pattern_target", actBindAll)
+	set("except_clause", actBindExcept)
+	for _, c := range []string{"list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"} {
+		set(c, actBindComp)
+	}
 
 	l.identifier = k("identifier")
+	l.block = k("block")
+	l.forInClause = k("for_in_clause")
 	l.attribute = k("attribute")
 	l.call = k("call")
 	l.dottedName = k("dotted_name")
