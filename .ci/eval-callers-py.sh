@@ -28,24 +28,10 @@ if ! "$PYTHON" -c 'import jedi' 2>/dev/null; then
 	exit 1
 fi
 
-# The corpus: the same directory, stamp and files as .ci/eval.sh's Python
-# step, so either script reuses what the other prepared.
-pylib=${SYNAPTIC_EVAL_PYLIB:-}
-if [ -z "$pylib" ]; then
-	for d in "$HOME"/.pyenv/versions/3.11.7/lib/python3.11 "$HOME"/.pyenv/versions/3.11*/lib/python3.11 \
-		/root/.pyenv/versions/3.11*/lib/python3.11 /usr/lib/python3.11 /usr/local/lib/python3.11; do
-		if [ -f "$d/asyncio/queues.py" ]; then pylib=$d; break; fi
-	done
-fi
-[ -n "$pylib" ] || { echo "eval-callers-py: no CPython 3.11 standard library (install python3.11 or set SYNAPTIC_EVAL_PYLIB)" >&2; exit 1; }
+# The corpus, shared with .ci/eval.sh.
+. .ci/corpora.sh
+corpus_python
 dir="$CACHE/corpora/python"
-if [ ! -f "$dir/.stamp" ] || [ "$(cat "$dir/.stamp")" != "$pylib" ]; then
-	rm -rf "$dir" && mkdir -p "$dir"
-	for m in asyncio json http logging email urllib concurrent; do cp -r "$pylib/$m" "$dir/"; done
-	for f in argparse functools pathlib subprocess shutil tempfile textwrap dataclasses csv enum; do cp "$pylib/$f.py" "$dir/"; done
-	find "$dir" -name __pycache__ -prune -exec rm -rf {} +
-	echo "$pylib" >"$dir/.stamp"
-fi
 
 # The harness on its own fixture first (~2 s), so a broken harness fails
 # loudly instead of printing plausible numbers.

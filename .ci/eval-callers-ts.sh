@@ -13,7 +13,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CACHE=${SYNAPTIC_EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/synaptic-eval}
-RXJS_VERSION=7.8.2 # as .ci/eval.sh
 TS_VERSION=5.9.3   # a 5.x compiler API (7.x is the native port)
 mkdir -p "$CACHE/corpora" "$CACHE/callers-ts"
 
@@ -27,15 +26,10 @@ if [ "$(node -p "require('$ts/node_modules/typescript/package.json').version" 2>
 	npm install --prefix "$ts" --no-save --ignore-scripts --no-audit --no-fund "typescript@$TS_VERSION" >&2
 fi
 
-# The corpus: the same directory and stamp as .ci/eval.sh's rxjs step, so
-# either script reuses what the other prepared.
+# The corpus, shared with .ci/eval.sh.
+. .ci/corpora.sh
+corpus_rxjs
 dir="$CACHE/corpora/rxjs"
-if [ ! -f "$dir/.stamp" ] || [ "$(cat "$dir/.stamp")" != "rxjs@$RXJS_VERSION" ]; then
-	rm -rf "$dir" && mkdir -p "$dir"
-	npm install --prefix "$CACHE/npm" --no-save --ignore-scripts --no-audit --no-fund "rxjs@$RXJS_VERSION" >&2
-	cp -r "$CACHE/npm/node_modules/rxjs/src/." "$dir/"
-	echo "rxjs@$RXJS_VERSION" >"$dir/.stamp"
-fi
 
 # The harness on its own fixture first (~2 s), so a broken harness fails
 # loudly instead of printing plausible numbers.
