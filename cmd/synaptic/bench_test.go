@@ -98,13 +98,20 @@ func BenchmarkExtractGoroot(b *testing.B) {
 	if bin == "" {
 		b.Skip("no binary")
 	}
-	src := gorootSrc(b)
+	benchFullExtraction(b, gorootSrc(b))
+}
+
+// benchFullExtraction runs `extract --full` on src once per iteration
+// (extra flags first) and reports throughput, peak RSS and phase medians.
+func benchFullExtraction(b *testing.B, src string, extra ...string) {
+	b.Helper()
 	out := b.TempDir()
+	args := append(append([]string{"extract", "--full", "-v"}, extra...), "--out", out, src)
 	var peak int64
 	var runs []map[string]float64
 	start := time.Now()
 	for b.Loop() {
-		p, phases := runPhases(b, "extract", "--full", "-v", "--out", out, src)
+		p, phases := runPhases(b, args...)
 		peak, runs = max(peak, p), append(runs, phases)
 	}
 	s := time.Since(start).Seconds() / float64(b.N)
@@ -141,20 +148,7 @@ func BenchmarkExtractGorootNullPlugin(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dest, "plugin.toml"), []byte(manifest), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	out := b.TempDir()
-	var peak int64
-	var runs []map[string]float64
-	start := time.Now()
-	for b.Loop() {
-		p, phases := runPhases(b, "extract", "--full", "-v", "--plugins", plugins, "--out", out, src)
-		peak, runs = max(peak, p), append(runs, phases)
-	}
-	s := time.Since(start).Seconds() / float64(b.N)
-	files, bytes := manifestBytes(b, out)
-	b.ReportMetric(float64(bytes)/1e6/s, "MB/s")
-	b.ReportMetric(float64(files)/s, "files/s")
-	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
-	reportPhases(b, runs)
+	benchFullExtraction(b, src, "--plugins", plugins)
 }
 
 // BenchmarkReextractOneFile: a copy of GOROOT/src is extracted once; each

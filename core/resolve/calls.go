@@ -183,44 +183,47 @@ func funcTypeParam(typ string, j int) string {
 }
 
 // matching returns the index of the bracket closing the one at s[open],
-// counting ( [ { < and their closers, with "=>" not closing a '<'; -1 if
-// it is unbalanced.
+// or -1 if it is unbalanced (see bracketStep).
 func matching(s string, open int) int {
 	depth := 0
 	for i := open; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '=' && i+1 < len(s) && s[i+1] == '>':
-			i++
-		case c == '(' || c == '[' || c == '{' || c == '<':
-			depth++
-		case c == ')' || c == ']' || c == '}' || c == '>':
-			depth--
-			if depth == 0 {
-				return i
-			}
+		var d int
+		d, i = bracketStep(s, i)
+		if depth += d; d < 0 && depth == 0 {
+			return i
 		}
 	}
 	return -1
 }
 
-// splitTop splits s at sep where no bracket is open (see matching).
+// splitTop splits s at sep where no bracket is open (see bracketStep).
 func splitTop(s string, sep byte) []string {
 	var out []string
 	depth, from := 0, 0
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '=' && i+1 < len(s) && s[i+1] == '>':
-			i++
-		case c == '(' || c == '[' || c == '{' || c == '<':
-			depth++
-		case c == ')' || c == ']' || c == '}' || c == '>':
-			depth--
-		case c == sep && depth == 0:
+		var d int
+		if d, i = bracketStep(s, i); d == 0 && depth == 0 && s[i] == sep {
 			out = append(out, s[from:i])
 			from = i + 1
 		}
+		depth += d
 	}
 	return append(out, s[from:])
+}
+
+// bracketStep reads s at i for matching and splitTop: +1 for ( [ { <, -1
+// for their closers, 0 otherwise; "=>" (an arrow, no closing '>') is
+// skipped whole, so the index to continue from is returned too.
+func bracketStep(s string, i int) (delta, at int) {
+	switch c := s[i]; {
+	case c == '=' && i+1 < len(s) && s[i+1] == '>':
+		return 0, i + 1
+	case c == '(' || c == '[' || c == '{' || c == '<':
+		return 1, i
+	case c == ')' || c == ']' || c == '}' || c == '>':
+		return -1, i
+	}
+	return 0, i
 }
 
 // functionNamed finds the function a call of name (or "pkg.name") in f

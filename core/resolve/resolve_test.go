@@ -374,6 +374,8 @@ func TestFuncTypeParam(t *testing.T) {
 		{"(a: A", 0, ""},
 		{"(a: A) | B", 0, ""},
 		{"(this: Observable<T>, subscriber: Subscriber<T>) => TeardownLogic", 0, "Subscriber<T>"},
+		{"(cb: (e: T, i: number) => void, x: Map<K, (v: V) => W>) => R", 1, "Map<K, (v: V) => W>"},
+		{"(cb: (e: T, i: number) => void, x: X) => R", 0, "(e: T, i: number) => void"},
 	}
 	for _, tt := range tests {
 		if got := funcTypeParam(tt.typ, tt.j); got != tt.want {
