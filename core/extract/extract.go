@@ -218,7 +218,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	goRoot := gopathImportPath(root)
 	quick := quickDigest(buildID(), goRoot, goMods, sum.Skipped, routed)
-	if prev != nil && prev.Graph.currentQuick(out, quick) {
+	if prev != nil && prev.Graph != nil && prev.Graph.current(out, prev.Graph.Quick, quick) {
 		// Every file as it was when the graph was made: not even the
 		// facts cache is read.
 		return keepGraph(out, sum, prev, nil, nil, false, routed, quick, phase, start)
@@ -325,7 +325,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		// Incremental: only this run's facts need encoding for the digest;
 		// a full run digests them while writing the facts cache.
 		digest = inputsDigest(buildID(), goRoot, goMods, sum.Skipped, cached)
-		if prev.Graph.current(out, digest) {
+		if prev.Graph.current(out, prev.Graph.Inputs, digest) {
 			changed := len(jobs) > 0 || sum.Removed > 0 // touched or edited without new facts
 			if !changed && prev.Graph.Quick == quick {
 				manifest = nil // nothing to rewrite

@@ -70,21 +70,12 @@ func stampOutputs(out string) (map[string]FileStamp, error) {
 	return m, nil
 }
 
-// current reports whether s vouches for a graph made from inputs and both
-// outputs are still exactly as written.
-func (s *GraphStamp) current(out, inputs string) bool {
-	if s == nil || s.Inputs == "" || s.Inputs != inputs {
-		return false
-	}
-	now, err := stampOutputs(out)
-	return err == nil && maps.Equal(now, s.Outputs)
-}
-
-// currentQuick reports whether s vouches for outputs made from files that
-// all still have the size, time and plugin quick records, with both
-// outputs as written: then the facts cache need not even be read.
-func (s *GraphStamp) currentQuick(out, quick string) bool {
-	if s == nil || s.Quick == "" || s.Quick != quick {
+// current reports whether digest, computed by this run, equals the one s
+// recorded (stamped: s.Inputs or s.Quick) and both outputs are still as
+// written. With s.Quick the facts cache need not even be read: every file
+// has the size, time and plugin build it had.
+func (s *GraphStamp) current(out, stamped, digest string) bool {
+	if s == nil || stamped == "" || stamped != digest {
 		return false
 	}
 	now, err := stampOutputs(out)
