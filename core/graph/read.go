@@ -1,10 +1,8 @@
 package graph
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -33,15 +31,6 @@ func ReadFile(path string) (*Graph, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return g, nil
-}
-
-// Read reads a graph.json from r.
-func Read(r io.Reader) (*Graph, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(data)
 }
 
 // Parse decodes and validates graph.json bytes. It accepts "edges" as an
@@ -92,12 +81,6 @@ func checkEdge(i int, e *Edge) error {
 		return fmt.Errorf("link %d (%s -> %s): confidence %q is not EXTRACTED, INFERRED or AMBIGUOUS", i, e.Source, e.Target, e.Confidence)
 	}
 	return nil
-}
-
-// Equal reports whether a and b encode to the same bytes.
-func Equal(a, b *Graph) bool {
-	var x, y bytes.Buffer
-	return Write(&x, a) == nil && Write(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes())
 }
 
 // errNotGraph is what a document without a nodes array is.

@@ -87,8 +87,6 @@ type scratch struct {
 	gen   uint32
 	stamp []uint32
 	i32   []int32
-	f64   []float64
-	u64   []uint64
 }
 
 func (p *perf) scratch(n int) *scratch {
@@ -108,20 +106,6 @@ func (p *perf) release(s *scratch) { p.pool.Put(s) }
 
 func (s *scratch) has(i int32) bool { return s.stamp[i] == s.gen }
 func (s *scratch) mark(i int32)     { s.stamp[i] = s.gen }
-
-func (s *scratch) floats() []float64 {
-	if len(s.f64) != len(s.stamp) {
-		s.f64 = make([]float64, len(s.stamp))
-	}
-	return s.f64
-}
-
-func (s *scratch) bits() []uint64 {
-	if len(s.u64) != len(s.stamp) {
-		s.u64 = make([]uint64, len(s.stamp))
-	}
-	return s.u64
-}
 
 // topK sorts the k smallest elements of s (by cmp) into s[:k] and returns
 // that prefix, in O(n log k): a hub's 50k callers must not be fully sorted

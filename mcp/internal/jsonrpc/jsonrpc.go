@@ -39,11 +39,6 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message) }
 
-// Errorf builds an *Error with a formatted message.
-func Errorf(code int, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
 // Message is any single JSON-RPC message: a request (Method and ID), a
 // notification (Method, no ID) or a response (ID and Result or Error).
 type Message struct {
