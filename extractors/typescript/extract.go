@@ -1168,9 +1168,7 @@ func (w *walker) call(n extract.Node) {
 			// declaration.
 			if name := w.bytes(fn); string(name) != "require" && !w.bound(name) {
 				w.emitCall(string(name), "", "", fn)
-				w.walkNode(fn)
-				w.walkNode(t.Child(n, l.fTypeArguments))
-				w.walkArgs(t.Child(n, l.fArguments), string(name))
+				w.walkCall(n, fn, string(name))
 				return
 			}
 		case l.memberExpression:
@@ -1184,16 +1182,19 @@ func (w *walker) call(n extract.Node) {
 	w.walkInside(n)
 }
 
-// walkArgs walks the arguments of a call of the function f, telling a
-// function literal passed as argument i where it sits ("f@i"): its
-// untyped parameters are typed by f's declaration, so in
+// walkCall walks call (f(…) or new f(…)) whose callee node is named f,
+// telling a function literal passed as argument i where it sits ("f@i"):
+// its untyped parameters are typed by f's declaration, so in
 // operate((source, subscriber) => subscriber.next(x)) the receiver is
 // parameter 1 of operate's parameter 0, read by the host.
-func (w *walker) walkArgs(args extract.Node, f string) {
+func (w *walker) walkCall(call, callee extract.Node, f string) {
+	t, l := w.t, w.l
+	w.walkNode(callee)
+	w.walkNode(t.Child(call, l.fTypeArguments))
+	args := t.Child(call, l.fArguments)
 	if args == extract.None {
 		return
 	}
-	t, l := w.t, w.l
 	i := 0
 	for a := range t.NamedChildren(args) {
 		switch k := w.kind(a); {
@@ -1299,9 +1300,7 @@ func (w *walker) newExpr(n extract.Node) {
 		case l.identifier:
 			w.emitCall(string(w.bytes(c)), "", "", c)
 			if name := w.bytes(c); !w.bound(name) {
-				w.walkNode(c)
-				w.walkNode(t.Child(n, l.fTypeArguments))
-				w.walkArgs(t.Child(n, l.fArguments), string(name))
+				w.walkCall(n, c, string(name))
 				return
 			}
 		case l.memberExpression:
