@@ -56,6 +56,11 @@ type Options struct {
 	// GraphPath is the loaded graph.json; its directory is where
 	// GRAPH_REPORT.md and workspace-state.json are looked for.
 	GraphPath string
+	// RenderReport serves synaptic://report rendered from the loaded graph
+	// instead of the GRAPH_REPORT.md beside it: a pinned snapshot
+	// (--immutable-graph) verifies graph.json only, so a file beside it
+	// must not change what the pinned server says.
+	RenderReport bool
 }
 
 // Catalog serves everything over the current graph snapshot. All methods

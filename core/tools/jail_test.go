@@ -225,3 +225,69 @@ func quote(s string) string {
 func renameExchange(a, b string) error {
 	return unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
 }
+
+// TestReportBesideGraph: synaptic://report never follows a symlink, never
+// blocks on a FIFO, is capped and sanitized, and a pinned catalog renders
+// it from the graph.
+func TestReportBesideGraph(t *testing.T) {
+	dir := t.TempDir()
+	graphPath := filepath.Join(dir, "graph.json")
+	data, err := os.ReadFile("testdata/real/graph.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, graphPath, string(data))
+	writeFile(t, filepath.Join(dir, "outside.txt"), "root:*:20228:0:99999:7:::\n")
+	report := filepath.Join(dir, "GRAPH_REPORT.md")
+	read := func(opts Options) string {
+		t.Helper()
+		c := New(opts)
+		if err := c.LoadGraph(graphPath); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan string, 1)
+		go func() {
+			got, _, err := c.ReadResource(context.Background(), "synaptic://report")
+			if err != nil {
+				t.Error(err)
+			}
+			done <- got
+		}()
+		select {
+		case got := <-done:
+			return got
+		case <-time.After(5 * time.Second):
+			t.Fatal("report read blocked")
+			return ""
+		}
+	}
+	opts := Options{GraphPath: graphPath}
+
+	if err := os.Symlink("outside.txt", report); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(opts); strings.Contains(got, "root:*") || !strings.Contains(got, "is a symlink") {
+		t.Errorf("symlinked report: %.300q", got)
+	}
+	os.Remove(report)
+	if err := syscall.Mkfifo(report, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(opts); !strings.Contains(got, "not a regular file (a FIFO)") {
+		t.Errorf("FIFO report: %.300q", got)
+	}
+	os.Remove(report)
+	writeFile(t, report, "# Report\x1b]52;c;SGVsbG8=\x07\n\u202eevil\u2028row\n")
+	if got := read(opts); got != "# Report\nevil row\n" {
+		t.Errorf("sanitized report = %q", got)
+	}
+	if got := read(Options{GraphPath: graphPath, RenderReport: true}); strings.Contains(got, "evil") || !strings.Contains(got, "skipped files") {
+		t.Errorf("pinned report came from disk: %.300q", got)
+	}
+	if err := os.WriteFile(report, make([]byte, maxReportFile+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(opts); !strings.Contains(got, "over the 8 MiB cap") {
+		t.Errorf("oversized report: %.300q", got)
+	}
+}

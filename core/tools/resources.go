@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/report"
+	"github.com/synaptic-graph/synaptic/core/textsafe"
 )
 
 // Resource is a fixed, readable resource.
@@ -158,14 +158,23 @@ func (c *Catalog) readCommunity(_ context.Context, uri string) (string, error) {
 }
 
 // reportText serves the GRAPH_REPORT.md written beside the graph, or renders
-// one from the loaded graph when the file is absent.
+// one from the loaded graph when the file is absent or cannot be read
+// safely, or when Options.RenderReport pins it to the graph. The file comes
+// from disk next to a graph that may be hostile, so it is sanitized like
+// every other graph-derived text.
 func (c *Catalog) reportText(s *snapshot) string {
-	if c.opts.GraphPath != "" {
-		if data, err := os.ReadFile(filepath.Join(filepath.Dir(c.opts.GraphPath), "GRAPH_REPORT.md")); err == nil {
-			return string(data)
+	note := ""
+	if c.opts.GraphPath != "" && !c.opts.RenderReport {
+		data, err := readBeside(c.opts.GraphPath, "GRAPH_REPORT.md", maxReportFile)
+		if err == nil {
+			return textsafe.Text(string(data))
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			note = "> GRAPH_REPORT.md beside the graph was not served (" + sanitize(err.Error()) + "); this report is rendered from the loaded graph.\n\n"
 		}
 	}
 	var b strings.Builder
+	b.WriteString(note)
 	if err := report.Write(&b, report.Input{Graph: s.g}); err != nil {
 		return "report unavailable: " + err.Error()
 	}
