@@ -291,3 +291,34 @@ func TestReportBesideGraph(t *testing.T) {
 		t.Errorf("oversized report: %.300q", got)
 	}
 }
+
+// TestIntegerArgumentsNeverWrap: offsets and limits near MaxInt64 are
+// answered, never a panic (offset+limit used to wrap in get_community).
+func TestIntegerArgumentsNeverWrap(t *testing.T) {
+	c := newFixtureCatalog(t, Options{SourceRoot: "testdata/src"})
+	const big = "9223372036854775807"
+	for _, tc := range []struct{ tool, args string }{
+		{"get_community", `{"community_id":0,"offset":1,"limit":` + big + `}`},
+		{"get_community", `{"community_id":0,"offset":` + big + `,"limit":1}`},
+		{"get_community", `{"community_id":0,"offset":` + big + `,"limit":` + big + `}`},
+		{"god_nodes", `{"top_n":` + big + `,"offset":` + big + `}`},
+		{"get_source", `{"file":"pkg/server.go","lines":"` + big + `"}`},
+		{"get_source", `{"file":"pkg/server.go","lines":"3-` + big + `"}`},
+		{"get_source", `{"label":".Serve()@pkg","context_lines":` + big + `}`},
+		{"get_neighbors", `{"label":".Serve()@pkg","limit":` + big + `}`},
+		{"affected", `{"label":".Serve()@pkg","depth":` + big + `,"limit":` + big + `}`},
+		{"shortest_path", `{"source":".Serve()@pkg","target":"NewServer","max_hops":` + big + `}`},
+		{"query_graph", `{"question":"serve","token_budget":` + big + `}`},
+	} {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s %s panicked: %v", tc.tool, tc.args, p)
+				}
+			}()
+			if _, err := c.Call(context.Background(), tc.tool, []byte(tc.args)); err != nil {
+				t.Logf("%s %s: %v", tc.tool, tc.args, err)
+			}
+		}()
+	}
+}

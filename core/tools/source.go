@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -59,7 +60,7 @@ func (c *Catalog) getSource(_ context.Context, s *snapshot, args json.RawMessage
 			spanStart, spanEnd = n.Span.StartLine, n.Span.EndLine
 		}
 		from = max(startLine(n.SourceLocation, spanStart), 1)
-		to = from + ctxLines - 1
+		to = satAdd(from, ctxLines-1)
 		if spanEnd >= from && spanEnd < to {
 			to = spanEnd // stop at the symbol's end when a span is recorded
 		}
@@ -96,10 +97,19 @@ func parseLines(s string, ctxLines int) (from, to int, err error) {
 		return 0, 0, bad
 	}
 	if !isRange {
-		return from, from + ctxLines - 1, nil
+		return from, satAdd(from, ctxLines-1), nil
 	}
 	if to, err = strconv.Atoi(strings.TrimSpace(b)); err != nil || to < from {
 		return 0, 0, bad
 	}
-	return from, min(to, from+maxContextLines-1), nil
+	return from, min(to, satAdd(from, maxContextLines-1)), nil
+}
+
+// satAdd adds two non-negative ints, saturating instead of wrapping: line
+// numbers come from arguments and from graph spans, either may be huge.
+func satAdd(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
