@@ -3,9 +3,11 @@ package query
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Defaults from the spec.
@@ -85,10 +87,27 @@ type Response struct {
 	Elapsed time.Duration
 }
 
+// MaxQuestion bounds the question text ranked, in bytes. A question is a
+// sentence or a symbol; the cap keeps a pasted megabyte from costing
+// seconds of CPU (ranking grows with the number of distinct words).
+const MaxQuestion = 8 << 10
+
+// truncateUTF8 cuts s to at most n bytes at a rune boundary.
+func truncateUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
 // Query answers one request. It never fails: a question that matches
 // nothing gets a "no nodes match" text. ctx bounds the git calls of Since.
 func (e *Engine) Query(ctx context.Context, r Request) Response {
 	start := time.Now()
+	cut := len(r.Question) > MaxQuestion
+	if cut {
+		r.Question = truncateUTF8(r.Question, MaxQuestion)
+	}
 	budget := r.TokenBudget
 	if budget <= 0 {
 		budget = DefaultBudget
@@ -101,6 +120,7 @@ func (e *Engine) Query(ctx context.Context, r Request) Response {
 		mode = "dfs"
 	}
 	p := rankParams{
+		ctx:      ctx,
 		question: r.Question,
 		maxNodes: min(max(budget/tokensPerNode, minNodes), maxNodes),
 		dfs:      mode == "dfs",
@@ -128,6 +148,9 @@ func (e *Engine) Query(ctx context.Context, r Request) Response {
 	}
 	resp := e.render(rk, renderParams{mode: mode, full: r.Full, terse: terse, question: r.Question, rec: rec})
 	resp.Text, resp.Truncated = TruncateToBudget(resp.Text, budget)
+	if cut {
+		resp.Text = fmt.Sprintf("(question cut to its first %d KiB; ask a shorter question for a sharper answer)\n", MaxQuestion>>10) + resp.Text
+	}
 	resp.Elapsed = time.Since(start)
 	if l := e.opts.logger; l != nil {
 		l.Log(Entry{

@@ -2,6 +2,7 @@ package query
 
 import (
 	"container/heap"
+	"context"
 	"math"
 	"math/bits"
 	"slices"
@@ -76,6 +77,7 @@ func (e *Engine) putScratch(s *scratch) {
 
 // rankParams are the inputs of one ranking.
 type rankParams struct {
+	ctx      context.Context // a cancelled request stops expanding
 	question string
 	maxNodes int
 	dfs      bool
@@ -161,7 +163,10 @@ func (e *Engine) rank(p rankParams) ranking {
 		v float64
 	}
 	cands := make([]cand, 0, len(s.touched))
-	for _, i := range s.touched {
+	for k, i := range s.touched {
+		if k%4096 == 0 && p.ctx != nil && p.ctx.Err() != nil {
+			break
+		}
 		if p.keep != nil && !p.keep(i) {
 			s.rel[i] = 0
 			continue
@@ -422,6 +427,9 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 	}
 	var hits []hit
 	for h.Len() > 0 && len(hits) < p.maxNodes {
+		if p.ctx != nil && len(hits)%64 == 0 && p.ctx.Err() != nil {
+			break // the client is gone: what is settled is all it gets
+		}
 		it := heap.Pop(h).(frontierItem)
 		if s.state[it.node] == 2 {
 			continue

@@ -139,7 +139,7 @@ func parseQuestion(q string, known func(string) bool, agentNouns, abbrev bool) p
 	for _, w := range strings.Fields(q) {
 		w = strings.Trim(w, "?!,;:\"'`()[]{}")
 		w = strings.TrimSuffix(w, ".")
-		if symbolShaped(w) {
+		if symbolShaped(w) && len(p.names) < maxConcepts {
 			p.names = append(p.names, exactKey(w))
 			for _, t := range Tokenize(w) {
 				keepTok[t] = true
