@@ -237,13 +237,12 @@ type graphWatcher struct {
 	cat  *tools.Catalog
 	srv  *mcp.Server
 	log  io.Writer
-	mod  time.Time
-	size int64
+	seen fileStamp
 }
 
 func (w *graphWatcher) run(ctx context.Context) error {
 	if st, err := os.Stat(w.path); err == nil {
-		w.mod, w.size = st.ModTime(), st.Size()
+		w.seen = stampOf(st)
 	}
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
@@ -259,10 +258,10 @@ func (w *graphWatcher) run(ctx context.Context) error {
 
 func (w *graphWatcher) check() {
 	st, err := os.Stat(w.path)
-	if err != nil || (st.ModTime().Equal(w.mod) && st.Size() == w.size) {
+	if err != nil || stampOf(st) == w.seen {
 		return
 	}
-	w.mod, w.size = st.ModTime(), st.Size()
+	w.seen = stampOf(st)
 	buf, err := bigfile.Read(w.path)
 	if err != nil {
 		fmt.Fprintf(w.log, "[synaptic] graph reload: %v; still serving the previous graph\n", err)
