@@ -5,6 +5,7 @@
 #   make test       vet, gofmt, unit + integration + end-to-end tests (race detector), MCP conformance
 #   make bench      benchmarks with ratios against baselines measured in the same run
 #   make eval       query_graph retrieval evaluation (recall@k, MRR, token economy)
+#   make soak       load test of serve: 200 HTTP clients for 60 s, graph churn
 
 GO      ?= go
 BIN     := bin
@@ -13,7 +14,7 @@ ADDR    ?= 127.0.0.1:8765
 PLUGIN_DIRS := $(sort $(dir $(wildcard extractors/*/plugin.toml rules/*/plugin.toml)))
 export CGO_ENABLED := 1
 
-.PHONY: all build synaptic plugins run test vet fmt unit ts-client race conformance bench eval fuzz clean
+.PHONY: all build synaptic plugins run test vet fmt unit ts-client race conformance bench eval fuzz soak clean
 
 all: build
 
@@ -66,6 +67,12 @@ bench: build
 # on Go, Python and TypeScript corpora (questions in eval/).
 eval: build
 	bash .ci/eval.sh
+
+# The load test of the server (issue 16's figures): 200 paced HTTP clients
+# for 60 s on the GOROOT/src/net graph, then 20 graph.json replacements
+# under load. make test runs a short form of the same test (TestSoak).
+soak: build
+	SYNAPTIC_SOAK=full SYNAPTIC_BIN=$(CURDIR)/$(BIN)/synaptic $(GO) test -count=1 -timeout 20m -run '^TestSoak$$' -v ./cmd/synaptic
 
 FUZZTIME ?= 15s
 
