@@ -55,7 +55,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	fs.StringVar(&f.sourceRoot, "source-root", "", "trusted root for get_source (default: the directory above synaptic-out/, else the current directory)")
 	fs.BoolVar(&f.allowExec, "allow-exec", false, "advertise tools that run commands (none in this build)")
 	fs.BoolVar(&f.concise, "concise", os.Getenv("SYNAPTIC_CONCISE") != "" && os.Getenv("SYNAPTIC_CONCISE") != "0", "token-lean defaults (also $SYNAPTIC_CONCISE)")
-	fs.BoolVar(&f.watch, "watch", os.Getenv("SYNAPTIC_SERVE_WATCH") == "1", "watch the source tree (accepted; the graph file itself is always watched unless --immutable-graph)")
+	fs.BoolVar(&f.watch, "watch", os.Getenv("SYNAPTIC_SERVE_WATCH") == "1", "watch the source tree and re-extract on edits (not in this build: refused; graph.json itself is always reloaded when it changes)")
 	fs.BoolVar(&f.immutable, "immutable-graph", false, "pin the graph loaded at startup: no hot reload")
 	fs.StringVar(&f.expectSHA, "expected-graph-sha256", "", "refuse to start unless graph.json has this SHA-256 (requires --immutable-graph)")
 	fs.StringVar(&f.readyFile, "ready-file", "", "after binding, atomically write {address, mcp_url} to this new file (requires --http)")
@@ -76,6 +76,9 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		f.apiKey = os.Getenv("SYNAPTIC_API_KEY")
 	}
 	f.apiKey = strings.TrimSpace(f.apiKey)
+	if f.watch {
+		return usageError{"--watch (or SYNAPTIC_SERVE_WATCH=1) is not implemented in this build: serve reloads graph.json whenever it changes, so rerun 'synaptic extract' after edits (or run it from a git hook); unset SYNAPTIC_SERVE_WATCH to start"}
+	}
 	if f.expectSHA != "" && !f.immutable {
 		return usageError{"--expected-graph-sha256 requires --immutable-graph"}
 	}
