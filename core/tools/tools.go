@@ -202,7 +202,8 @@ func (c *Catalog) buildTools() []Tool {
 // required, so the same schema covers the found and not-found shapes.
 var (
 	candidatesSchema = map[string]any{"type": "array", "items": map[string]any{"type": "object", "properties": map[string]any{
-		"id": typ("string"), "label": typ("string"), "source_file": typ("string"), "degree": typ("integer"), "qualified": typ("string"),
+		"id": typ("string"), "label": typ("string"), "kind": typ("string"), "owner": typ("string"),
+		"source_file": typ("string"), "line": typ("integer"), "degree": typ("integer"), "qualified": typ("string"),
 	}}}
 
 	statsSchema = outSchema(map[string]any{
