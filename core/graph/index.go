@@ -3,6 +3,7 @@ package graph
 import (
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
@@ -28,6 +29,8 @@ type Index struct {
 	// so walks never go back through the id map.
 	src, dst []int32
 	owners   ownerTable // built on first use (names.go)
+	qualOnce sync.Once
+	qual     []atomic.Pointer[string] // Qualified, per node, filled on first use
 }
 
 // groups maps a key to a set of node indices, in ascending order.

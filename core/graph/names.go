@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // The rules of the name cascade, as Resolution.How reports them.
@@ -115,6 +116,18 @@ func (x *Index) Line(i int32) int {
 // file, or when nothing else is unique). Every name the server prints comes from here, so a
 // pasted name always lands on the node it was printed for.
 func (x *Index) Qualified(i int32) string {
+	x.qualOnce.Do(func() { x.qual = make([]atomic.Pointer[string], len(x.G.Nodes)) })
+	if q := x.qual[i].Load(); q != nil {
+		return *q
+	}
+	q := x.qualify(i)
+	x.qual[i].Store(&q)
+	return q
+}
+
+// qualify computes Qualified: a few resolutions, cached per node since
+// every tool prints dozens of names per answer.
+func (x *Index) qualify(i int32) string {
 	n := &x.G.Nodes[i]
 	if n.SourceFile == "" {
 		return n.ID
