@@ -1,0 +1,53 @@
+package tools
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// TestGetSourceNeverLooksComplete: a long symbol is shown with its doc
+// comment, up to maxSymbolLines, and a cut window says where the symbol
+// ends and how to see it all (it used to print the first 40 lines under a
+// header that looked like the whole symbol).
+func TestGetSourceNeverLooksComplete(t *testing.T) {
+	dir := t.TempDir()
+	var src strings.Builder
+	src.WriteString("package p\n\n// Long does a lot.\n// It takes 300 lines.\nfunc Long() {\n")
+	for i := range 298 {
+		fmt.Fprintf(&src, "\tstep(%d)\n", i)
+	}
+	src.WriteString("}\n\n// Short is short.\nfunc Short() {}\n")
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := &graph.Graph{Nodes: []graph.Node{
+		{ID: "long", Label: "Long()", SourceFile: "p.go", SourceLocation: "L5", Kind: "function", Span: &graph.Span{StartLine: 5, EndLine: 304}},
+		{ID: "short", Label: "Short()", SourceFile: "p.go", SourceLocation: "L307", Kind: "function", Span: &graph.Span{StartLine: 307, EndLine: 307}},
+		{ID: "nospan", Label: "NoSpan()", SourceFile: "p.go", SourceLocation: "L5", Kind: "function"},
+	}}
+	c := New(Options{SourceRoot: dir})
+	c.SetGraph(g)
+	tests := []struct {
+		args, header string
+		lines        int
+	}{
+		{`{"label":"Long"}`, "Long() [function] p.go:L3-L202, of the symbol's L5-L304 (truncated at 200 lines: pass context_lines=300 to see all of it)", 200},
+		{`{"label":"Long","context_lines":300}`, "Long() [function] p.go:L5-L304", 300},
+		{`{"label":"Long","context_lines":10}`, "Long() [function] p.go:L5-L14, of the symbol's L5-L304 (cut at context_lines=10: pass context_lines=300 to see all of it)", 10},
+		{`{"label":"Short"}`, "Short() [function] p.go:L306-L307 (doc comment L306-L306, symbol L307-L307)", 2},
+		{`{"label":"NoSpan"}`, "NoSpan() [function] p.go:L5-L44 (no extent recorded for this symbol: showing 40 lines from its start; pass context_lines for more)", 40},
+		{`{"file":"p.go","lines":"300-320"}`, "p.go:L300-L307 (the file ends at L307)", 8},
+	}
+	for _, tc := range tests {
+		r := call(t, c, "get_source", tc.args)
+		got := strings.Split(r.Text, "\n")
+		if r.IsError || got[0] != tc.header || len(got)-1 != tc.lines {
+			t.Errorf("get_source %s:\n got %q (%d lines)\nwant %q (%d lines)", tc.args, got[0], len(got)-1, tc.header, tc.lines)
+		}
+	}
+}
