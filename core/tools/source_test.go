@@ -51,3 +51,38 @@ func TestGetSourceNeverLooksComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestShortestPathDirected: directed=true follows calls forward (the
+// trace_flow prompt used to get Get() → Response ← redirectBehavior()),
+// and falls back to the undirected path, saying so.
+func TestShortestPathDirected(t *testing.T) {
+	g := &graph.Graph{Nodes: []graph.Node{
+		{ID: "get", Label: "Get()", SourceFile: "c.go", Kind: "function"},
+		{ID: "resp", Label: "Response", SourceFile: "r.go", Kind: "struct"},
+		{ID: "do", Label: "do()", SourceFile: "c.go", Kind: "function"},
+		{ID: "send", Label: "send()", SourceFile: "c.go", Kind: "function"},
+		{ID: "redir", Label: "redirectBehavior()", SourceFile: "c.go", Kind: "function"},
+		{ID: "lone", Label: "lone()", SourceFile: "l.go", Kind: "function"},
+	}, Edges: []graph.Edge{
+		{Source: "get", Target: "resp", Relation: "references"},
+		{Source: "redir", Target: "resp", Relation: "references"},
+		{Source: "get", Target: "do", Relation: "calls"},
+		{Source: "do", Target: "send", Relation: "calls"},
+		{Source: "send", Target: "redir", Relation: "calls"},
+		{Source: "lone", Target: "get", Relation: "calls"},
+	}}
+	c := New(Options{})
+	c.SetGraph(g)
+	r := call(t, c, "shortest_path", `{"source":"Get","target":"redirectBehavior"}`)
+	if !strings.Contains(r.Text, "Shortest path (2 hop(s))") || !strings.Contains(r.Text, "<--references--") {
+		t.Errorf("undirected:\n%s", r.Text)
+	}
+	r = call(t, c, "shortest_path", `{"source":"Get","target":"redirectBehavior","directed":true}`)
+	if !strings.Contains(r.Text, "Directed path (3 hop(s))") || strings.Contains(r.Text, "<--") || !strings.Contains(r.Text, "--calls--> send()@c.go") {
+		t.Errorf("directed:\n%s", r.Text)
+	}
+	r = call(t, c, "shortest_path", `{"source":"redirectBehavior","target":"lone","directed":true}`)
+	if !strings.HasPrefix(r.Text, "No directed path from redirectBehavior()@c.go to lone()@l.go") || !strings.Contains(r.Text, "Shortest path (") {
+		t.Errorf("fallback:\n%s", r.Text)
+	}
+}
