@@ -123,8 +123,8 @@ func (s *snapshot) prio(e int32) int { return edgePriority(s.p.relNames[s.p.relI
 
 func (c *Catalog) shortestPath(_ context.Context, s *snapshot, args json.RawMessage) Result {
 	a := struct {
-		Source  string `json:"source"`
-		Target  string `json:"target"`
+		Source   string `json:"source"`
+		Target   string `json:"target"`
 		MaxHops  *int   `json:"max_hops"`
 		Directed bool   `json:"directed"`
 	}{}
