@@ -56,10 +56,10 @@ var errNoGraph = errors.New("no graph loaded")
 // Resources lists the six fixed resources in a stable order.
 func (c *Catalog) Resources() []Resource {
 	text := func(f func(*snapshot) string) func(context.Context) (string, error) {
-		return func(context.Context) (string, error) {
-			s := c.current()
-			if s == nil {
-				return "", errNoGraph
+		return func(ctx context.Context) (string, error) {
+			s, err := c.await(ctx)
+			if err != nil {
+				return "", err
 			}
 			return f(s), nil
 		}
@@ -121,14 +121,14 @@ func templateArg(uri, prefix string) (string, bool) {
 	return v, err == nil && v != ""
 }
 
-func (c *Catalog) readNode(_ context.Context, uri string) (string, error) {
+func (c *Catalog) readNode(ctx context.Context, uri string) (string, error) {
 	label, ok := templateArg(uri, "synaptic://node/")
 	if !ok {
 		return "", &NotFoundError{URI: uri, Reason: "expected synaptic://node/{label}"}
 	}
-	s := c.current()
-	if s == nil {
-		return "", errNoGraph
+	s, err := c.await(ctx)
+	if err != nil {
+		return "", err
 	}
 	r := s.lookup(label)
 	switch {
@@ -140,15 +140,15 @@ func (c *Catalog) readNode(_ context.Context, uri string) (string, error) {
 	return "", &NotFoundError{URI: uri, Reason: "no node matches '" + sanitize(label) + "'"}
 }
 
-func (c *Catalog) readCommunity(_ context.Context, uri string) (string, error) {
+func (c *Catalog) readCommunity(ctx context.Context, uri string) (string, error) {
 	raw, ok := templateArg(uri, "synaptic://community/")
 	id, err := strconv.Atoi(raw)
 	if !ok || err != nil || id < 0 {
 		return "", &NotFoundError{URI: uri, Reason: "expected synaptic://community/{id} with a non-negative integer id"}
 	}
-	s := c.current()
-	if s == nil {
-		return "", errNoGraph
+	s, err := c.await(ctx)
+	if err != nil {
+		return "", err
 	}
 	text, found := s.communityText(id, 0, int(^uint(0)>>1))
 	if !found {
