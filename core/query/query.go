@@ -87,6 +87,33 @@ type Response struct {
 	Elapsed time.Duration
 }
 
+// testWords make a question one about tests, so test nodes keep their
+// full weight.
+var testWords = map[string]bool{
+	"test": true, "tests": true, "testing": true, "tested": true, "bench": true, "benchmark": true,
+	"benchmarks": true, "spec": true, "specs": true, "fixture": true, "fixtures": true, "mock": true,
+	"mocks": true, "e2e": true, "golden": true, "fuzz": true, "conftest": true, "pytest": true,
+}
+
+// testDemote is the factor test nodes get for this request: 1 when the
+// question or the context filter is about tests, Tuning.TestDemote else.
+func (e *Engine) testDemote(r Request) float64 {
+	for _, t := range Tokenize(r.Question) {
+		if testWords[t] {
+			return 1
+		}
+	}
+	for _, f := range r.ContextFilter {
+		if strings.Contains(strings.ToLower(f), "test") || strings.Contains(strings.ToLower(f), "spec") {
+			return 1
+		}
+	}
+	if e.t.TestDemote <= 0 {
+		return 1
+	}
+	return e.t.TestDemote
+}
+
 // MaxQuestion bounds the question text ranked, in bytes. A question is a
 // sentence or a symbol; the cap keeps a pasted megabyte from costing
 // seconds of CPU (ranking grows with the number of distinct words).
@@ -121,6 +148,7 @@ func (e *Engine) Query(ctx context.Context, r Request) Response {
 	}
 	p := rankParams{
 		ctx:      ctx,
+		demote:   e.testDemote(r),
 		question: r.Question,
 		maxNodes: min(max(budget/tokensPerNode, minNodes), maxNodes),
 		dfs:      mode == "dfs",

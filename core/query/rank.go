@@ -78,6 +78,7 @@ func (e *Engine) putScratch(s *scratch) {
 // rankParams are the inputs of one ranking.
 type rankParams struct {
 	ctx      context.Context // a cancelled request stops expanding
+	demote   float64         // factor for test nodes (1: the question is about tests)
 	question string
 	maxNodes int
 	dfs      bool
@@ -91,7 +92,7 @@ type rankParams struct {
 func (e *Engine) rank(p rankParams) ranking {
 	n := len(e.x.G.Nodes)
 	known := func(t string) bool { i, ok := e.tok[t]; return ok && e.df[i] > 0 }
-	pq := parseQuestion(p.question, known, e.t.AgentNouns, e.t.Abbrev)
+	pq := parseQuestion(p.question, known, e.t.AgentNouns, e.t.Abbrev, e.t.Synonyms)
 	concepts := pq.concepts
 	out := ranking{concepts: concepts}
 	if n == 0 {
@@ -179,6 +180,8 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 		if exact {
 			v *= e.t.ExactBoost
+		} else if e.test[i] {
+			v *= p.demote
 		}
 		v *= float64(e.prior[i])
 		s.rel[i] = v
@@ -453,6 +456,9 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 					nb = 1
 				}
 				offer := it.rel * e.t.Decay * e.relationFactor(ed) * nb * float64(e.prior[o])
+				if e.test[o] {
+					offer *= p.demote
+				}
 				if e.t.Accumulate {
 					// Several relevant neighbours are more evidence than
 					// one: offers add up (to at most the best parent's rel).
