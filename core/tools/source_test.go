@@ -86,3 +86,27 @@ func TestShortestPathDirected(t *testing.T) {
 		t.Errorf("fallback:\n%s", r.Text)
 	}
 }
+
+// TestZeroCallersWithTwins: a function defined once per platform whose
+// callers were left unlinked must not be reported as having no caller.
+func TestZeroCallersWithTwins(t *testing.T) {
+	g := &graph.Graph{Nodes: []graph.Node{
+		{ID: "l", Label: "sysSocket()", SourceFile: "net/sock_linux.go", Kind: "function"},
+		{ID: "w", Label: "sysSocket()", SourceFile: "net/sock_windows.go", Kind: "function"},
+		{ID: "u", Label: "unique()", SourceFile: "net/u.go", Kind: "function"},
+	}}
+	c := New(Options{})
+	c.SetGraph(g)
+	r := call(t, c, "find_callers", `{"label":"sysSocket()@net/sock_linux.go"}`)
+	if strings.Contains(r.Text, "no static caller") || !strings.Contains(r.Text, "1 other definition(s) share this name") ||
+		!strings.Contains(r.Text, "sysSocket()@net/sock_windows.go") {
+		t.Errorf("find_callers twin:\n%s", r.Text)
+	}
+	r = call(t, c, "affected", `{"label":"sysSocket()@net/sock_linux.go"}`)
+	if !strings.Contains(r.Text, "0 here does not mean unused") {
+		t.Errorf("affected twin:\n%s", r.Text)
+	}
+	if r := call(t, c, "find_callers", `{"label":"unique"}`); !strings.Contains(r.Text, "no static caller") {
+		t.Errorf("unique:\n%s", r.Text)
+	}
+}
