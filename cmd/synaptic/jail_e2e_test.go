@@ -175,7 +175,9 @@ func TestServeFIFOHTTPConcurrent(t *testing.T) {
 // back is still picked up; serve --graph FIFO fails at once.
 func TestServeReloadHostileGraphFile(t *testing.T) {
 	root, graphPath := serveFixture(t)
-	s := startHTTP(t, serveEnv(), "--graph", graphPath)
+	// This is about the graph file itself: auto-freshen, which rebuilds
+	// graph.json from the source, is off.
+	s := startHTTP(t, serveEnv("SYNAPTIC_SERVE_AUTOFRESH=0"), "--graph", graphPath)
 	cs := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
 	defer cs.Close()
 	has := func(label string) bool {

@@ -67,7 +67,7 @@ func serveEnv(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		switch k, _, _ := strings.Cut(kv, "="); k {
-		case "SYNAPTIC_API_KEY", "SYNAPTIC_CONCISE", "SYNAPTIC_SERVE_WATCH", "SYNAPTIC_PLUGINS":
+		case "SYNAPTIC_API_KEY", "SYNAPTIC_CONCISE", "SYNAPTIC_SERVE_WATCH", "SYNAPTIC_PLUGINS", "SYNAPTIC_SERVE_AUTOFRESH":
 			continue
 		}
 		env = append(env, kv)
@@ -829,7 +829,9 @@ func TestServeGraphPinAndStartupErrors(t *testing.T) {
 
 func TestServeHotReload(t *testing.T) {
 	root, graphPath := serveFixture(t)
-	live := startHTTP(t, serveEnv(), "--graph", graphPath)
+	// Auto-freshen would repair the half-written graph.json below from
+	// the source; this test is about reloading the file itself.
+	live := startHTTP(t, serveEnv("SYNAPTIC_SERVE_AUTOFRESH=0"), "--graph", graphPath)
 	pinned := startHTTP(t, serveEnv(), "--graph", graphPath, "--immutable-graph")
 	liveCS := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: live.mcpURL, MaxRetries: -1}, "")
 	defer liveCS.Close()

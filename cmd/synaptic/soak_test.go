@@ -254,7 +254,9 @@ func TestSoak(t *testing.T) {
 	cfg := soakFromEnv()
 	_, graphPath, graphA, graphB := soakCorpus(t)
 	ids, files := soakTargets(t, graphA)
-	s := startHTTP(t, serveEnv(), "--graph", graphPath)
+	// The churn replaces graph.json from outside; auto-freshen would race
+	// it by rebuilding graph.json from the source.
+	s := startHTTP(t, serveEnv("SYNAPTIC_SERVE_AUTOFRESH=0"), "--graph", graphPath)
 	pid := s.cmd.Process.Pid
 
 	// Warm every tool once, then take the baseline RSS.

@@ -61,6 +61,11 @@ type Options struct {
 	// (--immutable-graph) verifies graph.json only, so a file beside it
 	// must not change what the pinned server says.
 	RenderReport bool
+	// Freshen, when set, runs before every data request, after the graph
+	// is loaded: serve's auto-freshen, which may publish a newer graph
+	// (SetGraph) before the request reads one. A non-empty note is put in
+	// front of the answer (the graph could not be refreshed).
+	Freshen func(ctx context.Context) (note string)
 }
 
 // Catalog serves everything over the current graph snapshot. All methods
@@ -192,6 +197,15 @@ func (c *Catalog) run(h func(ctx context.Context, s *snapshot, args json.RawMess
 		}
 		if err != nil {
 			return errorf("%s", sanitize(err.Error()))
+		}
+		if c.opts.Freshen != nil {
+			note := c.opts.Freshen(ctx)
+			s = c.current()
+			res := h(ctx, s, normArgs(args))
+			if note != "" {
+				res.Text = sanitize(note) + "\n" + res.Text
+			}
+			return res
 		}
 		return h(ctx, s, normArgs(args))
 	}

@@ -61,6 +61,10 @@ func (c *Catalog) Resources() []Resource {
 			if err != nil {
 				return "", err
 			}
+			if c.opts.Freshen != nil {
+				c.opts.Freshen(ctx)
+				s = c.current()
+			}
 			return f(s), nil
 		}
 	}

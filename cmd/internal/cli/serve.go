@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oklog/run"
@@ -91,10 +92,21 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		}
 	}
 
+	explicitRoot := f.sourceRoot != ""
 	if f.sourceRoot == "" {
 		f.sourceRoot = defaultSourceRoot(f.graph)
 	}
-	cat := tools.New(tools.Options{SourceRoot: f.sourceRoot, Concise: f.concise, AllowExec: f.allowExec, GraphPath: f.graph, RenderReport: f.immutable})
+	var fresh *freshener // set before serving starts
+	opts := tools.Options{SourceRoot: f.sourceRoot, Concise: f.concise, AllowExec: f.allowExec, GraphPath: f.graph, RenderReport: f.immutable}
+	if !f.immutable {
+		opts.Freshen = func(ctx context.Context) string {
+			if fresh == nil {
+				return ""
+			}
+			return fresh.check(ctx)
+		}
+	}
+	cat := tools.New(opts)
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
 		Instructions: serverInstructions,
 		Catalog:      mcpCatalog(cat),
@@ -133,12 +145,25 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 			cat.EndLoad(nil)
 			w.sum = sum
 			close(loaded)
+			if fresh != nil {
+				// Catch up with edits made since the extraction (and load
+				// the plugins) now, not in the first question's time.
+				fresh.check(ctx)
+			}
 			<-ctx.Done()
 			return nil
 		}, func(error) { cancel() })
 	}
 	if !f.immutable {
 		group.Add(func() error { return w.run(ctx) }, func(error) { cancel() })
+		var why string
+		fresh, why = newFreshener(f, explicitRoot, cat, srv, w, stdio.Err)
+		switch {
+		case fresh != nil:
+			defer fresh.close(context.Background())
+		case why != autofreshOff:
+			fmt.Fprintf(stdio.Err, "[synaptic] auto-freshen off (%s): rerun synaptic extract after edits\n", why)
+		}
 	}
 	if f.httpAddr == "" {
 		group.Add(func() error {
@@ -308,6 +333,7 @@ func defaultSourceRoot(graphPath string) string {
 // graphWatcher swaps in a changed graph.json between requests. A file that
 // does not parse (half-written, corrupted) never replaces the serving graph.
 type graphWatcher struct {
+	mu   sync.Mutex // seen and sum: the watcher and auto-freshen both set them
 	path string
 	sum  [32]byte
 	cat  *tools.Catalog
@@ -327,9 +353,7 @@ func (w *graphWatcher) run(ctx context.Context) error {
 			return nil
 		}
 	}
-	if st, err := os.Stat(w.path); err == nil {
-		w.seen = stampOf(st)
-	}
+	w.adopt()
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -342,7 +366,20 @@ func (w *graphWatcher) run(ctx context.Context) error {
 	}
 }
 
+// adopt records graph.json as it is now as already served: auto-freshen
+// wrote it and published the same graph, so the watcher must not load it a
+// second time.
+func (w *graphWatcher) adopt() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if st, err := os.Stat(w.path); err == nil {
+		w.seen = stampOf(st)
+	}
+}
+
 func (w *graphWatcher) check() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	st, err := os.Stat(w.path)
 	if err != nil || stampOf(st) == w.seen {
 		return
