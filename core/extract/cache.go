@@ -233,4 +233,3 @@ func readFacts(dir *os.Root, key sealKey) (map[string]cachedFile, error) {
 	}
 	return out, nil
 }
-
