@@ -137,27 +137,15 @@ func ReadPath(path string, max int64) ([]byte, error) {
 
 // ReadIn reads the file at the slash- or OS-separated path rel below the
 // directory dir, opening dir as a root first: the one-call form of
-// ReadFile for a folder the caller does not keep open.
+// ReadFile for a folder the caller does not keep open. A path leading out
+// of dir fails with an error EscapesRoot recognises.
 func ReadIn(dir, rel string, max int64) ([]byte, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	b, err := ReadFile(root, filepath.FromSlash(rel), max, nil)
-	if err != nil {
-		return nil, explainEscape(err, dir, rel)
-	}
-	return b, nil
-}
-
-// explainEscape rewords os.Root's refusal of a path that leaves it.
-func explainEscape(err error, dir, rel string) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent" {
-		return fmt.Errorf("%s leads outside %s (a symlink out of the folder); put the file itself there", rel, dir)
-	}
-	return err
+	return ReadFile(root, filepath.FromSlash(rel), max, nil)
 }
 
 // EscapesRoot reports whether err is os.Root's refusal of a path that
