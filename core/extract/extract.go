@@ -133,8 +133,18 @@ type Phase struct {
 	Seconds float64
 }
 
-// Run extracts opts.Root.
+// Run extracts opts.Root. Canceling ctx (SIGINT, SIGTERM) stops the run
+// at the next file or phase; the previous outputs are then left as they
+// were, since every output is replaced by a rename of a complete file.
 func Run(ctx context.Context, opts Options) (*Summary, error) {
+	sum, err := run(ctx, opts)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("extraction canceled; the previous outputs are left as they were: %w", ctx.Err())
+	}
+	return sum, err
+}
+
+func run(ctx context.Context, opts Options) (*Summary, error) {
 	start := time.Now()
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {

@@ -155,7 +155,7 @@ const (
 // or a cancellation says so.
 func writeError(ctx context.Context, out *outDir, name string, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("extraction canceled; %s left as it was: %w", out.path, ctx.Err())
+		return ctx.Err() // Run says what a canceled run leaves
 	}
 	hint := ""
 	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
