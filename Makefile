@@ -13,7 +13,7 @@ ADDR    ?= 127.0.0.1:8765
 PLUGIN_DIRS := $(sort $(dir $(wildcard extractors/*/plugin.toml rules/*/plugin.toml)))
 export CGO_ENABLED := 1
 
-.PHONY: all build synaptic plugins run test vet fmt unit ts-client race conformance bench eval fuzz clean
+.PHONY: all build synaptic plugins run test vet fmt unit ts-client race conformance bench eval fuzz faults clean
 
 all: build
 
@@ -66,6 +66,11 @@ bench: build
 # on Go, Python and TypeScript corpora (questions in eval/).
 eval: build
 	bash .ci/eval.sh
+
+# Fault tests in their full form: 10 kill -9 points of extract, and a full
+# disk (a tmpfs; needs root, skipped otherwise). `make unit` runs 3 kills.
+faults: build
+	SYNAPTIC_FAULT_RUNS=10 SYNAPTIC_BIN=$(CURDIR)/$(BIN)/synaptic $(GO) test -count=1 -v -run '^(TestKillNineAtRandomPoints|TestFullDisk)$$' ./cmd/synaptic
 
 FUZZTIME ?= 15s
 

@@ -167,6 +167,16 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer out.Close()
+	lock, err := lockOutDir(out)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Close()
+	removeStaleTemps(out.root)
+	if c, err := out.cacheDir(false); err == nil {
+		removeStaleTemps(c)
+		c.Close()
+	}
 	if opts.Workers <= 0 {
 		opts.Workers = defaultWorkers()
 	}

@@ -11,11 +11,19 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
 // DefaultOutDir is the output directory's name inside the repository.
 const DefaultOutDir = "synaptic-out"
+
+// lockFile is held locked by the run writing the output directory.
+const lockFile = ".lock"
+
+// tmpMark is in the name of every temporary file writeAtomic makes,
+// before 12 random hex digits.
+const tmpMark = ".tmp"
 
 // outDir is a run's output directory, held open: every read and write of
 // the run's outputs goes through it, so neither a symlink shipped in the
@@ -108,7 +116,7 @@ func writeFileAtomic(ctx context.Context, dir *os.Root, name string, data []byte
 func writeAtomic(ctx context.Context, dir *os.Root, name string, fill func(io.Writer) error) error {
 	var rnd [6]byte
 	rand.Read(rnd[:])
-	tmpName := "." + name + ".tmp" + hex.EncodeToString(rnd[:])
+	tmpName := "." + name + tmpMark + hex.EncodeToString(rnd[:])
 	tmp, err := dir.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
@@ -162,4 +170,30 @@ func writeError(ctx context.Context, out *outDir, name string, err error) error 
 		hint = "; free some space and run again"
 	}
 	return fmt.Errorf("write %s: %w; the previous outputs in %s are kept%s", name, err, out.path, hint)
+}
+
+// removeStaleTemps deletes the temporary files a killed run left in dir
+// (it holds the lock, so no live run is writing them).
+func removeStaleTemps(dir *os.Root) {
+	f, err := dir.Open(".")
+	if err != nil {
+		return
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	for _, n := range names {
+		if isTempName(n) {
+			dir.Remove(n)
+		}
+	}
+}
+
+// isTempName reports names writeAtomic makes: "." + name + tmpMark + 12 hex digits.
+func isTempName(n string) bool {
+	i := strings.LastIndex(n, tmpMark)
+	if !strings.HasPrefix(n, ".") || i < 1 || len(n)-i-len(tmpMark) != 12 {
+		return false
+	}
+	_, err := hex.DecodeString(n[i+len(tmpMark):])
+	return err == nil
 }

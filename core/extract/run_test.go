@@ -242,3 +242,31 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestStaleTempsAndLock: temporary files a killed run left are removed by
+// the next run, and a second run on a locked output directory is refused.
+func TestStaleTempsAndLock(t *testing.T) {
+	repo := t.TempDir()
+	writeTree(t, repo, map[string]string{"a.txt": "A\n"})
+	opts := testOptions(t, repo)
+	stale := []string{".graph.json.tmp0123456789ab", "cache/.facts.bin.tmpab0123456789"}
+	writeTree(t, filepath.Join(repo, DefaultOutDir), map[string]string{stale[0]: "half", stale[1]: "half", "keep.tmp": "user file"})
+	if _, err := Run(t.Context(), opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stale {
+		if _, err := os.Stat(filepath.Join(repo, DefaultOutDir, s)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("stale %s not removed: %v", s, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(repo, DefaultOutDir, "keep.tmp")); err != nil {
+		t.Errorf("a file that is no temporary of ours was removed: %v", err)
+	}
+	f, err := os.OpenFile(filepath.Join(repo, DefaultOutDir, lockFile), os.O_RDWR, 0)
+	must(t, err)
+	defer f.Close()
+	must(t, syscall.Flock(int(f.Fd()), syscall.LOCK_EX))
+	if _, err := Run(t.Context(), opts); err == nil || !strings.Contains(err.Error(), "another synaptic extract") {
+		t.Fatalf("run on a locked output directory: %v", err)
+	}
+}
