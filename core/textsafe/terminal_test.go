@@ -1,6 +1,9 @@
 package textsafe
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func TestTerminal(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -24,4 +27,22 @@ func TestTerminal(t *testing.T) {
 			t.Errorf("Terminal(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// FuzzTerminal: whatever the input, the output is valid UTF-8 with no
+// control, format or separator character left to drive a terminal.
+func FuzzTerminal(f *testing.F) {
+	f.Add("k\x1b]52;c;SGVsbG8=\a.pem")
+	f.Add("rlo\u202e\u2028\U000E0049\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Terminal(s)
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 out of %q", s)
+		}
+		for _, r := range out {
+			if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || hiddenOnTerminal(r) {
+				t.Fatalf("Terminal(%q) = %q keeps %U", s, out, r)
+			}
+		}
+	})
 }
