@@ -65,7 +65,7 @@ func (k sealKey) verify(domain string, data, mac []byte) bool {
 }
 
 // errUntrusted is a manifest or cache that this user's key did not seal.
-var errUntrusted = errors.New("not written by your synaptic (no valid seal from your cache key)")
+var errUntrusted = errors.New("corrupted or not written by your synaptic (no valid seal from your cache key)")
 
 // keyPath is where the key lives.
 func keyPath() (string, error) {
