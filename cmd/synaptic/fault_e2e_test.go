@@ -150,7 +150,8 @@ func TestKillNineAtRandomPoints(t *testing.T) {
 			}
 		}
 		// Edited-file runs are killed anywhere; full runs while an output
-		// is being written (its temporary file exists), touched-file runs
+		// is being written (its temporary file exists: graph.json's, or the
+		// manifest's once graph.json is in place), touched-file runs
 		// while the facts cache is written back: the windows a random
 		// delay rarely hits on a loaded machine.
 		before, _ := os.Stat(filepath.Join(out, "graph.json"))
@@ -164,8 +165,12 @@ func TestKillNineAtRandomPoints(t *testing.T) {
 		var delay time.Duration
 		switch i % 3 {
 		case 0:
-			waitForTemp(filepath.Join(out, ".graph.json.tmp*"), exited, 10*time.Second)
-			time.Sleep(time.Duration(rng.Int64N(int64(writeLen))))
+			if (i/3)%2 == 0 {
+				waitForTemp(filepath.Join(out, ".graph.json.tmp*"), exited, 10*time.Second)
+				time.Sleep(time.Duration(rng.Int64N(int64(writeLen))))
+			} else { // graph.json renamed, the manifest not yet
+				waitForTemp(filepath.Join(out, "..manifest.json.tmp*"), exited, 10*time.Second)
+			}
 		case 1:
 			time.Sleep(time.Duration(rng.Int64N(int64(span + span/5))))
 		case 2:
