@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/zeebo/blake3"
 
@@ -111,8 +110,8 @@ func readKey(p string) (sealKey, error) {
 	if fi.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("mode %v lets others read it; run chmod 600 on it (or delete it: a new one is made)", fi.Mode().Perm())
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
-		return nil, fmt.Errorf("owned by uid %d, not you; delete it (a new one is made)", st.Uid)
+	if uid, ok := ownerOf(fi); ok && uid != os.Geteuid() {
+		return nil, fmt.Errorf("owned by uid %d, not you; delete it (a new one is made)", uid)
 	}
 	if len(b) != keySize {
 		return nil, fmt.Errorf("has %d bytes, want %d; delete it (a new one is made)", len(b), keySize)
