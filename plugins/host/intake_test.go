@@ -70,3 +70,19 @@ func TestCapLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestIntakeThroughWasm: a real guest returning a 3 MiB name and a 5 MiB
+// signature gets them cut at intake, with a note (P11).
+func TestIntakeThroughWasm(t *testing.T) {
+	p := loadHostile(t, newHost(t, Options{}), "")
+	f, err := p.Extract(t.Context(), 0, "longname.fake", 0, fakeRecords(), fakeSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Symbols) != 1 || len(f.Symbols[0].Name) != MaxNameBytes || len(f.Symbols[0].Signature.Raw) != MaxSignatureBytes {
+		t.Fatalf("symbols not capped: %d symbols, name %d bytes", len(f.Symbols), len(f.Symbols[0].Name))
+	}
+	if n := len(f.Errors); n == 0 || !strings.Contains(f.Errors[n-1], "2 over-long string(s)") {
+		t.Errorf("no intake note: %q", f.Errors)
+	}
+}
