@@ -14,7 +14,7 @@ ADDR    ?= 127.0.0.1:8765
 PLUGIN_DIRS := $(sort $(dir $(wildcard extractors/*/plugin.toml rules/*/plugin.toml)))
 export CGO_ENABLED := 1
 
-.PHONY: all build synaptic plugins run test vet fmt unit ts-client race conformance bench eval fuzz soak clean
+.PHONY: all build synaptic plugins run test vet fmt unit ts-client race conformance bench eval fuzz soak faults clean
 
 all: build
 
@@ -74,6 +74,11 @@ eval: build
 soak: build
 	SYNAPTIC_SOAK=full SYNAPTIC_BIN=$(CURDIR)/$(BIN)/synaptic $(GO) test -count=1 -timeout 20m -run '^TestSoak$$' -v ./cmd/synaptic
 
+# Fault tests in their full form: 10 kill -9 points of extract, and a full
+# disk (a tmpfs; needs root, skipped otherwise). `make unit` runs 3 kills.
+faults: build
+	SYNAPTIC_FAULT_RUNS=10 SYNAPTIC_BIN=$(CURDIR)/$(BIN)/synaptic $(GO) test -count=1 -v -run '^(TestKillNineAtRandomPoints|TestFullDisk)$$' ./cmd/synaptic
+
 FUZZTIME ?= 15s
 
 # Every parser of untrusted input, and fast paths held to their general
@@ -86,6 +91,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./core/discover
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/syntax
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFacts$$' -fuzztime $(FUZZTIME) ./core/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzReadManifest$$' -fuzztime $(FUZZTIME) ./core/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzTerminal$$' -fuzztime $(FUZZTIME) ./core/textsafe
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFacts$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFileInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./plugins/manifest
