@@ -101,7 +101,7 @@ func (fr *freshener) staleNote() string {
 // rebuilt one.
 func (fr *freshener) refresh(ctx context.Context) error {
 	if fr.plugins == nil {
-		loaded, err := loadPlugins(ctx, fr.root, fr.pluginDirs, io.Discard)
+		loaded, err := loadPlugins(ctx, fr.root, fr.pluginDirs, repoPluginsWanted(false), io.Discard)
 		if err != nil {
 			return err
 		}
