@@ -38,6 +38,9 @@ func commands() []command {
 		{"call", "run one serve tool from the command line (same output as MCP)", runCall},
 		{"query", "ask the graph a question (the query_graph tool)", runQuery},
 		{"report", "regenerate GRAPH_REPORT.md from an existing graph.json", runReport},
+		{"install", "register synaptic in an assistant's MCP config (claude, codex, cursor, vscode, gemini, windsurf)", runInstall},
+		{"doctor", "check a setup end to end: binary, plugins, graph freshness, assistant configs, a real MCP handshake", runDoctor},
+		{"uninstall", "remove synaptic from an assistant's MCP config", runUninstall},
 		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
 			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
 			return nil

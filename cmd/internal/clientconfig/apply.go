@@ -37,7 +37,9 @@ type Change struct {
 	Name     string // the server entry's name
 	Action   Action
 	Previous *Server // the entry before an update
+	Entry    *Server // the entry an install writes
 	Backup   string  // set by Apply when a backup was written
+	Deleted  bool    // uninstall left nothing in the file, so it goes
 
 	before, after []byte
 	exists        bool
@@ -63,6 +65,7 @@ func PlanInstall(c Client, s Scope, repo string, env Env, srv Server) (*Change, 
 	} else if found {
 		ch.Previous = prev
 	}
+	ch.Entry = &srv
 	entry := c.entry(srv)
 	if c.Format == TOML {
 		ch.after, err = setTOML(ch.File, ch.before, c.Key, ch.Name, entry)
@@ -107,6 +110,7 @@ func PlanUninstall(c Client, s Scope, repo string, env Env) (*Change, error) {
 	}
 	if removed {
 		ch.Action = Removed
+		ch.Deleted = len(bytes.TrimSpace(ch.after)) == 0
 	}
 	return ch, nil
 }
@@ -200,6 +204,12 @@ func (ch *Change) Apply(now time.Time) error {
 			return err
 		}
 		ch.Backup = b
+	}
+	if ch.Deleted {
+		if err := os.Remove(ch.File); err != nil {
+			return fmt.Errorf("cannot remove the emptied %s: %w", ch.File, err)
+		}
+		return nil
 	}
 	return writeAtomic(ch.File, ch.after, ch.mode)
 }

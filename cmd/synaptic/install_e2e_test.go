@@ -1,0 +1,119 @@
+package main_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runIn runs the binary with HOME and PATH replaced, as a new user's shell
+// would have them.
+func runIn(t *testing.T, home, dir string, wantFail bool, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "SYNAPTIC_PLUGINS=",
+		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if (err != nil) != wantFail {
+		t.Fatalf("synaptic %s: err=%v, want failure=%v\n%s", strings.Join(args, " "), err, wantFail, out.String())
+	}
+	return out.String()
+}
+
+// TestInstallDoctorUninstall wires a repository into every client in every
+// scope with the real binary, checks it with doctor (which speaks MCP to a
+// real serve), and takes it all out again.
+func TestInstallDoctorUninstall(t *testing.T) {
+	needBin(t)
+	home, repo := t.TempDir(), filepath.Join(t.TempDir(), "shop")
+	write(t, repo, fixtureRepo)
+	// A user file with another server and a comment (VS Code allows them).
+	userVSCode := filepath.Join(home, ".config", "Code", "User", "mcp.json")
+	write(t, filepath.Dir(userVSCode), map[string]string{"mcp.json": "{\n  // mine\n  \"servers\": {\"other\": {\"command\": \"x\"}}\n}\n"})
+
+	out := runIn(t, home, repo, false, "install", "claude")
+	if !strings.Contains(out, "does not exist yet") || !strings.Contains(out, "extract "+repo) {
+		t.Errorf("install before extract should warn and say how to build:\n%s", out)
+	}
+	runIn(t, home, repo, false, "extract", "--quiet")
+
+	matrix := []struct {
+		client string
+		global bool
+		file   string
+	}{
+		{"claude", false, filepath.Join(repo, ".mcp.json")},
+		{"claude", true, filepath.Join(home, ".claude.json")},
+		{"codex", false, filepath.Join(repo, ".codex", "config.toml")},
+		{"codex", true, filepath.Join(home, ".codex", "config.toml")},
+		{"cursor", false, filepath.Join(repo, ".cursor", "mcp.json")},
+		{"cursor", true, filepath.Join(home, ".cursor", "mcp.json")},
+		{"vscode", false, filepath.Join(repo, ".vscode", "mcp.json")},
+		{"vscode", true, userVSCode},
+		{"gemini", false, filepath.Join(repo, ".gemini", "settings.json")},
+		{"gemini", true, filepath.Join(home, ".gemini", "settings.json")},
+		{"windsurf", true, filepath.Join(home, ".codeium", "windsurf", "mcp_config.json")},
+	}
+	graph := filepath.Join(repo, "synaptic-out", "graph.json")
+	for _, m := range matrix {
+		args := []string{"install", m.client, repo}
+		if m.global {
+			args = append(args, "--global")
+		}
+		runIn(t, home, t.TempDir(), false, args...)
+		body := string(read(t, m.file))
+		if !strings.Contains(body, bin) || !strings.Contains(body, graph) {
+			t.Errorf("%s: %s lacks the absolute binary or graph:\n%s", strings.Join(args, " "), m.file, body)
+		}
+		if again := runIn(t, home, repo, false, args...); !strings.Contains(again, "nothing changed") {
+			t.Errorf("second %s: %s", strings.Join(args, " "), again)
+		}
+	}
+	if body := string(read(t, filepath.Join(home, ".codex", "config.toml"))); !strings.Contains(body, "[mcp_servers.synaptic-shop]") {
+		t.Errorf("codex --global entry is not [mcp_servers.synaptic-shop]:\n%s", body)
+	}
+	if body := string(read(t, filepath.Join(repo, ".codex", "config.toml"))); !strings.Contains(body, "[mcp_servers.synaptic]") {
+		t.Errorf("codex project entry is not [mcp_servers.synaptic]:\n%s", body)
+	}
+
+	doc := runIn(t, home, repo, false, "doctor")
+	for _, want := range []string{"ok    graph", "ok    fresh", "ok    handshake", "ok    PATH", "ok    windsurf  global \"synaptic-shop\""} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, doc)
+		}
+	}
+	if strings.Count(doc, "starts "+bin) != len(matrix) {
+		t.Errorf("doctor should find %d entries:\n%s", len(matrix), doc)
+	}
+
+	for _, m := range matrix {
+		args := []string{"uninstall", m.client, repo}
+		if m.global {
+			args = append(args, "--global")
+		}
+		runIn(t, home, repo, false, args...)
+	}
+	if body := string(read(t, userVSCode)); body != "{\n  // mine\n  \"servers\": {\"other\": {\"command\": \"x\"}}\n}\n" {
+		t.Errorf("uninstall did not restore the user's VS Code file:\n%s", body)
+	}
+	if doc := runIn(t, home, repo, false, "doctor"); !strings.Contains(doc, "no assistant config registers this repository") {
+		t.Errorf("doctor after uninstall:\n%s", doc)
+	}
+
+	// Broken config: refused with line and column, file untouched.
+	write(t, repo, map[string]string{".cursor/mcp.json": "{\n  \"mcpServers\": {,\n"})
+	out = runIn(t, home, repo, true, "install", "cursor")
+	if !strings.Contains(out, ".cursor/mcp.json:2:") {
+		t.Errorf("malformed config: %s", out)
+	}
+	if doc := runIn(t, home, repo, true, "doctor"); !strings.Contains(doc, "FAIL  cursor") {
+		t.Errorf("doctor should fail on a malformed config:\n%s", doc)
+	}
+	runIn(t, home, repo, true, "install", "emacs")
+}
