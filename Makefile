@@ -1,6 +1,7 @@
 # synaptic — build, test and benchmark.
 #
-#   make            build bin/synaptic and the default plugins (bin/plugins/*)
+#   make            build bin/synaptic (default plugins embedded) and bin/plugins/*
+#   make install    install bin/synaptic into $(PREFIX)/bin (PREFIX=/usr/local)
 #   make run        build, extract REPO (default: this repository), serve it over HTTP
 #   make test       vet, gofmt, unit + integration + end-to-end tests (race detector), MCP conformance
 #   make bench      benchmarks with ratios against baselines measured in the same run
@@ -13,14 +14,32 @@ ADDR    ?= 127.0.0.1:8765
 PLUGIN_DIRS := $(sort $(dir $(wildcard extractors/*/plugin.toml rules/*/plugin.toml)))
 export CGO_ENABLED := 1
 
-.PHONY: all build synaptic plugins run test vet fmt unit ts-client race conformance bench eval fuzz clean
+.PHONY: all build synaptic plugins install run test vet fmt unit ts-client race conformance bench eval fuzz clean
 
 all: build
 
-build: synaptic plugins
+PREFIX  ?= /usr/local
+EMBED   := plugins/builtin/embedded
+CLI     := github.com/synaptic-graph/synaptic/cmd/internal/cli
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X $(CLI).Version=$(VERSION) -X $(CLI).Commit=$(COMMIT)
 
-synaptic:
-	$(GO) build -trimpath -o $(BIN)/synaptic ./cmd/synaptic
+build: synaptic
+
+# The binary embeds the plugins just built (go:embed of $(EMBED)), so a
+# copy of bin/synaptic extracts with nothing beside it; bin/plugins/ stays
+# too, and overrides the embedded set by plugin name.
+synaptic: plugins
+	@find $(EMBED) -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+	cp -R $(BIN)/plugins/. $(EMBED)/
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/synaptic ./cmd/synaptic
+
+# make install PREFIX=~/.local: one self-contained file, $(PREFIX)/bin/synaptic.
+install: synaptic
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BIN)/synaptic $(DESTDIR)$(PREFIX)/bin/synaptic
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/synaptic; next: synaptic extract path/to/repo && synaptic install claude path/to/repo"
 
 # Each plugin folder becomes bin/plugins/<folder>/{plugin.toml,<module>.wasm},
 # found by bin/synaptic next to itself.
@@ -87,3 +106,4 @@ fuzz:
 
 clean:
 	rm -rf $(BIN)
+	find $(EMBED) -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +

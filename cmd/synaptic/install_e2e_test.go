@@ -117,3 +117,64 @@ func TestInstallDoctorUninstall(t *testing.T) {
 	}
 	runIn(t, home, repo, true, "install", "emacs")
 }
+
+// TestCopiedBinaryIsSelfContained: the binary alone, copied where no
+// plugins are beside it, extracts every built-in language from the
+// plugins embedded in it.
+func TestCopiedBinaryIsSelfContained(t *testing.T) {
+	needBin(t)
+	lone := filepath.Join(t.TempDir(), "synaptic")
+	if err := os.WriteFile(lone, read(t, bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	write(t, repo, map[string]string{
+		"go.mod":         "module example.com/poly\n\ngo 1.22\n",
+		"main.go":        "package main\n\nfunc main() { helper() }\n\nfunc helper() {}\n",
+		"app.py":         "def greet():\n    return shout()\n\ndef shout():\n    return 1\n",
+		"web/index.ts":   "export function render(): number { return draw(); }\nfunction draw(): number { return 1; }\n",
+		"src/Main.java":  "class Main { void run() { stop(); } void stop() {} }\n",
+		"src/lib.rs":     "fn start() { finish(); }\nfn finish() {}\n",
+		"README.unknown": "not code\n",
+	})
+	cache := t.TempDir()
+	cmd := exec.Command(lone, "extract", repo)
+	cmd.Env = append(os.Environ(), "SYNAPTIC_PLUGINS=", "XDG_CACHE_HOME="+cache, "HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("copied binary: %v\n%s", err, out)
+	}
+	for _, lang := range []string{"go 1", "python 1", "typescript 1", "java 1", "rust 1"} {
+		if !strings.Contains(string(out), lang) {
+			t.Errorf("summary lacks %q:\n%s", lang, out)
+		}
+	}
+	if strings.Contains(string(out), "skipping plugin") {
+		t.Errorf("a copied binary should not complain about the missing plugins folder:\n%s", out)
+	}
+	g := parseGraph(t, filepath.Join(repo, "synaptic-out", "graph.json"))
+	label := map[string]string{}
+	for _, n := range g.Nodes {
+		label[n.ID] = n.Label
+	}
+	calls := map[string]bool{}
+	for _, l := range g.Links {
+		if l.Relation == "calls" {
+			calls[label[l.Source]+" -> "+label[l.Target]] = true
+		}
+	}
+	for _, want := range []string{"greet() -> shout()", "start() -> finish()", "helper", "render() -> draw()", "stop"} {
+		found := false
+		for c := range calls {
+			found = found || strings.Contains(c, want)
+		}
+		if !found {
+			t.Errorf("no call edge like %q in %v", want, calls)
+		}
+	}
+	list := exec.Command(lone, "plugins", repo)
+	list.Env = cmd.Env
+	if lo, err := list.CombinedOutput(); err != nil || !strings.Contains(string(lo), "embedded") {
+		t.Errorf("plugins listing: %v\n%s", err, lo)
+	}
+}

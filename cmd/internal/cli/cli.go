@@ -21,9 +21,6 @@ type IO struct {
 	Out, Err io.Writer
 }
 
-// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3".
-var Version = "dev"
-
 type command struct {
 	name    string
 	summary string
@@ -41,10 +38,7 @@ func commands() []command {
 		{"install", "register synaptic in an assistant's MCP config (claude, codex, cursor, vscode, gemini, windsurf)", runInstall},
 		{"doctor", "check a setup end to end: binary, plugins, graph freshness, assistant configs, a real MCP handshake", runDoctor},
 		{"uninstall", "remove synaptic from an assistant's MCP config", runUninstall},
-		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
-			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
-			return nil
-		}},
+		{"version", "print the version, commit, Go version and plugin ABI", runVersion},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/synaptic-graph/synaptic/core/extract"
 	"github.com/synaptic-graph/synaptic/core/syntax"
+	"github.com/synaptic-graph/synaptic/plugins/builtin"
 	"github.com/synaptic-graph/synaptic/plugins/host"
 	"github.com/synaptic-graph/synaptic/plugins/manifest"
 	"github.com/synaptic-graph/synaptic/plugins/registry"
@@ -71,7 +72,43 @@ func discoverPlugins(repoRoot, flagDirs string) *registry.Registry {
 	if flagDirs != os.Getenv(registry.EnvVar) {
 		flags = splitDirs(flagDirs)
 	}
-	return registry.Discover(registry.Sources(builtinPluginDir(), flags, repoRoot))
+	return registry.Discover(withEmbedded(registry.Sources(builtinPluginDir(), flags, repoRoot)))
+}
+
+// withEmbedded puts the plugins embedded in the binary first, so every
+// folder on disk (beside the binary, --plugins, $SYNAPTIC_PLUGINS, the
+// repository) overrides them by name, and makes the folder beside the
+// binary optional: a copied binary has none and needs none.
+func withEmbedded(srcs []registry.Source) []registry.Source {
+	dir, err := embeddedPluginDir()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "synaptic: warning: %v; using only plugins on disk\n", err)
+	}
+	if dir == "" {
+		return srcs
+	}
+	for i := range srcs {
+		if srcs[i].Origin == "builtin" {
+			srcs[i].Optional = true
+		}
+	}
+	return append([]registry.Source{{Dir: dir, Origin: registry.OriginEmbedded}}, srcs...)
+}
+
+// embeddedPluginDir unpacks the embedded plugin set into the user's cache
+// ($XDG_CACHE_HOME/synaptic), or into a fresh private temp directory when
+// there is no cache directory.
+func embeddedPluginDir() (string, error) {
+	if cache, err := os.UserCacheDir(); err == nil {
+		if dir, err := registry.Materialize(builtin.FS(), filepath.Join(cache, "synaptic")); err == nil {
+			return dir, nil
+		}
+	}
+	tmp, err := os.MkdirTemp("", "synaptic-plugins-")
+	if err != nil {
+		return "", err
+	}
+	return registry.Materialize(builtin.FS(), tmp)
 }
 
 // loadPlugins discovers every extractor plugin. Modules are compiled lazily,
