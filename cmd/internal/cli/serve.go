@@ -39,6 +39,7 @@ INFERRED (a unique-name guess).`
 type serveFlags struct {
 	graph, httpAddr, apiKey, sourceRoot, expectSHA, readyFile string
 	allowExec, concise, watch, immutable                      bool
+	catalog                                                   tools.CatalogMode
 }
 
 func runServe(ctx context.Context, args []string, stdio IO) error {
@@ -59,12 +60,16 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	fs.BoolVar(&f.immutable, "immutable-graph", false, "pin the graph loaded at startup: no hot reload")
 	fs.StringVar(&f.expectSHA, "expected-graph-sha256", "", "refuse to start unless graph.json has this SHA-256 (requires --immutable-graph)")
 	fs.StringVar(&f.readyFile, "ready-file", "", "after binding, atomically write {address, mcp_url} to this new file (requires --http)")
+	catalog := fs.String("catalog", envOr("SYNAPTIC_CATALOG", "full"), "tools/list as one tool per operation (full) or a handful of grouped tools with an action argument (compact; also $SYNAPTIC_CATALOG; over HTTP a request may ask with ?catalog=)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q (use --graph PATH)", pos[0])}
+	}
+	if f.catalog, err = tools.ParseCatalogMode(*catalog); err != nil {
+		return usageError{"--catalog: " + err.Error()}
 	}
 	explicitKey := false
 	fs.Visit(func(fl *flag.Flag) {
@@ -106,7 +111,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	debug.SetGCPercent(gcPercent)
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
 		Instructions: serverInstructions,
-		Catalog:      mcpCatalog(cat),
+		Catalog:      mcpCatalog(cat, f.catalog),
 	})
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -137,7 +142,7 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	guards := mcp.Guards{APIKey: f.apiKey, Addr: addr}
 	h := mcp.NewHTTPHandler(srv, &mcp.HTTPOptions{Guards: guards})
 	mountREST(h, cat)
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: catalogFromQuery(h), ReadHeaderTimeout: 10 * time.Second}
 	mcpURL := "http://" + addr + "/mcp"
 	if f.readyFile != "" {
 		if err := publishReadyFile(f.readyFile, addr, mcpURL); err != nil {
@@ -391,6 +396,22 @@ func mountREST(h *mcp.HTTPHandler, cat *tools.Catalog) {
 			writeJSON(w, http.StatusOK, map[string]string{"text": res.Text})
 		}
 	}))
+}
+
+// catalogFromQuery lets one HTTP client ask for the other catalog with
+// ?catalog=compact (or full) on its MCP URL, whatever --catalog says.
+func catalogFromQuery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if q := r.URL.Query(); q.Has("catalog") {
+			m, err := tools.ParseCatalogMode(q.Get("catalog"))
+			if err != nil {
+				writeJSON(w, http.StatusBadRequest, map[string]string{"error": "?catalog=: " + err.Error()})
+				return
+			}
+			r = r.WithContext(withCatalogMode(r.Context(), m))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
