@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -54,6 +55,16 @@ func (l *loadedPlugins) close(ctx context.Context) {
 	if l.host != nil {
 		l.host.Close(ctx)
 	}
+}
+
+// extensions lists the extensions the loaded plugins claim, sorted.
+func (l *loadedPlugins) extensions() []string {
+	var out []string
+	for _, lang := range l.languages {
+		out = append(out, lang.Extensions...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // route maps a file to its language through the registry's routing rules.

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -70,6 +71,14 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	}
 	if f.catalog, err = tools.ParseCatalogMode(*catalog); err != nil {
 		return usageError{"--catalog: " + err.Error()}
+	}
+	if f.graph, err = graphFileArg(f.graph); err != nil {
+		return err
+	}
+	if f.httpAddr != "" {
+		if f.httpAddr, err = httpAddrArg(f.httpAddr); err != nil {
+			return usageError{err.Error()}
+		}
 	}
 	explicitKey := false
 	fs.Visit(func(fl *flag.Flag) {
@@ -167,6 +176,38 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	})
 	group.Add(func() error { return h.RunReaper(ctx) }, func(error) { cancel() })
 	return ignoreCanceled(group.Run())
+}
+
+// graphFileArg accepts a repository or its synaptic-out/ for --graph when
+// it holds graph.json, and otherwise says what to pass.
+func graphFileArg(p string) (string, error) {
+	st, err := os.Stat(p)
+	if err != nil || !st.IsDir() {
+		return p, nil // loadGraphFile reports a missing file
+	}
+	for _, cand := range []string{filepath.Join(p, "graph.json"), filepath.Join(p, "synaptic-out", "graph.json")} {
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
+			return cand, nil
+		}
+	}
+	return "", fmt.Errorf("--graph %s is a directory without graph.json or synaptic-out/graph.json: pass the graph.json file, or run 'synaptic extract %s' first", p, p)
+}
+
+// httpAddrArg checks --http: host:port, with a bare port ("8765") read as
+// a mistake to explain rather than guess (binding every interface would
+// expose the graph and the source).
+func httpAddrArg(addr string) (string, error) {
+	_, port, err := net.SplitHostPort(addr) // ":8765" is a wildcard bind, warned about later
+	if err != nil {
+		if _, perr := strconv.Atoi(strings.TrimPrefix(addr, ":")); perr == nil {
+			return "", fmt.Errorf("--http %s needs a host: use --http 127.0.0.1:%s (this machine only) or --http 0.0.0.0:%s with --api-key (every interface)", addr, strings.TrimPrefix(addr, ":"), strings.TrimPrefix(addr, ":"))
+		}
+		return "", fmt.Errorf("--http %q is not host:port (e.g. 127.0.0.1:8765): %v", addr, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "", fmt.Errorf("--http %s: port %q is not a number from 0 to 65535", addr, port)
+	}
+	return addr, nil
 }
 
 func ignoreCanceled(err error) error {
