@@ -56,6 +56,13 @@ plugins:
 
 run: build
 	$(BIN)/synaptic extract $(REPO)
+	@echo
+	@echo "Serving $(REPO) on http://$(ADDR)/mcp (Ctrl-C stops). Try, from another terminal:"
+	@echo "  curl -s http://$(ADDR)/api/stats"
+	@echo "  curl -s 'http://$(ADDR)/api/query?q=how+does+extraction+work'"
+	@echo "  $(BIN)/synaptic call --graph $(REPO)/synaptic-out/graph.json find_callers label=Run"
+	@echo "  $(BIN)/synaptic install claude $(REPO)      # or codex, cursor, vscode, gemini, windsurf --global"
+	@echo
 	$(BIN)/synaptic serve --graph $(REPO)/synaptic-out/graph.json --http $(ADDR)
 
 test: build vet fmt unit ts-client conformance

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // runIn runs the binary with HOME and PATH replaced, as a new user's shell
@@ -176,5 +179,40 @@ func TestCopiedBinaryIsSelfContained(t *testing.T) {
 	list.Env = cmd.Env
 	if lo, err := list.CombinedOutput(); err != nil || !strings.Contains(string(lo), "embedded") {
 		t.Errorf("plugins listing: %v\n%s", err, lo)
+	}
+}
+
+// TestNewcomerErrors: the first mistakes a new user makes get an error
+// that says what to do.
+func TestNewcomerErrors(t *testing.T) {
+	needBin(t)
+	empty := t.TempDir()
+	write(t, empty, map[string]string{"notes.txt": "hello\n", "data.csv": "a,b\n"})
+	if out := run(t, empty, true, "extract", "."); !strings.Contains(out, "no supported source file") || !strings.Contains(out, ".go") {
+		t.Errorf("extract of a folder without code:\n%s", out)
+	}
+	repo, graph := serveFixture(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--http", "8765", "--graph", graph}, "--http 127.0.0.1:8765"},
+		{[]string{"serve", "--graph", t.TempDir()}, "without graph.json or synaptic-out/graph.json"},
+		{[]string{"call", "get_node", "--help"}, "label=string (required)"},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Env = serveEnv()
+		out, _ := cmd.CombinedOutput()
+		if !strings.Contains(string(out), tc.want) {
+			t.Errorf("synaptic %s:\n%s\nwant %q", strings.Join(tc.args, " "), out, tc.want)
+		}
+	}
+	// serve --graph REPO finds REPO/synaptic-out/graph.json.
+	cmd := exec.Command(bin, "serve", "--graph", repo)
+	cmd.Env = serveEnv()
+	cs := connectSDK(t, &sdk.CommandTransport{Command: cmd, TerminateDuration: 20 * time.Second}, "")
+	defer cs.Close()
+	if txt := resultText(callTool(t, cs, "graph_stats", map[string]any{})); !strings.Contains(txt, "nodes") {
+		t.Errorf("serve --graph REPO: %s", txt)
 	}
 }
