@@ -4,6 +4,7 @@
 #   make install    install bin/synaptic into $(PREFIX)/bin (PREFIX=/usr/local)
 #   make run        build, extract REPO (default: this repository), serve it over HTTP
 #   make test       vet, gofmt, unit + integration + end-to-end tests (race detector), MCP conformance
+#                   (the viewer's Chromium test leaves its screenshot in bin/test-artifacts/viewer.png)
 #   make bench      benchmarks with ratios against baselines measured in the same run
 #   make eval       query_graph retrieval evaluation (recall@k, MRR, token economy)
 
@@ -14,7 +15,7 @@ ADDR    ?= 127.0.0.1:8765
 PLUGIN_DIRS := $(sort $(dir $(wildcard extractors/*/plugin.toml rules/*/plugin.toml)))
 export CGO_ENABLED := 1
 
-.PHONY: all build synaptic plugins install run test vet fmt unit ts-client race conformance bench eval fuzz clean
+.PHONY: all build synaptic plugins viewer-lib install run test vet fmt unit ts-client race conformance bench eval fuzz clean
 
 all: build
 
@@ -30,10 +31,15 @@ build: synaptic
 # The binary embeds the plugins just built (go:embed of $(EMBED)), so a
 # copy of bin/synaptic extracts with nothing beside it; bin/plugins/ stays
 # too, and overrides the embedded set by plugin name.
-synaptic: plugins
+synaptic: plugins viewer-lib
 	@find $(EMBED) -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
 	cp -R $(BIN)/plugins/. $(EMBED)/
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/synaptic ./cmd/synaptic
+
+# The viewer's graph library (cytoscape, pinned with its npm sha512), embedded
+# in the binary; fetched once into .tools/viewer.
+viewer-lib:
+	bash .ci/vendor-viewer.sh
 
 # make install PREFIX=~/.local: one self-contained file, $(PREFIX)/bin/synaptic.
 install: synaptic
@@ -76,7 +82,7 @@ fmt:
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 unit:
-	SYNAPTIC_TS_CLIENT=0 SYNAPTIC_BIN=$(CURDIR)/$(BIN)/synaptic $(GO) test -race -timeout 30m ./...
+	SYNAPTIC_TS_CLIENT=0 SYNAPTIC_BIN=$(CURDIR)/$(BIN)/synaptic SYNAPTIC_ARTIFACTS=$(CURDIR)/$(BIN)/test-artifacts $(GO) test -race -timeout 30m ./...
 
 # The TypeScript MCP client (@modelcontextprotocol/client 2.x) against the real binary over stdio.
 ts-client: build

@@ -38,6 +38,7 @@ func commands() []command {
 		{"install", "register synaptic in an assistant's MCP config (claude, codex, cursor, vscode, gemini, windsurf)", runInstall},
 		{"doctor", "check a setup end to end: binary, plugins, graph freshness, assistant configs, a real MCP handshake", runDoctor},
 		{"uninstall", "remove synaptic from an assistant's MCP config", runUninstall},
+		{"view", "browse the graph in a local web page (search, neighbourhoods, communities, source)", runView},
 		{"version", "print the version, commit, Go version and plugin ABI", runVersion},
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/oklog/run"
 
+	"github.com/synaptic-graph/synaptic/cmd/internal/viewer"
 	"github.com/synaptic-graph/synaptic/core/bigfile"
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/tools"
@@ -151,6 +152,7 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	guards := mcp.Guards{APIKey: f.apiKey, Addr: addr}
 	h := mcp.NewHTTPHandler(srv, &mcp.HTTPOptions{Guards: guards})
 	mountREST(h, cat)
+	viewer.Mount(h, cat)
 	hs := &http.Server{Handler: catalogFromQuery(h), ReadHeaderTimeout: 10 * time.Second}
 	mcpURL := "http://" + addr + "/mcp"
 	if f.readyFile != "" {
@@ -163,6 +165,9 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 		fmt.Fprintf(stdio.Err, "[synaptic] warning: listening on all interfaces (%s) without --api-key: anyone who can reach this port can read the graph and the source under %s\n", addr, f.sourceRoot)
 	}
 	fmt.Fprintf(stdio.Err, "[synaptic] MCP server ready on %s\n", mcpURL)
+	if viewer.HasLib() {
+		fmt.Fprintf(stdio.Err, "[synaptic] viewer on http://%s/\n", addr)
+	}
 	group.Add(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return err
