@@ -63,8 +63,12 @@ func Materialize(fsys fs.FS, cacheDir string) (string, error) {
 			return "", fmt.Errorf("unpack embedded plugins: %w", err)
 		}
 	}
-	// A stale or damaged copy goes; a concurrent run may win the rename,
-	// and then its (identical) folder is used.
+	// Renaming onto a non-empty folder fails: either a concurrent run got
+	// there first (its identical folder is used, never pulled from under
+	// it) or the folder is damaged, and only then is it replaced.
+	if err := os.Rename(tmp, dir); err == nil || sameFiles(dir, files) {
+		return dir, nil
+	}
 	os.RemoveAll(dir)
 	if err := os.Rename(tmp, dir); err != nil && !sameFiles(dir, files) {
 		return "", fmt.Errorf("unpack embedded plugins into %s: %w", dir, err)

@@ -56,3 +56,42 @@ func TestMaterialize(t *testing.T) {
 		t.Errorf("set without plugins = %q, %v", d, err)
 	}
 }
+
+// TestMaterializeConcurrent: runs starting at once (two extracts, say)
+// all get the same intact folder.
+func TestMaterializeConcurrent(t *testing.T) {
+	set := fstest.MapFS{"toy/plugin.toml": {Data: []byte("name = \"toy\"\n")}, "toy/toy.wasm": {Data: make([]byte, 1<<20)}}
+	cache := t.TempDir()
+	dirs := make(chan string, 8)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			d, err := Materialize(set, cache)
+			dirs <- d
+			errs <- err
+		}()
+	}
+	first := ""
+	for range 8 {
+		d, err := <-dirs, <-errs
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == "" {
+			first = d
+		} else if d != first {
+			t.Fatalf("two folders: %s, %s", first, d)
+		}
+	}
+	if !sameFiles(first, mustFiles(t, set)) {
+		t.Fatal("folder damaged by concurrent runs")
+	}
+}
+
+func mustFiles(t *testing.T, set fstest.MapFS) []embeddedFile {
+	files, err := embeddedFiles(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
