@@ -95,7 +95,7 @@ func printUsage(w io.Writer, cmds []command) {
 	for _, c := range cmds {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nRun 'synaptic <command> --help' for a command's flags.\n\nTypical use:\n\n  synaptic extract path/to/repo\n  synaptic serve --graph path/to/repo/synaptic-out/graph.json\n")
+	fmt.Fprint(w, "\nRun 'synaptic <command> --help' for a command's flags.\n\nTypical use:\n\n  synaptic extract path/to/repo\n  synaptic install claude path/to/repo   (or codex, cursor, vscode, gemini, windsurf --global)\n  synaptic view --graph path/to/repo\n")
 }
 
 // newFlags returns a FlagSet whose usage prints a synopsis and the flags.
