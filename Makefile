@@ -121,3 +121,4 @@ fuzz:
 clean:
 	rm -rf $(BIN)
 	find $(EMBED) -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+	rm -f cmd/internal/viewer/assets/vendor/cytoscape.min.js
