@@ -67,7 +67,7 @@ func serveEnv(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		switch k, _, _ := strings.Cut(kv, "="); k {
-		case "SYNAPTIC_API_KEY", "SYNAPTIC_CONCISE", "SYNAPTIC_SERVE_WATCH", "SYNAPTIC_PLUGINS", "SYNAPTIC_SERVE_AUTOFRESH":
+		case "SYNAPTIC_API_KEY", "SYNAPTIC_CONCISE", "SYNAPTIC_SERVE_WATCH", "SYNAPTIC_PLUGINS", "SYNAPTIC_SERVE_AUTOFRESH", "SYNAPTIC_CATALOG":
 			continue
 		}
 		env = append(env, kv)

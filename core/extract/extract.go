@@ -78,6 +78,10 @@ type Options struct {
 	ParseTimeout time.Duration
 	// Progress, if set, is called as files finish (done of total to extract).
 	Progress func(done, total int)
+	// PhaseDone, if set, is called as each phase ends, with its name (the
+	// names of Summary.Phases), so a progress display can say what runs
+	// after the last file is done.
+	PhaseDone func(name string)
 	// Full ignores the previous manifest and cache.
 	Full bool
 }
@@ -194,6 +198,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		now := time.Now()
 		sum.Phases = append(sum.Phases, Phase{name, now.Sub(last).Seconds()})
 		last = now
+		if opts.PhaseDone != nil {
+			opts.PhaseDone(name)
+		}
 	}
 
 	match := opts.Route

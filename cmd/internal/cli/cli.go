@@ -21,9 +21,6 @@ type IO struct {
 	Out, Err io.Writer
 }
 
-// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3".
-var Version = "dev"
-
 type command struct {
 	name    string
 	summary string
@@ -38,10 +35,11 @@ func commands() []command {
 		{"call", "run one serve tool from the command line (same output as MCP)", runCall},
 		{"query", "ask the graph a question (the query_graph tool)", runQuery},
 		{"report", "regenerate GRAPH_REPORT.md from an existing graph.json", runReport},
-		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
-			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
-			return nil
-		}},
+		{"install", "register synaptic in an assistant's MCP config (claude, codex, cursor, vscode, gemini, windsurf)", runInstall},
+		{"doctor", "check a setup end to end: binary, plugins, graph freshness, assistant configs, a real MCP handshake", runDoctor},
+		{"uninstall", "remove synaptic from an assistant's MCP config", runUninstall},
+		{"view", "browse the graph in a local web page (search, neighbourhoods, communities, source)", runView},
+		{"version", "print the version, commit, Go version and plugin ABI", runVersion},
 	}
 }
 
@@ -97,7 +95,7 @@ func printUsage(w io.Writer, cmds []command) {
 	for _, c := range cmds {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nRun 'synaptic <command> --help' for a command's flags.\n\nTypical use:\n\n  synaptic extract path/to/repo\n  synaptic serve --graph path/to/repo/synaptic-out/graph.json\n")
+	fmt.Fprint(w, "\nRun 'synaptic <command> --help' for a command's flags.\n\nTypical use:\n\n  synaptic extract path/to/repo\n  synaptic install claude path/to/repo   (or codex, cursor, vscode, gemini, windsurf --global)\n  synaptic view --graph path/to/repo\n")
 }
 
 // newFlags returns a FlagSet whose usage prints a synopsis and the flags.

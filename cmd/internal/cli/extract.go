@@ -62,11 +62,17 @@ SIGINT or SIGTERM stops a run and leaves the previous outputs as they were.`)
 	bar := newProgressBar(stdio.Err, "extracting")
 	sum, err := extract.Run(ctx, extract.Options{
 		Root: root, OutDir: *out, Workers: *workers, Languages: loaded.languages, Route: loaded.route,
-		Progress: bar.update, Full: *full,
+		Progress: bar.update, PhaseDone: bar.phaseDone, Full: *full,
 	})
 	bar.finish()
 	if err != nil {
 		return safeError(err)
+	}
+	if sum.Files == 0 {
+		if !*quiet {
+			printSummary(stdio.Out, sum, loaded.notes)
+		}
+		return fmt.Errorf("no supported source file under %s (extensions: %s); nothing to graph. Point it at a source tree, or add a plugin for your language (see 'synaptic plugins')", root, strings.Join(loaded.extensions(), " "))
 	}
 	if !*quiet {
 		printSummary(stdio.Out, sum, loaded.notes)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/synaptic-graph/synaptic/core/extract"
 	"github.com/synaptic-graph/synaptic/core/syntax"
 	"github.com/synaptic-graph/synaptic/core/textsafe"
+	"github.com/synaptic-graph/synaptic/plugins/builtin"
 	"github.com/synaptic-graph/synaptic/plugins/host"
 	"github.com/synaptic-graph/synaptic/plugins/manifest"
 	"github.com/synaptic-graph/synaptic/plugins/registry"
@@ -78,6 +80,16 @@ func (l *loadedPlugins) close(ctx context.Context) {
 	}
 }
 
+// extensions lists the extensions the loaded plugins claim, sorted.
+func (l *loadedPlugins) extensions() []string {
+	var out []string
+	for _, lang := range l.languages {
+		out = append(out, lang.Extensions...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // route maps a file to its language through the registry's routing rules.
 func (l *loadedPlugins) route(rel string) *extract.Language {
 	r, ok := l.reg.Lookup(rel)
@@ -96,13 +108,49 @@ func discoverPlugins(repoRoot, flagDirs string, repoOK bool) *registry.Registry 
 	if flagDirs != os.Getenv(registry.EnvVar) {
 		flags = splitDirs(flagDirs)
 	}
-	sources := registry.Sources(builtinPluginDir(), flags, repoRoot)
+	sources := withEmbedded(registry.Sources(builtinPluginDir(), flags, repoRoot))
 	for i := range sources {
 		if sources[i].Origin == registry.OriginRepo && !repoOK {
 			sources[i].Disabled = repoPluginsHint
 		}
 	}
 	return registry.Discover(sources)
+}
+
+// withEmbedded puts the plugins embedded in the binary first, so every
+// folder on disk (beside the binary, --plugins, $SYNAPTIC_PLUGINS, the
+// repository) overrides them by name, and makes the folder beside the
+// binary optional: a copied binary has none and needs none.
+func withEmbedded(srcs []registry.Source) []registry.Source {
+	dir, err := embeddedPluginDir()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "synaptic: warning: %v; using only plugins on disk\n", err)
+	}
+	if dir == "" {
+		return srcs
+	}
+	for i := range srcs {
+		if srcs[i].Origin == "builtin" {
+			srcs[i].Optional = true
+		}
+	}
+	return append([]registry.Source{{Dir: dir, Origin: registry.OriginEmbedded}}, srcs...)
+}
+
+// embeddedPluginDir unpacks the embedded plugin set into the user's cache
+// ($XDG_CACHE_HOME/synaptic), or into a fresh private temp directory when
+// there is no cache directory.
+func embeddedPluginDir() (string, error) {
+	if cache, err := os.UserCacheDir(); err == nil {
+		if dir, err := registry.Materialize(builtin.FS(), filepath.Join(cache, "synaptic")); err == nil {
+			return dir, nil
+		}
+	}
+	tmp, err := os.MkdirTemp("", "synaptic-plugins-")
+	if err != nil {
+		return "", err
+	}
+	return registry.Materialize(builtin.FS(), tmp)
 }
 
 // loadPlugins discovers every extractor plugin. Modules are compiled lazily,

@@ -16,12 +16,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/oklog/run"
 
+	"github.com/synaptic-graph/synaptic/cmd/internal/viewer"
 	"github.com/synaptic-graph/synaptic/core/bigfile"
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/tools"
@@ -40,6 +42,7 @@ INFERRED (a unique-name guess).`
 type serveFlags struct {
 	graph, httpAddr, apiKey, sourceRoot, expectSHA, readyFile string
 	allowExec, concise, watch, immutable                      bool
+	catalog                                                   tools.CatalogMode
 }
 
 func runServe(ctx context.Context, args []string, stdio IO) error {
@@ -60,12 +63,24 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	fs.BoolVar(&f.immutable, "immutable-graph", false, "pin the graph loaded at startup: no hot reload")
 	fs.StringVar(&f.expectSHA, "expected-graph-sha256", "", "refuse to start unless graph.json has this SHA-256 (requires --immutable-graph)")
 	fs.StringVar(&f.readyFile, "ready-file", "", "after binding, atomically write {address, mcp_url} to this new file (requires --http)")
+	catalog := fs.String("catalog", envOr("SYNAPTIC_CATALOG", "full"), "tools/list as one tool per operation (full) or a handful of grouped tools with an action argument (compact; also $SYNAPTIC_CATALOG; over HTTP a request may ask with ?catalog=)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q (use --graph PATH)", pos[0])}
+	}
+	if f.catalog, err = tools.ParseCatalogMode(*catalog); err != nil {
+		return usageError{"--catalog: " + err.Error()}
+	}
+	if f.graph, err = graphFileArg(f.graph); err != nil {
+		return err
+	}
+	if f.httpAddr != "" {
+		if f.httpAddr, err = httpAddrArg(f.httpAddr); err != nil {
+			return usageError{err.Error()}
+		}
 	}
 	explicitKey := false
 	fs.Visit(func(fl *flag.Flag) {
@@ -109,7 +124,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	cat := tools.New(opts)
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
 		Instructions: serverInstructions,
-		Catalog:      mcpCatalog(cat),
+		Catalog:      mcpCatalog(cat, f.catalog),
 	})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -185,7 +200,8 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	guards := mcp.Guards{APIKey: f.apiKey, Addr: addr}
 	h := mcp.NewHTTPHandler(srv, &mcp.HTTPOptions{Guards: guards})
 	mountREST(h, cat)
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	viewer.Mount(h, cat)
+	hs := &http.Server{Handler: catalogFromQuery(h), ReadHeaderTimeout: 10 * time.Second}
 	mcpURL := "http://" + addr + "/mcp"
 	if f.readyFile != "" {
 		if err := publishReadyFile(f.readyFile, addr, mcpURL); err != nil {
@@ -197,6 +213,9 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 		fmt.Fprintf(stdio.Err, "[synaptic] warning: listening on all interfaces (%s) without --api-key: anyone who can reach this port can read the graph and the source under %s\n", addr, f.sourceRoot)
 	}
 	fmt.Fprintf(stdio.Err, "[synaptic] MCP server ready on %s\n", mcpURL)
+	if viewer.HasLib() {
+		fmt.Fprintf(stdio.Err, "[synaptic] viewer on http://%s/\n", addr)
+	}
 	group.Add(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return err
@@ -210,6 +229,38 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	})
 	group.Add(func() error { return h.RunReaper(ctx) }, func(error) { cancel() })
 	return ignoreCanceled(group.Run())
+}
+
+// graphFileArg accepts a repository or its synaptic-out/ for --graph when
+// it holds graph.json, and otherwise says what to pass.
+func graphFileArg(p string) (string, error) {
+	st, err := os.Stat(p)
+	if err != nil || !st.IsDir() {
+		return p, nil // loadGraphFile reports a missing file
+	}
+	for _, cand := range []string{filepath.Join(p, "graph.json"), filepath.Join(p, "synaptic-out", "graph.json")} {
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
+			return cand, nil
+		}
+	}
+	return "", fmt.Errorf("--graph %s is a directory without graph.json or synaptic-out/graph.json: pass the graph.json file, or run 'synaptic extract %s' first", p, p)
+}
+
+// httpAddrArg checks --http: host:port, with a bare port ("8765") read as
+// a mistake to explain rather than guess (binding every interface would
+// expose the graph and the source).
+func httpAddrArg(addr string) (string, error) {
+	_, port, err := net.SplitHostPort(addr) // ":8765" is a wildcard bind, warned about later
+	if err != nil {
+		if _, perr := strconv.Atoi(strings.TrimPrefix(addr, ":")); perr == nil {
+			return "", fmt.Errorf("--http %s needs a host: use --http 127.0.0.1:%s (this machine only) or --http 0.0.0.0:%s with --api-key (every interface)", addr, strings.TrimPrefix(addr, ":"), strings.TrimPrefix(addr, ":"))
+		}
+		return "", fmt.Errorf("--http %q is not host:port (e.g. 127.0.0.1:8765): %v", addr, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "", fmt.Errorf("--http %s: port %q is not a number from 0 to 65535", addr, port)
+	}
+	return addr, nil
 }
 
 func ignoreCanceled(err error) error {
@@ -513,6 +564,22 @@ func mountREST(h *mcp.HTTPHandler, cat *tools.Catalog) {
 			writeJSON(w, http.StatusOK, map[string]string{"text": res.Text})
 		}
 	}))
+}
+
+// catalogFromQuery lets one HTTP client ask for the other catalog with
+// ?catalog=compact (or full) on its MCP URL, whatever --catalog says.
+func catalogFromQuery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if q := r.URL.Query(); q.Has("catalog") {
+			m, err := tools.ParseCatalogMode(q.Get("catalog"))
+			if err != nil {
+				writeJSON(w, http.StatusBadRequest, map[string]string{"error": "?catalog=: " + err.Error()})
+				return
+			}
+			r = r.WithContext(withCatalogMode(r.Context(), m))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
