@@ -179,8 +179,12 @@ func loadPlugins(ctx context.Context, repoRoot, flagDirs string, repoOK bool, wa
 		if m.Kind != manifest.KindExtractor {
 			continue
 		}
+		// The set beside the binary is the embedded one on disk (a dev
+		// build): replacing it is the normal case, not worth a note.
 		for _, old := range p.Overrides {
-			l.notes = append(l.notes, fmt.Sprintf("plugin %s from %s (%s) replaces the one in %s", m.Name, m.Dir, p.Origin, old))
+			if p.Origin != "builtin" {
+				l.notes = append(l.notes, fmt.Sprintf("plugin %s from %s (%s) replaces the one in %s", m.Name, m.Dir, p.Origin, old))
+			}
 		}
 		_, capped := h.Cap(m.Limits)
 		for _, c := range capped {
