@@ -216,7 +216,7 @@ func (h *HTTPHandler) checkModern(r *http.Request, msg *jsonrpc.Message) (*moder
 		URI       string                     `json:"uri"`
 		Arguments map[string]json.RawMessage `json:"arguments"`
 	}
-	_ = json.Unmarshal(msg.Params, &p)
+	_ = jsonrpc.Unmarshal(msg.Params, &p)
 	switch msg.Method {
 	case "tools/call", "prompts/get":
 		if e := matchHeader(r, "Mcp-Name", p.Name); e != nil {
@@ -367,7 +367,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, msg *js
 			var p struct {
 				RequestID json.RawMessage `json:"requestId"`
 			}
-			if json.Unmarshal(msg.Params, &p) == nil && p.RequestID != nil {
+			if jsonrpc.Unmarshal(msg.Params, &p) == nil && p.RequestID != nil {
 				se.cancel(p.RequestID)
 			}
 		}

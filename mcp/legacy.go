@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/synaptic-graph/synaptic/mcp/internal/jsonrpc"
 )
 
 // handleLegacy serves one request of the initialize-handshake era.
@@ -13,7 +15,7 @@ func (s *Server) handleLegacy(ctx context.Context, in *inbound) (any, error) {
 			ProgressToken json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
 	}
-	_ = json.Unmarshal(in.msg.Params, &meta)
+	_ = jsonrpc.Unmarshal(in.msg.Params, &meta)
 	se.mu.Lock()
 	caller := &Caller{
 		ProtocolVersion: se.version,

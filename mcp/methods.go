@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/synaptic-graph/synaptic/mcp/internal/jsonrpc"
 )
 
 // handleFeature serves the catalog methods both eras share.
@@ -285,7 +287,7 @@ func (s *Server) getPrompt(ctx context.Context, params json.RawMessage, c *Calle
 	args := make(map[string]string, len(p.Arguments))
 	for k, raw := range p.Arguments {
 		var v string
-		if json.Unmarshal(raw, &v) != nil {
+		if jsonrpc.Unmarshal(raw, &v) != nil {
 			return nil, invalidParams("prompt %q: argument %q must be a string", p.Name, k)
 		}
 		args[k] = v
@@ -335,10 +337,10 @@ func (s *Server) complete(ctx context.Context, params json.RawMessage, c *Caller
 		return nil, err
 	}
 	req := &CompleteRequest{Context: p.Context.Arguments, Caller: c}
-	if json.Unmarshal(p.Ref, &req.Ref) != nil || (req.Ref.Type != "ref/prompt" && req.Ref.Type != "ref/resource") {
+	if jsonrpc.Unmarshal(p.Ref, &req.Ref) != nil || (req.Ref.Type != "ref/prompt" && req.Ref.Type != "ref/resource") {
 		return nil, invalidParams(`completion/complete: ref.type must be "ref/prompt" or "ref/resource"`)
 	}
-	if json.Unmarshal(p.Argument, &req.Argument) != nil || req.Argument.Name == "" {
+	if jsonrpc.Unmarshal(p.Argument, &req.Argument) != nil || req.Argument.Name == "" {
 		return nil, invalidParams("completion/complete: missing argument.name")
 	}
 	res, err := s.opts.Catalog.Complete(ctx, req)
