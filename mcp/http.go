@@ -200,6 +200,13 @@ func (h *HTTPHandler) checkModern(r *http.Request, msg *jsonrpc.Message) (*moder
 	}
 	md, e := parseModernMeta(msg.Params)
 	if e != nil {
+		// A legacy-shaped body under a version header nobody speaks: the
+		// version is the problem, not the missing _meta.
+		if !hasModernMeta(msg.Params) {
+			if ve := checkModernVersion(hv); ve != nil {
+				return nil, ve
+			}
+		}
 		return nil, e
 	}
 	if hv != md.version {

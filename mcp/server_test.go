@@ -263,6 +263,26 @@ func TestUnanswerableIDs(t *testing.T) {
 	}
 }
 
+// TestHugeURIEchoedOnce: an unknown 3 MB URI comes back cut, once (P10).
+func TestHugeURIEchoedOnce(t *testing.T) {
+	uri := "x://" + strings.Repeat("a", 3<<20)
+	var out bytes.Buffer
+	line := modern(1, "resources/read", fmt.Sprintf(`"uri":%q`, uri))
+	if err := newTestServer(t, nil).ServeStdio(t.Context(), strings.NewReader(line+"\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > 1024 {
+		t.Fatalf("error reply is %d bytes, want under 1 KiB", out.Len())
+	}
+	var r reply
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Error == nil || r.Error.Code != CodeInvalidParams {
+		t.Fatalf("reply = %s", out.Bytes())
+	}
+	if got, _ := r.Error.Data["uri"].(string); !strings.HasPrefix(uri, strings.TrimSuffix(got, "…")) || r.Error.Data["uriLength"] != float64(len(uri)) {
+		t.Errorf("data = %v", r.Error.Data)
+	}
+}
+
 func TestModernResults(t *testing.T) {
 	s := newTestServer(t, func(o *ServerOptions) { o.CacheTTL = 1500 * time.Millisecond })
 	rs := serveLines(t, s,
