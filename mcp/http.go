@@ -37,13 +37,16 @@ type HTTPHandler struct {
 	mux     *http.ServeMux
 	guarded http.Handler
 
+	// streamWrite bounds one event-stream write (see HTTPLimits).
+	streamWrite time.Duration
+
 	mu       sync.Mutex
 	sessions map[string]*session
 }
 
 // NewHTTPHandler returns the HTTP transport for s.
 func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
-	h := &HTTPHandler{s: s, mux: http.NewServeMux(), sessions: make(map[string]*session)}
+	h := &HTTPHandler{s: s, mux: http.NewServeMux(), sessions: make(map[string]*session), streamWrite: 30 * time.Second}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -66,7 +69,24 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 func (h *HTTPHandler) Handle(pattern string, handler http.Handler) { h.mux.Handle(pattern, handler) }
 
 // ServeHTTP implements http.Handler.
-func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.guarded.ServeHTTP(w, r) }
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if len(r.TransferEncoding) > 0 {
+		// net/http lets a chunked body win over a Content-Length and drops
+		// the latter before a handler could see both. A proxy in front may
+		// have framed the body by its Content-Length, so the bytes after
+		// this request are not to be trusted as the next one: answer, then
+		// close (RFC 9112 section 6.1). MCP clients send Content-Length.
+		w.Header().Set("Connection", "close")
+	}
+	h.guarded.ServeHTTP(w, r)
+}
+
+// bodyRead lifts the whole-request read deadline once the request is in:
+// net/http keeps watching the connection while the handler runs and would
+// cancel the request when that deadline passes.
+func bodyRead(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+}
 
 // RunReaper drops legacy sessions idle longer than HTTPOptions.SessionIdle
 // until ctx is done, then returns nil. It fits an oklog/run actor:
@@ -141,6 +161,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "reading body: " + err.Error()})
 		return
 	}
+	bodyRead(w)
 	msg, id, derr := jsonrpc.Decode(body)
 	if derr != nil {
 		writeError(w, http.StatusBadRequest, id, toRPCError(derr))
@@ -176,7 +197,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, msg *js
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	st := &httpStream{w: w}
+	st := h.newStream(w)
 	in := &inbound{msg: msg, modern: true, meta: md, out: st, heartbeat: h.opts.Heartbeat}
 	res, rpcErr, ok := h.s.process(r.Context(), in)
 	if !ok {
@@ -385,7 +406,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, msg *js
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	defer se.track(msg.ID, cancel)()
-	st := &httpStream{w: w}
+	st := h.newStream(w)
 	in := &inbound{msg: msg, sess: se, out: st}
 	res, rpcErr, ok := h.s.process(ctx, in)
 	if msg.Method == "initialize" && rpcErr == nil {
@@ -414,6 +435,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	bodyRead(w)
 	se.mu.Lock()
 	se.streams++
 	se.mu.Unlock()
@@ -423,7 +445,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		se.lastSeen = time.Now()
 		se.mu.Unlock()
 	}()
-	st := &httpStream{w: w}
+	st := h.newStream(w)
 	if st.keepalive() != nil {
 		return
 	}
@@ -495,10 +517,24 @@ func writeError(w http.ResponseWriter, status int, id json.RawMessage, e *Error)
 // with plain JSON unless messages must precede the response, in which
 // case it switches to an event stream on the first one.
 type httpStream struct {
-	mu   sync.Mutex
-	w    http.ResponseWriter
-	sse  bool
-	done bool
+	mu    sync.Mutex
+	w     http.ResponseWriter
+	grace time.Duration // per-write deadline once streaming; 0 = none
+	sse   bool
+	done  bool
+}
+
+func (h *HTTPHandler) newStream(w http.ResponseWriter) *httpStream {
+	return &httpStream{w: w, grace: h.streamWrite}
+}
+
+// extend gives the next stream write its own deadline: a stream outlives
+// the server's WriteTimeout, but a client that stops reading must not pin
+// the connection forever.
+func (st *httpStream) extend() {
+	if st.grace > 0 {
+		_ = http.NewResponseController(st.w).SetWriteDeadline(time.Now().Add(st.grace))
+	}
 }
 
 var errStreamDone = errors.New("stream finished")
@@ -516,6 +552,7 @@ func (st *httpStream) startSSE() {
 }
 
 func (st *httpStream) writeEvent(msg []byte) error {
+	st.extend()
 	if _, err := io.WriteString(st.w, "event: message\ndata: "); err != nil {
 		return err
 	}
@@ -547,6 +584,7 @@ func (st *httpStream) keepalive() error {
 		return errStreamDone
 	}
 	st.startSSE()
+	st.extend()
 	if _, err := io.WriteString(st.w, ": keepalive\n\n"); err != nil {
 		return err
 	}

@@ -137,7 +137,7 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	guards := mcp.Guards{APIKey: f.apiKey, Addr: addr}
 	h := mcp.NewHTTPHandler(srv, &mcp.HTTPOptions{Guards: guards})
 	mountREST(h, cat)
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs := mcp.NewHTTPServer(h, mcp.HTTPLimits{})
 	mcpURL := "http://" + addr + "/mcp"
 	if f.readyFile != "" {
 		if err := publishReadyFile(f.readyFile, addr, mcpURL); err != nil {

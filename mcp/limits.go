@@ -1,0 +1,202 @@
+package mcp
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// HTTPLimits bound what one client can hold of an HTTP server: time to send
+// a request, time to take a response, idle keep-alive time, and a share of
+// the connections. Zero fields take the defaults below.
+type HTTPLimits struct {
+	// ReadHeaderTimeout bounds sending the request line and headers
+	// (default 10s): slowloris headers are cut off.
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds sending the whole request, body included
+	// (default 30s): a stalled or trickled body is cut off. Once the body
+	// is read the handler lifts it, so a long tool call is not cancelled.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds writing an ordinary response (default 2m). Event
+	// streams (legacy GET, subscriptions/listen, progress) extend their
+	// deadline by StreamWriteTimeout on every write instead.
+	WriteTimeout time.Duration
+	// StreamWriteTimeout is how long one event-stream write may block on a
+	// client that stopped reading (default 30s).
+	StreamWriteTimeout time.Duration
+	// IdleTimeout closes a keep-alive connection idle this long (default 60s).
+	IdleTimeout time.Duration
+	// MaxConns caps open connections (default 2048, and always below the
+	// process's file-descriptor limit). At the cap the oldest connection
+	// that is idle or has not sent a request yet is closed to admit the new
+	// one; when every connection is busy, accepting waits.
+	MaxConns int
+}
+
+func (l HTTPLimits) withDefaults() HTTPLimits {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&l.ReadHeaderTimeout, 10*time.Second)
+	def(&l.ReadTimeout, 30*time.Second)
+	def(&l.WriteTimeout, 2*time.Minute)
+	def(&l.StreamWriteTimeout, 30*time.Second)
+	def(&l.IdleTimeout, 60*time.Second)
+	if l.MaxConns <= 0 {
+		l.MaxConns = 2048
+	}
+	if fds := fdLimit(); fds > 0 {
+		// Leave descriptors for graph reloads, source reads and plugins.
+		l.MaxConns = max(1, min(l.MaxConns, fds-256))
+	}
+	return l
+}
+
+// HTTPServer is an http.Server with HTTPLimits applied. Serve wraps the
+// listener with the connection cap; Shutdown and the rest are http.Server's.
+type HTTPServer struct {
+	*http.Server
+	gate *connGate
+}
+
+// NewHTTPServer returns a server for h with the limits applied. When h is
+// an *HTTPHandler, its event streams use l.StreamWriteTimeout.
+func NewHTTPServer(h http.Handler, l HTTPLimits) *HTTPServer {
+	l = l.withDefaults()
+	if mh, ok := h.(*HTTPHandler); ok {
+		mh.streamWrite = l.StreamWriteTimeout
+	}
+	g := newConnGate(l.MaxConns)
+	return &HTTPServer{
+		Server: &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: l.ReadHeaderTimeout,
+			ReadTimeout:       l.ReadTimeout,
+			WriteTimeout:      l.WriteTimeout,
+			IdleTimeout:       l.IdleTimeout,
+			ConnState:         g.track,
+		},
+		gate: g,
+	}
+}
+
+// Serve accepts connections on ln, at most MaxConns at a time. Accept
+// errors such as EMFILE are retried by http.Server with a growing backoff
+// (5 ms to 1 s), so running out of descriptors slows accepting down
+// instead of ending the server.
+func (s *HTTPServer) Serve(ln net.Listener) error {
+	return s.Server.Serve(&gatedListener{Listener: ln, gate: s.gate, closed: make(chan struct{})})
+}
+
+// connGate counts open connections and knows which ones could be closed
+// without losing work: idle keep-alives and connections that have not sent
+// a request yet.
+type connGate struct {
+	slots chan struct{}
+
+	mu        sync.Mutex
+	evictable map[net.Conn]time.Time // since when idle or new
+}
+
+func newConnGate(n int) *connGate {
+	return &connGate{slots: make(chan struct{}, n), evictable: make(map[net.Conn]time.Time)}
+}
+
+// track is the http.Server ConnState hook.
+func (g *connGate) track(c net.Conn, st http.ConnState) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch st {
+	case http.StateNew, http.StateIdle:
+		g.evictable[c] = time.Now()
+	default:
+		delete(g.evictable, c)
+	}
+}
+
+// evictOldest closes the longest-idle evictable connection, if any.
+func (g *connGate) evictOldest() bool {
+	g.mu.Lock()
+	var oldest net.Conn
+	var since time.Time
+	for c, t := range g.evictable {
+		if oldest == nil || t.Before(since) {
+			oldest, since = c, t
+		}
+	}
+	delete(g.evictable, oldest)
+	g.mu.Unlock()
+	if oldest == nil {
+		return false
+	}
+	oldest.Close()
+	return true
+}
+
+type gatedListener struct {
+	net.Listener
+	gate      *connGate
+	closed    chan struct{}
+	closeOnce sync.Once
+}
+
+// errListenerClosed is returned by Accept after Close.
+var errListenerClosed = errors.New("listener closed")
+
+func (l *gatedListener) Accept() (net.Conn, error) {
+	if err := l.acquire(); err != nil {
+		return nil, err
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.gate.slots
+		return nil, err
+	}
+	return &gatedConn{Conn: c, release: func() { <-l.gate.slots }}, nil
+}
+
+// acquire takes a connection slot, evicting an idle connection when all
+// are taken, or waiting for one to close when none is idle.
+func (l *gatedListener) acquire() error {
+	for {
+		select {
+		case l.gate.slots <- struct{}{}:
+			return nil
+		case <-l.closed:
+			return errListenerClosed
+		default:
+		}
+		if l.gate.evictOldest() {
+			continue // its slot frees when its Close has run
+		}
+		select {
+		case l.gate.slots <- struct{}{}:
+			return nil
+		case <-l.closed:
+			return errListenerClosed
+		case <-time.After(50 * time.Millisecond): // look for idle ones again
+		}
+	}
+}
+
+func (l *gatedListener) Close() error {
+	l.closeOnce.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
+// gatedConn gives its slot back exactly once, on the first Close.
+type gatedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *gatedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
