@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -26,6 +27,11 @@ type HTTPOptions struct {
 	// SessionIdle is how long a legacy session may sit idle, with no open
 	// stream, before the reaper drops it (default 1h).
 	SessionIdle time.Duration
+	// MaxSessions caps the legacy sessions held at once (default 1000; one
+	// costs about 5 KB). At the cap, initialize evicts the least recently
+	// used session with no open stream, or is refused with HTTP 503 when
+	// every session has one.
+	MaxSessions int
 }
 
 // HTTPHandler serves a Server over Streamable HTTP: POST for both eras,
@@ -58,6 +64,9 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	}
 	if h.opts.SessionIdle <= 0 {
 		h.opts.SessionIdle = time.Hour
+	}
+	if h.opts.MaxSessions <= 0 {
+		h.opts.MaxSessions = 1000
 	}
 	h.mux.HandleFunc(h.opts.Path, h.serveMCP)
 	h.guarded = h.opts.Guards.Wrap(h.mux)
@@ -121,6 +130,41 @@ func (h *HTTPHandler) reap(now time.Time) {
 		}
 	}
 }
+
+// store registers a new session, making room at the cap by dropping the
+// least recently used session that has no open stream.
+func (h *HTTPHandler) store(se *session) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.sessions) >= h.opts.MaxSessions {
+		var lru *session
+		var lruSeen time.Time
+		for _, o := range h.sessions {
+			o.mu.Lock()
+			seen, busy := o.lastSeen, o.streams > 0
+			o.mu.Unlock()
+			if !busy && (lru == nil || seen.Before(lruSeen)) {
+				lru, lruSeen = o, seen
+			}
+		}
+		if lru == nil {
+			return sessionsFull(h.opts.MaxSessions)
+		}
+		delete(h.sessions, lru.id)
+		h.s.removeSession(lru)
+		lru.close()
+	}
+	h.sessions[se.id] = se
+	h.s.addSession(se)
+	return nil
+}
+
+func (e sessionsFull) Error() string {
+	return fmt.Sprintf("too many open sessions (max %d), all of them busy: close one with DELETE /mcp, or retry later", int(e))
+}
+
+// sessionsFull is the error for an initialize that finds no room.
+type sessionsFull int
 
 func (h *HTTPHandler) session(id string) *session {
 	h.mu.Lock()
@@ -410,10 +454,11 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, msg *js
 	in := &inbound{msg: msg, sess: se, out: st}
 	res, rpcErr, ok := h.s.process(ctx, in)
 	if msg.Method == "initialize" && rpcErr == nil {
-		h.mu.Lock()
-		h.sessions[se.id] = se
-		h.mu.Unlock()
-		h.s.addSession(se)
+		if err := h.store(se); err != nil {
+			w.Header().Set("Retry-After", "60")
+			st.finish(http.StatusServiceUnavailable, jsonrpc.EncodeError(msg.ID, &Error{Code: CodeInvalidRequest, Message: err.Error()}))
+			return
+		}
 		w.Header().Set("Mcp-Session-Id", se.id)
 	}
 	if !ok || (ctx.Err() != nil && r.Context().Err() == nil) { // cancelled by the client

@@ -69,12 +69,14 @@ func (s *Server) handleLegacy(ctx context.Context, in *inbound) (any, error) {
 		if !se.stored {
 			return nil, &Error{Code: CodeInvalidRequest, Message: "resource subscriptions need a session: send initialize first and then Mcp-Session-Id"}
 		}
-		se.mu.Lock()
 		if in.msg.Method == "resources/subscribe" {
-			se.subs[p.URI] = true
-		} else {
-			delete(se.subs, p.URI)
+			if err := s.subscribe(ctx, se, p.URI, caller); err != nil {
+				return nil, err
+			}
+			return struct{}{}, nil
 		}
+		se.mu.Lock()
+		delete(se.subs, p.URI)
 		se.mu.Unlock()
 		return struct{}{}, nil
 	case "server/discover", "subscriptions/listen":

@@ -280,10 +280,14 @@ func (s *Server) listen(ctx context.Context, in *inbound) (any, error) {
 		honored["resourcesListChanged"] = true
 	}
 	if c.ReadResource != nil && len(n.ResourceSubscriptions) > 0 {
-		for _, u := range n.ResourceSubscriptions {
+		uris := s.listenURIs(ctx, n.ResourceSubscriptions)
+		for _, u := range uris {
 			l.uris[u] = true
 		}
-		honored["resourceSubscriptions"] = n.ResourceSubscriptions
+		if uris == nil {
+			uris = []string{}
+		}
+		honored["resourceSubscriptions"] = uris
 	}
 
 	s.mu.Lock()
