@@ -75,7 +75,9 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	if !explicitKey {
 		f.apiKey = os.Getenv("SYNAPTIC_API_KEY")
 	}
-	f.apiKey = strings.TrimSpace(f.apiKey)
+	if f.apiKey, err = checkAPIKey(f.apiKey, explicitKey, f.httpAddr != ""); err != nil {
+		return err
+	}
 	if f.expectSHA != "" && !f.immutable {
 		return usageError{"--expected-graph-sha256 requires --immutable-graph"}
 	}
@@ -285,45 +287,6 @@ func (w *graphWatcher) check() {
 	for _, r := range w.cat.Resources() {
 		w.srv.NotifyResourceUpdated(r.URI)
 	}
-}
-
-// checkReadyFile fails early, before loading anything, if the ready file
-// cannot be published later.
-func checkReadyFile(p string) error {
-	if _, err := os.Lstat(p); err == nil {
-		return fmt.Errorf("--ready-file %s already exists: it is never overwritten; remove it or pick a new path", p)
-	}
-	if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-		return fmt.Errorf("--ready-file %s: parent directory %s must already exist", p, filepath.Dir(p))
-	}
-	return nil
-}
-
-// publishReadyFile writes {address, mcp_url} to a temporary file (mode
-// 0600) and hard-links it into place, which fails if the path exists: the
-// file appears whole, once, and never replaces anything.
-func publishReadyFile(p, addr, mcpURL string) error {
-	data, _ := json.Marshal(map[string]string{"address": addr, "mcp_url": mcpURL})
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".ready-*")
-	if err != nil {
-		return fmt.Errorf("--ready-file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Link(tmp.Name(), p); err != nil {
-		return fmt.Errorf("--ready-file %s: %w (it is never overwritten)", p, err)
-	}
-	return nil
 }
 
 // mountREST adds the read-only REST routes, behind the same guards as /mcp.
