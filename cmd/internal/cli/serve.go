@@ -51,7 +51,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	var f serveFlags
 	fs.StringVar(&f.graph, "graph", filepath.Join("synaptic-out", "graph.json"), "graph.json to serve")
 	fs.StringVar(&f.httpAddr, "http", "", "serve HTTP on host:port (e.g. 127.0.0.1:8765) instead of stdio")
-	fs.StringVar(&f.apiKey, "api-key", "", "require this key on HTTP requests (default $SYNAPTIC_API_KEY; blank disables)")
+	fs.StringVar(&f.apiKey, "api-key", "", "require this key on HTTP requests (default $SYNAPTIC_API_KEY; unset or empty: no key; only whitespace: refused)")
 	fs.StringVar(&f.sourceRoot, "source-root", "", "trusted root for get_source (default: the directory above synaptic-out/, else the current directory)")
 	fs.BoolVar(&f.allowExec, "allow-exec", false, "advertise tools that run commands (none in this build)")
 	fs.BoolVar(&f.concise, "concise", os.Getenv("SYNAPTIC_CONCISE") != "" && os.Getenv("SYNAPTIC_CONCISE") != "0", "token-lean defaults (also $SYNAPTIC_CONCISE)")
