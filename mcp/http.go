@@ -195,7 +195,9 @@ func modernHeader(r *http.Request) bool {
 }
 
 func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+	receiving(r, true)
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.s.opts.MaxMessageBytes))
+	receiving(r, false)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
@@ -30,8 +31,9 @@ type HTTPLimits struct {
 	IdleTimeout time.Duration
 	// MaxConns caps open connections (default 2048, and always below the
 	// process's file-descriptor limit). At the cap the oldest connection
-	// that is idle or has not sent a request yet is closed to admit the new
-	// one; when every connection is busy, accepting waits.
+	// that is idle, has not sent a whole request yet, or is still sending
+	// its body is closed to admit the new one; when every connection is
+	// busy running a request or streaming, accepting waits.
 	MaxConns int
 }
 
@@ -79,6 +81,9 @@ func NewHTTPServer(h http.Handler, l HTTPLimits) *HTTPServer {
 			WriteTimeout:      l.WriteTimeout,
 			IdleTimeout:       l.IdleTimeout,
 			ConnState:         g.track,
+			ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+				return context.WithValue(ctx, connKey{}, c)
+			},
 		},
 		gate: g,
 	}
@@ -93,8 +98,8 @@ func (s *HTTPServer) Serve(ln net.Listener) error {
 }
 
 // connGate counts open connections and knows which ones could be closed
-// without losing work: idle keep-alives and connections that have not sent
-// a request yet.
+// without losing work: idle keep-alives, connections that have not sent a
+// request yet, and requests whose body is still arriving.
 type connGate struct {
 	slots chan struct{}
 
@@ -114,6 +119,26 @@ func (g *connGate) track(c net.Conn, st http.ConnState) {
 	case http.StateNew, http.StateIdle:
 		g.evictable[c] = time.Now()
 	default:
+		delete(g.evictable, c)
+	}
+}
+
+// connKey is the request-context key of the connection a request came on.
+type connKey struct{}
+
+// receiving marks the request's connection as still sending its body (so
+// at the connection cap it may be closed like an idle one) or done with it.
+func receiving(r *http.Request, yes bool) {
+	c, ok := r.Context().Value(connKey{}).(*gatedConn)
+	if !ok {
+		return
+	}
+	g := c.gate
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if yes {
+		g.evictable[c] = time.Now()
+	} else {
 		delete(g.evictable, c)
 	}
 }
@@ -156,7 +181,7 @@ func (l *gatedListener) Accept() (net.Conn, error) {
 		<-l.gate.slots
 		return nil, err
 	}
-	return &gatedConn{Conn: c, release: func() { <-l.gate.slots }}, nil
+	return &gatedConn{Conn: c, gate: l.gate}, nil
 }
 
 // acquire takes a connection slot, evicting an idle connection when all
@@ -191,12 +216,17 @@ func (l *gatedListener) Close() error {
 // gatedConn gives its slot back exactly once, on the first Close.
 type gatedConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	gate *connGate
+	once sync.Once
 }
 
 func (c *gatedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.release)
+	c.once.Do(func() {
+		c.gate.mu.Lock()
+		delete(c.gate.evictable, c)
+		c.gate.mu.Unlock()
+		<-c.gate.slots
+	})
 	return err
 }

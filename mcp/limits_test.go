@@ -200,6 +200,22 @@ func TestManyIdleConnections(t *testing.T) {
 	}
 }
 
+// TestStalledBodiesAtTheCap: connections stuck sending a body do not
+// hold every slot: at the cap the oldest is closed to admit a new client,
+// even long before ReadTimeout.
+func TestStalledBodiesAtTheCap(t *testing.T) {
+	limits := testLimits
+	limits.ReadTimeout, limits.MaxConns = time.Minute, 50
+	addr := limitedServer(t, limits, Guards{}, nil)
+	var conns []net.Conn
+	for range 50 {
+		conns = append(conns, dial(t, addr, "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{"))
+	}
+	time.Sleep(100 * time.Millisecond) // let the server see every body start
+	probe(t, addr)
+	closedWithin(t, conns[0], 2*time.Second) // the oldest made room
+}
+
 // TestAmbiguousFraming: oversized, conflicting and chunked-plus-length
 // requests are refused or answered once, and the connection is closed so
 // nothing after them is read as another request (P9).
