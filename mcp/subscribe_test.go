@@ -122,3 +122,29 @@ func TestSessionCap(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMatchTemplate: a client's URI never panics the matcher, and a match
+// always keeps the template's literal prefix and suffix.
+func FuzzMatchTemplate(f *testing.F) {
+	for _, s := range []string{"x://t/7", "x://t/", "synaptic://node/a/b.go", "", "{", "x://t/{id}"} {
+		f.Add("x://t/{id}", s)
+		f.Add("synaptic://node/{label}", s)
+		f.Add("x://{a}/mid/{b}.md", s)
+	}
+	f.Fuzz(func(t *testing.T, tmpl, uri string) {
+		if !matchTemplate(tmpl, uri) {
+			return
+		}
+		open := strings.IndexByte(tmpl, '{')
+		if open < 0 {
+			if uri != tmpl {
+				t.Fatalf("literal template %q matched %q", tmpl, uri)
+			}
+			return
+		}
+		close := strings.LastIndexByte(tmpl, '}')
+		if !strings.HasPrefix(uri, tmpl[:open]) || (close > open && !strings.HasSuffix(uri, tmpl[close+1:])) {
+			t.Fatalf("%q matched %q without its literal ends", tmpl, uri)
+		}
+	})
+}
