@@ -265,6 +265,18 @@ func TestStreamsOutliveReadTimeout(t *testing.T) {
 			t.Fatalf("slow call = %d %s, want it to finish", resp.StatusCode, b)
 		}
 	})
+	t.Run("modern listen stream", func(t *testing.T) {
+		t.Parallel()
+		hdr := mh("subscriptions/listen", "")
+		_, sse := openStream(t, t.Context(), "POST", url, hdr, modern(1, "subscriptions/listen", `"notifications":{"toolsListChanged":true}`))
+		if ack := sse.next(t); !strings.Contains(ack, "acknowledged") {
+			t.Fatalf("first event = %s", ack)
+		}
+		deadline := time.Now().Add(1500 * time.Millisecond) // > 2 × ReadTimeout
+		for time.Now().Before(deadline) {
+			sse.next(t) // fails the test if the stream ends
+		}
+	})
 	t.Run("legacy GET stream", func(t *testing.T) {
 		t.Parallel()
 		init, err := http.Post(url, "application/json", strings.NewReader(initLine))
