@@ -150,3 +150,22 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecode measures the strict read of a typical tool call and of
+// a 1 MB question (the strict pass walks every token once).
+func BenchmarkDecode(b *testing.B) {
+	for _, bc := range []struct{ name, msg string }{
+		{"tools_call", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_neighbors","arguments":{"label":"NewServer","limit":20,"relations":["calls","imports"]},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`},
+		{"1MB_question", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"query_graph","arguments":{"question":"` + strings.Repeat("how does x work ", 1<<16) + `"}}}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			data := []byte(bc.msg)
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, _, err := Decode(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
