@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -49,6 +50,9 @@ func TestDecode(t *testing.T) {
 		{"null id request", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, CodeInvalidRequest, "", ""},
 		{"deep nesting", `{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}`, CodeInvalidRequest, "", "1"},
 		{"nesting at the limit", `{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":` + strings.Repeat("[", MaxDepth-2) + strings.Repeat("]", MaxDepth-2) + `}}`, 0, "request", "1"},
+		{"case variant in a large object", `{"jsonrpc":"2.0","id":1,"method":"x","params":{` + manyMembers(40) + `,"K":1,"k":2}}`, CodeInvalidRequest, "", "1"},
+		{"kelvin sign folds to k", `{"jsonrpc":"2.0","id":1,"method":"x","params":{` + manyMembers(40) + `,"k":1,"\u212a":2}}`, CodeInvalidRequest, "", "1"},
+		{"large object, distinct names", `{"jsonrpc":"2.0","id":1,"method":"x","params":{` + manyMembers(40) + `}}`, 0, "request", "1"},
 		{"trailing garbage", `{"jsonrpc":"2.0","id":1,"method":"x"} x`, CodeParseError, "", ""},
 		{"two objects", `{"jsonrpc":"2.0","id":1,"method":"x"}{"jsonrpc":"2.0","id":2,"method":"y"}`, CodeParseError, "", ""},
 	}
@@ -85,6 +89,15 @@ func TestDecode(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyMembers is n distinct members "m0":0,… (past the small-object path).
+func manyMembers(n int) string {
+	var parts []string
+	for i := range n {
+		parts = append(parts, fmt.Sprintf(`"m%d":%d`, i, i))
+	}
+	return strings.Join(parts, ",")
 }
 
 func TestEncodeError(t *testing.T) {

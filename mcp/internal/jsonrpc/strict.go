@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -30,11 +32,16 @@ func checkStrict(data []byte) (err *Error, dupID bool) {
 	if !utf8.Valid(data) {
 		return &Error{Code: CodeParseError, Message: "parse error: message is not valid UTF-8 (JSON text must be UTF-8, RFC 8259 section 8.1)"}, false
 	}
+	sc := scanners.Get().(*scanner)
+	defer scanners.Put(sc)
+	sc.r.Reset(data)
 	// Duplicates are reported by the case-folding check below, which names
 	// the member; the decoder's own check would only say "duplicate".
-	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
-	var names []map[string]string // per open object: folded name -> name as sent
-	var path []string             // member names leading to the open value
+	sc.dec.Reset(&sc.r, jsontext.AllowDuplicateNames(true))
+	dec := sc.dec
+	defer sc.r.Reset(nil)   // drop the reference to data
+	var names []memberNames // per open object
+	var path []string       // member names leading to the open value
 	for values := 0; ; {
 		if dec.StackDepth() == 0 {
 			if values++; values > 1 && dec.PeekKind() != 0 {
@@ -54,7 +61,7 @@ func checkStrict(data []byte) (err *Error, dupID bool) {
 			if depth > MaxDepth {
 				return &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf("invalid request: nesting too deep (max %d levels of arrays and objects)", MaxDepth)}, false
 			}
-			names = append(names, nil)
+			names = append(names, memberNames{})
 			path = append(path, "")
 		case '}', ']':
 			names, path = names[:len(names)-1], path[:len(path)-1]
@@ -64,19 +71,76 @@ func checkStrict(data []byte) (err *Error, dupID bool) {
 				continue // a string value, not a member name
 			}
 			name := tok.String()
-			seen := names[len(names)-1]
-			if seen == nil {
-				seen = make(map[string]string)
-				names[len(names)-1] = seen
+			if prev, dup := names[len(names)-1].add(name); dup {
+				return duplicateName(path, prev, name), depth == 1 && strings.EqualFold(name, "id")
 			}
-			folded := strings.ToLower(strings.ToUpper(name))
-			if prev, dup := seen[folded]; dup {
-				return duplicateName(path, prev, name), depth == 1 && folded == "id"
-			}
-			seen[folded] = name
 			path[len(path)-1] = name
 		}
 	}
+}
+
+// scanner is a reusable strict reader; a decoder per message cost most of
+// the strict pass's allocations.
+type scanner struct {
+	r   bytes.Reader
+	dec *jsontext.Decoder
+}
+
+var scanners = sync.Pool{New: func() any {
+	sc := &scanner{}
+	sc.dec = jsontext.NewDecoder(&sc.r)
+	return sc
+}}
+
+// memberNames are the names seen in one object. Small objects (nearly all)
+// are compared pairwise with strings.EqualFold, without allocating; past
+// smallObject names a map keyed by the folded name keeps it linear.
+type memberNames struct {
+	list   []string
+	folded map[string]string // folded -> as sent, once the object is large
+}
+
+const smallObject = 16
+
+// add records name and returns the earlier name equal to it ignoring
+// case, if there was one.
+func (m *memberNames) add(name string) (prev string, dup bool) {
+	if m.folded == nil {
+		for _, p := range m.list {
+			if strings.EqualFold(p, name) {
+				return p, true
+			}
+		}
+		m.list = append(m.list, name)
+		if len(m.list) > smallObject {
+			m.folded = make(map[string]string, 2*len(m.list))
+			for _, p := range m.list {
+				m.folded[fold(p)] = p
+			}
+		}
+		return "", false
+	}
+	f := fold(name)
+	if p, ok := m.folded[f]; ok {
+		return p, true
+	}
+	m.folded[f] = name
+	return "", false
+}
+
+// fold maps names that strings.EqualFold calls equal to one key: each
+// rune becomes the smallest rune of its simple case-folding orbit.
+func fold(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		b.WriteRune(m)
+	}
+	return b.String()
 }
 
 // parseError turns a syntax error into a -32700 that says where.
