@@ -646,6 +646,10 @@ func (st *httpStream) finish(status int, body []byte) {
 		return
 	}
 	st.done = true
+	// However long the handler ran, its answer gets a fresh write window:
+	// the server's WriteTimeout counts from the request, and a slow tool
+	// must not lose its result to it.
+	st.extend()
 	switch {
 	case st.sse && body != nil:
 		_ = st.writeEvent(body)

@@ -20,12 +20,14 @@ type HTTPLimits struct {
 	// (default 30s): a stalled or trickled body is cut off. Once the body
 	// is read the handler lifts it, so a long tool call is not cancelled.
 	ReadTimeout time.Duration
-	// WriteTimeout bounds writing an ordinary response (default 2m). Event
-	// streams (legacy GET, subscriptions/listen, progress) extend their
-	// deadline by StreamWriteTimeout on every write instead.
+	// WriteTimeout bounds a request from its headers to the end of its
+	// response on routes other than the MCP endpoint (default 2m). The MCP
+	// endpoint instead gives each write (the answer, and every event of a
+	// stream: legacy GET, subscriptions/listen, progress) StreamWriteTimeout,
+	// so a long tool call keeps its answer and a long stream stays open.
 	WriteTimeout time.Duration
-	// StreamWriteTimeout is how long one event-stream write may block on a
-	// client that stopped reading (default 30s).
+	// StreamWriteTimeout is how long one write on the MCP endpoint may
+	// block on a client that stopped reading (default 30s).
 	StreamWriteTimeout time.Duration
 	// IdleTimeout closes a keep-alive connection idle this long (default 60s).
 	IdleTimeout time.Duration

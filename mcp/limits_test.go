@@ -17,7 +17,7 @@ import (
 var testLimits = HTTPLimits{
 	ReadHeaderTimeout:  300 * time.Millisecond,
 	ReadTimeout:        600 * time.Millisecond,
-	WriteTimeout:       5 * time.Second,
+	WriteTimeout:       time.Second,
 	StreamWriteTimeout: time.Second,
 	IdleTimeout:        400 * time.Millisecond,
 }
@@ -253,7 +253,7 @@ func TestStreamsOutliveReadTimeout(t *testing.T) {
 	addr := limitedServer(t, testLimits, Guards{}, &HTTPOptions{Heartbeat: 100 * time.Millisecond})
 	url := "http://" + addr + "/mcp"
 
-	t.Run("slow tool call", func(t *testing.T) {
+	t.Run("slow tool call", func(t *testing.T) { // longer than WriteTimeout, too
 		t.Parallel()
 		resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`))
 		if err != nil {
