@@ -55,7 +55,9 @@ const pingBody = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 // probe checks that another, well-behaved client is answered promptly.
 func probe(t *testing.T, addr string) {
 	t.Helper()
-	c := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	// Generous bounds: the machine running the tests may be loaded; a
+	// server that holds the probe behind slow clients takes far longer.
+	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	start := time.Now()
 	resp, err := c.Post("http://"+addr+"/mcp", "application/json", strings.NewReader(pingBody))
 	if err != nil {
@@ -65,7 +67,7 @@ func probe(t *testing.T, addr string) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("probe status = %d", resp.StatusCode)
 	}
-	if d := time.Since(start); d > time.Second {
+	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("probe took %v", d)
 	}
 }
@@ -137,7 +139,7 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 				}()
 			}
 			probe(t, addr)
-			closedWithin(t, c, 3*time.Second)
+			closedWithin(t, c, 5*time.Second)
 		})
 	}
 }
@@ -159,7 +161,7 @@ func TestRefusedWithoutReadingBody(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := dial(t, addr, "POST /mcp HTTP/1.1\r\nHost: "+tt.host+"\r\n"+tt.hdr+"Content-Length: 1000\r\n\r\n{")
-			got := closedWithin(t, c, time.Second)
+			got := closedWithin(t, c, 5*time.Second) // ReadTimeout is a minute
 			if !strings.Contains(got, tt.want) || !strings.Contains(strings.ToLower(got), "connection: close") {
 				t.Fatalf("reply = %q, want %s and Connection: close", got, tt.want)
 			}
@@ -211,9 +213,27 @@ func TestStalledBodiesAtTheCap(t *testing.T) {
 	for range 50 {
 		conns = append(conns, dial(t, addr, "POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\n{"))
 	}
-	time.Sleep(100 * time.Millisecond) // let the server see every body start
+	time.Sleep(100 * time.Millisecond) // let the server see the bodies start
 	probe(t, addr)
-	closedWithin(t, conns[0], 2*time.Second) // the oldest made room
+	// One of them (the oldest the server saw) made room for the probe.
+	closed := make(chan bool, len(conns))
+	for _, c := range conns {
+		go func() {
+			_ = c.SetReadDeadline(time.Now().Add(3 * time.Second))
+			_, err := io.ReadAll(c)
+			var ne net.Error
+			closed <- !(errors.As(err, &ne) && ne.Timeout())
+		}()
+	}
+	n := 0
+	for range conns {
+		if <-closed {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("no stalled connection was closed to admit the probe")
+	}
 }
 
 // TestAmbiguousFraming: oversized, conflicting and chunked-plus-length
