@@ -37,7 +37,7 @@ func (c *Caller) HasCapability(name string) bool {
 		return false
 	}
 	var caps map[string]json.RawMessage
-	if json.Unmarshal(c.Capabilities, &caps) != nil {
+	if jsonrpc.Unmarshal(c.Capabilities, &caps) != nil {
 		return false
 	}
 	v, ok := caps[name]

@@ -18,9 +18,13 @@
 // # What the server does for the catalog
 //
 //   - pages lists with opaque cursors;
+//   - reads every message strictly (exact-case member names; duplicate or
+//     case-variant names, invalid UTF-8, nesting past 64 levels and a null
+//     request id refused), so a proxy in front reads the same message;
 //   - rejects unknown tools and prompts (-32602), validates tool arguments
-//     against the tool's input schema (-32602 with the offending argument),
-//     and checks required prompt arguments;
+//     against the tool's input schema (a result with isError naming the
+//     offending argument, so the model can fix it), and checks required
+//     prompt arguments;
 //   - turns tool errors into results with isError, and errors wrapping
 //     [ErrResourceNotFound] into the era's resource-not-found error;
 //   - seals 2026-07-28 requestState with an HMAC, so handlers can trust it;
@@ -33,7 +37,12 @@
 // yourself. [NewHTTPHandler] serves POST/GET/DELETE on one endpoint with
 // the status mapping of the spec, behind [Guards] (Host/Origin allowlist
 // and API key) that also cover routes mounted with [HTTPHandler.Handle].
-// [HTTPHandler.RunReaper] expires idle legacy sessions.
+// [HTTPHandler.RunReaper] expires idle legacy sessions; at most
+// HTTPOptions.MaxSessions are held, with at most [MaxSubscriptions] known
+// resource URIs each. [NewHTTPServer] wraps a handler in an http.Server
+// with [HTTPLimits]: header, body, write and idle timeouts sized for MCP
+// (event streams extend their write deadline per write) and a connection
+// cap that evicts idle connections first.
 //
 // Push notifications go through [Server.NotifyResourceUpdated] and
 // [Server.NotifyListChanged]; they never block the caller.

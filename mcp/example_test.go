@@ -73,7 +73,7 @@ func ExampleNewHTTPHandler() {
 	h.Handle("GET /api/status", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintln(w, `{"text":"ok"}`)
 	}))
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := mcp.NewHTTPServer(h, mcp.HTTPLimits{})
 	fmt.Fprintf(os.Stderr, "[app] MCP server on http://%s/mcp\n", ln.Addr())
 
 	ctx, cancel := context.WithCancel(context.Background())

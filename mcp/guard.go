@@ -3,10 +3,12 @@ package mcp
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/synaptic-graph/synaptic/mcp/internal/jsonrpc"
 )
@@ -36,16 +38,28 @@ func (g Guards) Wrap(next http.Handler) http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !wildcard && (!allowedHost(r.Host, bound) || !allowedOrigin(r.Header.Get("Origin"), bound)) {
-			writeGuardError(w, http.StatusForbidden, "forbidden host")
+			refuse(w, http.StatusForbidden, "forbidden host: requests must name localhost, 127.0.0.1, [::1] or the bound address in Host and Origin")
+			return
+		}
+		if isOAuthDiscovery(r.URL.Path) {
+			// Clients that met a 401 look for an OAuth server to register
+			// with; say plainly there is none, so they stop and ask for
+			// the key instead.
+			writeOAuthNotFound(w)
 			return
 		}
 		if key != "" {
 			// Comparing digests keeps the comparison constant-time even
 			// in the key's length.
-			got := sha256.Sum256([]byte(presentedKey(r)))
+			presented := presentedKey(r)
+			got := sha256.Sum256([]byte(presented))
 			if subtle.ConstantTimeCompare(got[:], keySum[:]) != 1 {
-				w.Header().Set("WWW-Authenticate", "Bearer")
-				writeGuardError(w, http.StatusUnauthorized, "unauthorized: missing or wrong API key")
+				w.Header().Set("WWW-Authenticate", `Bearer realm="synaptic", error="invalid_token", error_description="send the API key as X-API-Key: <key> or Authorization: Bearer <key>"`)
+				msg := "unauthorized: missing API key"
+				if presented != "" {
+					msg = "unauthorized: wrong API key"
+				}
+				refuse(w, http.StatusUnauthorized, msg+`: send it in the header "X-API-Key: <key>" or "Authorization: Bearer <key>" (the key the server was started with, --api-key or $SYNAPTIC_API_KEY); this server does not use OAuth`)
 				return
 			}
 		}
@@ -121,8 +135,37 @@ func allowedOrigin(origin, bound string) bool {
 	return allowedHost(u.Host, bound)
 }
 
-func writeGuardError(w http.ResponseWriter, status int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
+// refuse answers a request the guards turn away without reading its body,
+// and closes the connection: a client that is not allowed in does not get
+// to hold a connection open by stalling or trickling its body.
+func refuse(w http.ResponseWriter, status int, msg string) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Connection", "close") // also stops net/http draining the body first
 	w.WriteHeader(status)
 	_, _ = w.Write(jsonrpc.EncodeError(nil, &Error{Code: CodeInvalidRequest, Message: msg}))
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	// The unread body is discarded on the way out; end that read now.
+	_ = rc.SetReadDeadline(time.Now())
+}
+
+// isOAuthDiscovery reports the well-known paths OAuth-capable MCP clients
+// probe (RFC 9728, RFC 8414, OpenID discovery), with any suffix.
+func isOAuthDiscovery(path string) bool {
+	for _, p := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"} {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func writeOAuthNotFound(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Connection", "close")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = io.WriteString(w, `{"error":"not_found","error_description":"synaptic does not use OAuth: there is nothing to register with. If the server was started with an API key, send it in the header X-API-Key: <key> or Authorization: Bearer <key>."}`+"\n")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 }

@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +77,37 @@ func TestGuardsExposed(t *testing.T) {
 		if got := tt.g.Exposed(); got != tt.want {
 			t.Errorf("%+v.Exposed() = %v, want %v", tt.g, got, tt.want)
 		}
+	}
+}
+
+// TestOAuthDiscoveryNotFound: the probes OAuth-capable clients send after
+// a 401 get a plain 404 JSON answer, before the key is checked.
+func TestOAuthDiscoveryNotFound(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	h := Guards{APIKey: "k", Addr: "127.0.0.1:80"}.Wrap(ok)
+	for _, path := range []string{
+		"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp",
+		"/.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server/mcp",
+		"/.well-known/openid-configuration",
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost"+path, nil))
+		var body struct {
+			ErrorDescription string `json:"error_description"`
+		}
+		_ = json.Unmarshal(rec.Body.Bytes(), &body)
+		if rec.Code != http.StatusNotFound || !strings.Contains(body.ErrorDescription, "X-API-Key") {
+			t.Errorf("GET %s = %d %s, want 404 naming the header", path, rec.Code, rec.Body)
+		}
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "http://evil.example.com/.well-known/oauth-protected-resource", nil))
+	if rec.Code != http.StatusForbidden {
+		t.Errorf("probe with a foreign Host = %d, want 403 (the host guard comes first)", rec.Code)
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost/.well-known/oauth-protected-resourcex", nil))
+	if rec.Code != http.StatusUnauthorized {
+		t.Errorf("non-probe path = %d, want 401", rec.Code)
 	}
 }

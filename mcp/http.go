@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -26,6 +27,11 @@ type HTTPOptions struct {
 	// SessionIdle is how long a legacy session may sit idle, with no open
 	// stream, before the reaper drops it (default 1h).
 	SessionIdle time.Duration
+	// MaxSessions caps the legacy sessions held at once (default 1000; one
+	// costs about 5 KB). At the cap, initialize evicts the least recently
+	// used session with no open stream, or is refused with HTTP 503 when
+	// every session has one.
+	MaxSessions int
 }
 
 // HTTPHandler serves a Server over Streamable HTTP: POST for both eras,
@@ -37,13 +43,16 @@ type HTTPHandler struct {
 	mux     *http.ServeMux
 	guarded http.Handler
 
+	// streamWrite bounds one event-stream write (see HTTPLimits).
+	streamWrite time.Duration
+
 	mu       sync.Mutex
 	sessions map[string]*session
 }
 
 // NewHTTPHandler returns the HTTP transport for s.
 func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
-	h := &HTTPHandler{s: s, mux: http.NewServeMux(), sessions: make(map[string]*session)}
+	h := &HTTPHandler{s: s, mux: http.NewServeMux(), sessions: make(map[string]*session), streamWrite: 30 * time.Second}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -56,6 +65,9 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 	if h.opts.SessionIdle <= 0 {
 		h.opts.SessionIdle = time.Hour
 	}
+	if h.opts.MaxSessions <= 0 {
+		h.opts.MaxSessions = 1000
+	}
 	h.mux.HandleFunc(h.opts.Path, h.serveMCP)
 	h.guarded = h.opts.Guards.Wrap(h.mux)
 	return h
@@ -66,7 +78,24 @@ func NewHTTPHandler(s *Server, opts *HTTPOptions) *HTTPHandler {
 func (h *HTTPHandler) Handle(pattern string, handler http.Handler) { h.mux.Handle(pattern, handler) }
 
 // ServeHTTP implements http.Handler.
-func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.guarded.ServeHTTP(w, r) }
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if len(r.TransferEncoding) > 0 {
+		// net/http lets a chunked body win over a Content-Length and drops
+		// the latter before a handler could see both. A proxy in front may
+		// have framed the body by its Content-Length, so the bytes after
+		// this request are not to be trusted as the next one: answer, then
+		// close (RFC 9112 section 6.1). MCP clients send Content-Length.
+		w.Header().Set("Connection", "close")
+	}
+	h.guarded.ServeHTTP(w, r)
+}
+
+// bodyRead lifts the whole-request read deadline once the request is in:
+// net/http keeps watching the connection while the handler runs and would
+// cancel the request when that deadline passes.
+func bodyRead(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+}
 
 // RunReaper drops legacy sessions idle longer than HTTPOptions.SessionIdle
 // until ctx is done, then returns nil. It fits an oklog/run actor:
@@ -102,6 +131,41 @@ func (h *HTTPHandler) reap(now time.Time) {
 	}
 }
 
+// store registers a new session, making room at the cap by dropping the
+// least recently used session that has no open stream.
+func (h *HTTPHandler) store(se *session) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.sessions) >= h.opts.MaxSessions {
+		var lru *session
+		var lruSeen time.Time
+		for _, o := range h.sessions {
+			o.mu.Lock()
+			seen, busy := o.lastSeen, o.streams > 0
+			o.mu.Unlock()
+			if !busy && (lru == nil || seen.Before(lruSeen)) {
+				lru, lruSeen = o, seen
+			}
+		}
+		if lru == nil {
+			return sessionsFull(h.opts.MaxSessions)
+		}
+		delete(h.sessions, lru.id)
+		h.s.removeSession(lru)
+		lru.close()
+	}
+	h.sessions[se.id] = se
+	h.s.addSession(se)
+	return nil
+}
+
+func (e sessionsFull) Error() string {
+	return fmt.Sprintf("too many open sessions (max %d), all of them busy: close one with DELETE /mcp, or retry later", int(e))
+}
+
+// sessionsFull is the error for an initialize that finds no room.
+type sessionsFull int
+
 func (h *HTTPHandler) session(id string) *session {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -131,7 +195,9 @@ func modernHeader(r *http.Request) bool {
 }
 
 func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
+	receiving(r, true)
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.s.opts.MaxMessageBytes))
+	receiving(r, false)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -141,6 +207,7 @@ func (h *HTTPHandler) post(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, nil, &Error{Code: CodeInvalidRequest, Message: "reading body: " + err.Error()})
 		return
 	}
+	bodyRead(w)
 	msg, id, derr := jsonrpc.Decode(body)
 	if derr != nil {
 		writeError(w, http.StatusBadRequest, id, toRPCError(derr))
@@ -176,7 +243,7 @@ func (h *HTTPHandler) postModern(w http.ResponseWriter, r *http.Request, msg *js
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	st := &httpStream{w: w}
+	st := h.newStream(w)
 	in := &inbound{msg: msg, modern: true, meta: md, out: st, heartbeat: h.opts.Heartbeat}
 	res, rpcErr, ok := h.s.process(r.Context(), in)
 	if !ok {
@@ -200,6 +267,13 @@ func (h *HTTPHandler) checkModern(r *http.Request, msg *jsonrpc.Message) (*moder
 	}
 	md, e := parseModernMeta(msg.Params)
 	if e != nil {
+		// A legacy-shaped body under a version header nobody speaks: the
+		// version is the problem, not the missing _meta.
+		if !hasModernMeta(msg.Params) {
+			if ve := checkModernVersion(hv); ve != nil {
+				return nil, ve
+			}
+		}
 		return nil, e
 	}
 	if hv != md.version {
@@ -216,7 +290,7 @@ func (h *HTTPHandler) checkModern(r *http.Request, msg *jsonrpc.Message) (*moder
 		URI       string                     `json:"uri"`
 		Arguments map[string]json.RawMessage `json:"arguments"`
 	}
-	_ = json.Unmarshal(msg.Params, &p)
+	_ = jsonrpc.Unmarshal(msg.Params, &p)
 	switch msg.Method {
 	case "tools/call", "prompts/get":
 		if e := matchHeader(r, "Mcp-Name", p.Name); e != nil {
@@ -367,7 +441,7 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, msg *js
 			var p struct {
 				RequestID json.RawMessage `json:"requestId"`
 			}
-			if json.Unmarshal(msg.Params, &p) == nil && p.RequestID != nil {
+			if jsonrpc.Unmarshal(msg.Params, &p) == nil && p.RequestID != nil {
 				se.cancel(p.RequestID)
 			}
 		}
@@ -378,14 +452,15 @@ func (h *HTTPHandler) postLegacy(w http.ResponseWriter, r *http.Request, msg *js
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	defer se.track(msg.ID, cancel)()
-	st := &httpStream{w: w}
+	st := h.newStream(w)
 	in := &inbound{msg: msg, sess: se, out: st}
 	res, rpcErr, ok := h.s.process(ctx, in)
 	if msg.Method == "initialize" && rpcErr == nil {
-		h.mu.Lock()
-		h.sessions[se.id] = se
-		h.mu.Unlock()
-		h.s.addSession(se)
+		if err := h.store(se); err != nil {
+			w.Header().Set("Retry-After", "60")
+			st.finish(http.StatusServiceUnavailable, jsonrpc.EncodeError(msg.ID, &Error{Code: CodeInvalidRequest, Message: err.Error()}))
+			return
+		}
 		w.Header().Set("Mcp-Session-Id", se.id)
 	}
 	if !ok || (ctx.Err() != nil && r.Context().Err() == nil) { // cancelled by the client
@@ -407,6 +482,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	bodyRead(w)
 	se.mu.Lock()
 	se.streams++
 	se.mu.Unlock()
@@ -416,7 +492,7 @@ func (h *HTTPHandler) get(w http.ResponseWriter, r *http.Request) {
 		se.lastSeen = time.Now()
 		se.mu.Unlock()
 	}()
-	st := &httpStream{w: w}
+	st := h.newStream(w)
 	if st.keepalive() != nil {
 		return
 	}
@@ -488,10 +564,24 @@ func writeError(w http.ResponseWriter, status int, id json.RawMessage, e *Error)
 // with plain JSON unless messages must precede the response, in which
 // case it switches to an event stream on the first one.
 type httpStream struct {
-	mu   sync.Mutex
-	w    http.ResponseWriter
-	sse  bool
-	done bool
+	mu    sync.Mutex
+	w     http.ResponseWriter
+	grace time.Duration // per-write deadline once streaming; 0 = none
+	sse   bool
+	done  bool
+}
+
+func (h *HTTPHandler) newStream(w http.ResponseWriter) *httpStream {
+	return &httpStream{w: w, grace: h.streamWrite}
+}
+
+// extend gives the next stream write its own deadline: a stream outlives
+// the server's WriteTimeout, but a client that stops reading must not pin
+// the connection forever.
+func (st *httpStream) extend() {
+	if st.grace > 0 {
+		_ = http.NewResponseController(st.w).SetWriteDeadline(time.Now().Add(st.grace))
+	}
 }
 
 var errStreamDone = errors.New("stream finished")
@@ -509,6 +599,7 @@ func (st *httpStream) startSSE() {
 }
 
 func (st *httpStream) writeEvent(msg []byte) error {
+	st.extend()
 	if _, err := io.WriteString(st.w, "event: message\ndata: "); err != nil {
 		return err
 	}
@@ -540,6 +631,7 @@ func (st *httpStream) keepalive() error {
 		return errStreamDone
 	}
 	st.startSSE()
+	st.extend()
 	if _, err := io.WriteString(st.w, ": keepalive\n\n"); err != nil {
 		return err
 	}
@@ -554,6 +646,10 @@ func (st *httpStream) finish(status int, body []byte) {
 		return
 	}
 	st.done = true
+	// However long the handler ran, its answer gets a fresh write window:
+	// the server's WriteTimeout counts from the request, and a slow tool
+	// must not lose its result to it.
+	st.extend()
 	switch {
 	case st.sse && body != nil:
 		_ = st.writeEvent(body)

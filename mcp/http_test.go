@@ -92,6 +92,8 @@ func TestHTTPModern(t *testing.T) {
 		{"missing meta", mh("tools/list", ""), noMeta, 400, CodeInvalidParams},
 		{"header differs from meta", with(mh("tools/list", ""), "MCP-Protocol-Version", "v999"), modern(1, "tools/list", ""), 400, CodeHeaderMismatch},
 		{"unsupported version", with(mh("tools/list", ""), "MCP-Protocol-Version", "v999"), v999, 400, CodeUnsupportedProtocolVersion},
+		// P8: a bogus version header on a legacy-shaped body is a version error.
+		{"bogus version, legacy body", with(mh("tools/list", ""), "MCP-Protocol-Version", "1999-01-01"), noMeta, 400, CodeUnsupportedProtocolVersion},
 		{"missing Mcp-Method", with(mh("tools/list", ""), "Mcp-Method", ""), modern(1, "tools/list", ""), 400, CodeHeaderMismatch},
 		{"wrong Mcp-Method", mh("prompts/list", ""), modern(1, "tools/list", ""), 400, CodeHeaderMismatch},
 		{"Mcp-Method is case-sensitive", mh("TOOLS/LIST", ""), modern(1, "tools/list", ""), 400, CodeHeaderMismatch},

@@ -3,6 +3,8 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/synaptic-graph/synaptic/mcp/internal/jsonrpc"
 )
 
 // handleLegacy serves one request of the initialize-handshake era.
@@ -13,7 +15,7 @@ func (s *Server) handleLegacy(ctx context.Context, in *inbound) (any, error) {
 			ProgressToken json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
 	}
-	_ = json.Unmarshal(in.msg.Params, &meta)
+	_ = jsonrpc.Unmarshal(in.msg.Params, &meta)
 	se.mu.Lock()
 	caller := &Caller{
 		ProtocolVersion: se.version,
@@ -67,12 +69,14 @@ func (s *Server) handleLegacy(ctx context.Context, in *inbound) (any, error) {
 		if !se.stored {
 			return nil, &Error{Code: CodeInvalidRequest, Message: "resource subscriptions need a session: send initialize first and then Mcp-Session-Id"}
 		}
-		se.mu.Lock()
 		if in.msg.Method == "resources/subscribe" {
-			se.subs[p.URI] = true
-		} else {
-			delete(se.subs, p.URI)
+			if err := s.subscribe(ctx, se, p.URI, caller); err != nil {
+				return nil, err
+			}
+			return struct{}{}, nil
 		}
+		se.mu.Lock()
+		delete(se.subs, p.URI)
 		se.mu.Unlock()
 		return struct{}{}, nil
 	case "server/discover", "subscriptions/listen":

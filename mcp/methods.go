@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/synaptic-graph/synaptic/mcp/internal/jsonrpc"
 )
 
 // handleFeature serves the catalog methods both eras share.
@@ -225,11 +227,34 @@ func (s *Server) inputRequired(ir *InputRequired, c *Caller) (any, error) {
 	return w, nil
 }
 
+// maxEchoURI bounds how much of a client's URI an error repeats, so a
+// 3 MB URI does not come back as a 6 MB error.
+const maxEchoURI = 200
+
+// resourceNotFound names the URI once, in data.uri (as the MCP spec's
+// example does), cut to maxEchoURI characters.
 func resourceNotFound(uri string, c *Caller) *Error {
+	code := CodeResourceNotFound
 	if c.modern {
-		return &Error{Code: CodeInvalidParams, Message: "resource not found: " + uri, Data: map[string]any{"uri": uri}}
+		code = CodeInvalidParams
 	}
-	return &Error{Code: CodeResourceNotFound, Message: "resource not found: " + uri, Data: map[string]any{"uri": uri}}
+	data := map[string]any{"uri": truncateRunes(uri, maxEchoURI)}
+	if len(uri) > maxEchoURI {
+		data["uriLength"] = len(uri)
+	}
+	return &Error{Code: code, Message: "resource not found (see data.uri; resources/list and resources/templates/list name what exists)", Data: data}
+}
+
+// truncateRunes cuts s to at most n runes, marking a cut with "…".
+func truncateRunes(s string, n int) string {
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos] + "…"
+		}
+		i++
+	}
+	return s
 }
 
 func (s *Server) readResource(ctx context.Context, params json.RawMessage, c *Caller) (any, error) {
@@ -285,7 +310,7 @@ func (s *Server) getPrompt(ctx context.Context, params json.RawMessage, c *Calle
 	args := make(map[string]string, len(p.Arguments))
 	for k, raw := range p.Arguments {
 		var v string
-		if json.Unmarshal(raw, &v) != nil {
+		if jsonrpc.Unmarshal(raw, &v) != nil {
 			return nil, invalidParams("prompt %q: argument %q must be a string", p.Name, k)
 		}
 		args[k] = v
@@ -335,10 +360,10 @@ func (s *Server) complete(ctx context.Context, params json.RawMessage, c *Caller
 		return nil, err
 	}
 	req := &CompleteRequest{Context: p.Context.Arguments, Caller: c}
-	if json.Unmarshal(p.Ref, &req.Ref) != nil || (req.Ref.Type != "ref/prompt" && req.Ref.Type != "ref/resource") {
+	if jsonrpc.Unmarshal(p.Ref, &req.Ref) != nil || (req.Ref.Type != "ref/prompt" && req.Ref.Type != "ref/resource") {
 		return nil, invalidParams(`completion/complete: ref.type must be "ref/prompt" or "ref/resource"`)
 	}
-	if json.Unmarshal(p.Argument, &req.Argument) != nil || req.Argument.Name == "" {
+	if jsonrpc.Unmarshal(p.Argument, &req.Argument) != nil || req.Argument.Name == "" {
 		return nil, invalidParams("completion/complete: missing argument.name")
 	}
 	res, err := s.opts.Catalog.Complete(ctx, req)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/synaptic-graph/synaptic/mcp/internal/jsonrpc"
 )
 
 // Reserved _meta keys of 2026-07-28.
@@ -35,7 +37,7 @@ func requestMeta(params json.RawMessage) map[string]json.RawMessage {
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
-	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
+	if len(params) == 0 || jsonrpc.Unmarshal(params, &p) != nil {
 		return nil
 	}
 	return p.Meta
@@ -68,15 +70,15 @@ func parseModernMeta(params json.RawMessage) (*modernMeta, *Error) {
 	var p struct {
 		Meta json.RawMessage `json:"_meta"`
 	}
-	if err := json.Unmarshal(params, &p); err != nil || len(p.Meta) == 0 || string(p.Meta) == "null" {
+	if err := jsonrpc.Unmarshal(params, &p); err != nil || len(p.Meta) == 0 || string(p.Meta) == "null" {
 		return nil, invalidParams("missing params._meta: 2026-07-28 requests must carry %s and %s", metaProtocolVersion, metaClientCapabilities)
 	}
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal(p.Meta, &m); err != nil {
+	if err := jsonrpc.Unmarshal(p.Meta, &m); err != nil {
 		return nil, invalidParams("params._meta must be an object")
 	}
 	var conn map[string]json.RawMessage
-	_ = json.Unmarshal(m[metaConnection], &conn)
+	_ = jsonrpc.Unmarshal(m[metaConnection], &conn)
 	get := func(full, short string) json.RawMessage {
 		if v, ok := m[full]; ok {
 			return v
@@ -85,7 +87,7 @@ func parseModernMeta(params json.RawMessage) (*modernMeta, *Error) {
 	}
 	md := &modernMeta{logLevel: levelOff}
 	v := get(metaProtocolVersion, "protocolVersion")
-	if v == nil || json.Unmarshal(v, &md.version) != nil || md.version == "" {
+	if v == nil || jsonrpc.Unmarshal(v, &md.version) != nil || md.version == "" {
 		return nil, invalidParams("params._meta[%q] must be a non-empty string", metaProtocolVersion)
 	}
 	md.caps = get(metaClientCapabilities, "clientCapabilities")
@@ -97,16 +99,16 @@ func parseModernMeta(params json.RawMessage) (*modernMeta, *Error) {
 			Name    *string `json:"name"`
 			Version *string `json:"version"`
 		}
-		if !isJSONObject(raw) || json.Unmarshal(raw, &ci) != nil || ci.Name == nil || ci.Version == nil {
+		if !isJSONObject(raw) || jsonrpc.Unmarshal(raw, &ci) != nil || ci.Name == nil || ci.Version == nil {
 			return nil, invalidParams("params._meta[%q] must be an object with string name and version", metaClientInfo)
 		}
 		md.info = &Implementation{}
-		_ = json.Unmarshal(raw, md.info)
+		_ = jsonrpc.Unmarshal(raw, md.info)
 	}
 	if raw, ok := m[metaLogLevel]; ok {
 		var lvl string
 		n, known := 0, false
-		if json.Unmarshal(raw, &lvl) == nil {
+		if jsonrpc.Unmarshal(raw, &lvl) == nil {
 			n, known = levelRank[lvl]
 		}
 		if !known {
@@ -278,10 +280,14 @@ func (s *Server) listen(ctx context.Context, in *inbound) (any, error) {
 		honored["resourcesListChanged"] = true
 	}
 	if c.ReadResource != nil && len(n.ResourceSubscriptions) > 0 {
-		for _, u := range n.ResourceSubscriptions {
+		uris := s.listenURIs(ctx, n.ResourceSubscriptions)
+		for _, u := range uris {
 			l.uris[u] = true
 		}
-		honored["resourceSubscriptions"] = n.ResourceSubscriptions
+		if uris == nil {
+			uris = []string{}
+		}
+		honored["resourceSubscriptions"] = uris
 	}
 
 	s.mu.Lock()

@@ -187,6 +187,11 @@ func checkType(t, v any, path string) error {
 	}
 	got := jsonType(v)
 	for _, want := range types {
+		if want == "integer" && got == "integer" && !fitsInt64(v.(json.Number)) {
+			// Integral, but no handler can hold it; the tool catalog
+			// refuses the same values, so both validators agree.
+			return fmt.Errorf("%s: %s is outside the 64-bit integer range", at(path), v)
+		}
 		if want == got || (want == "number" && got == "integer") {
 			return nil
 		}
@@ -208,12 +213,22 @@ func jsonType(v any) string {
 	case map[string]any:
 		return "object"
 	case json.Number:
-		if f, err := strconv.ParseFloat(string(x), 64); err == nil && f == math.Trunc(f) && !math.IsInf(f, 0) {
+		f, err := strconv.ParseFloat(string(x), 64)
+		if math.IsInf(f, 0) || (err == nil && f == math.Trunc(f)) { // 1e999 is integral, just too big
 			return "integer"
 		}
 		return "number"
 	}
 	return "unknown"
+}
+
+// fitsInt64 reports whether an integral number lies within int64.
+func fitsInt64(n json.Number) bool {
+	if _, err := n.Int64(); err == nil {
+		return true
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	return err == nil && f >= -(1<<63) && f < 1<<63
 }
 
 func num(v any) (float64, bool) {

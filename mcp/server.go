@@ -268,7 +268,7 @@ func decodeParams(params json.RawMessage, v any) error {
 	if len(params) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(params, v); err != nil {
+	if err := jsonrpc.Unmarshal(params, v); err != nil {
 		return invalidParams("invalid params: %v", err)
 	}
 	return nil

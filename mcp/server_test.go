@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // testCatalog is a small catalog exercising every feature.
@@ -201,6 +202,16 @@ func TestErrors(t *testing.T) {
 		{"tampered state", []string{modern(1, "tools/call", `"name":"ask","requestState":"abc.def"`)}, CodeInvalidParams, "requestState", ""},
 		{"input required in legacy", []string{initLine, legacy(1, "tools/call", `"name":"ask"`)}, CodeInternalError, "2026-07-28", ""},
 		{"legacy stdio subscribe", []string{initLine, legacy(1, "resources/subscribe", `"uri":"x://a"`)}, CodeMethodNotFound, "", ""},
+		// W5: a message reads one way only; what a case-insensitive,
+		// last-wins parser would see differently is refused.
+		{"case variant method", []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list","Method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`}, CodeInvalidRequest, `duplicate member "Method"`, ""},
+		{"duplicate method", []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call"}`}, CodeInvalidRequest, `duplicate member "method"`, ""},
+		{"upper-case method", []string{`{"jsonrpc":"2.0","id":1,"METHOD":"tools/list"}`}, CodeInvalidRequest, `missing "method"`, ""},
+		{"case variant tool name", []string{modern(1, "tools/call", `"name":"fail","Name":"echo"`)}, CodeInvalidRequest, `duplicate member "Name"`, ""},
+		{"upper-case tool name", []string{modern(1, "tools/call", `"NAME":"echo"`)}, CodeInvalidParams, "missing tool name", ""},
+		{"duplicate argument", []string{modern(1, "tools/call", `"name":"echo","arguments":{"text":"a","text":"b"}`)}, CodeInvalidRequest, `duplicate member "text" in "params.arguments"`, ""},
+		{"case variant argument", []string{modern(1, "tools/call", `"name":"echo","arguments":{"text":"a","TEXT":"b"}`)}, CodeInvalidRequest, `duplicate member "TEXT"`, ""},
+		{"deep nesting", []string{modern(1, "tools/call", `"name":"echo","arguments":{"text":`+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+`}`)}, CodeInvalidRequest, "nesting too deep (max 64", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -215,6 +226,60 @@ func TestErrors(t *testing.T) {
 				t.Errorf("error.data = %v, want key %q", r.Error.Data, tt.wantData)
 			}
 		})
+	}
+}
+
+// TestUnanswerableIDs covers requests whose id cannot be echoed: each
+// still gets exactly one reply (with a null id), and every output line is
+// valid UTF-8.
+func TestUnanswerableIDs(t *testing.T) {
+	tests := []struct {
+		name, line string
+		wantCode   int
+		wantMsg    string
+	}{
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, CodeInvalidRequest, "not null"},
+		{"invalid utf-8 id", "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"ping\"}", CodeParseError, "UTF-8"},
+		{"duplicate id", `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, CodeInvalidRequest, `duplicate member "id"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			s := newTestServer(t, nil)
+			if err := s.ServeStdio(t.Context(), strings.NewReader(tt.line+"\n"), &out); err != nil {
+				t.Fatal(err)
+			}
+			if !utf8.Valid(out.Bytes()) {
+				t.Fatalf("output is not UTF-8: %q", out.Bytes())
+			}
+			rs := serveLines(t, newTestServer(t, nil), tt.line)
+			if len(rs) != 1 || string(rs[0].ID) != "null" || rs[0].Error == nil {
+				t.Fatalf("replies = %+v, want one error with id null", rs)
+			}
+			if e := rs[0].Error; e.Code != tt.wantCode || !strings.Contains(e.Message, tt.wantMsg) {
+				t.Errorf("error = %d %q, want %d containing %q", e.Code, e.Message, tt.wantCode, tt.wantMsg)
+			}
+		})
+	}
+}
+
+// TestHugeURIEchoedOnce: an unknown 3 MB URI comes back cut, once (P10).
+func TestHugeURIEchoedOnce(t *testing.T) {
+	uri := "x://" + strings.Repeat("a", 3<<20)
+	var out bytes.Buffer
+	line := modern(1, "resources/read", fmt.Sprintf(`"uri":%q`, uri))
+	if err := newTestServer(t, nil).ServeStdio(t.Context(), strings.NewReader(line+"\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() > 1024 {
+		t.Fatalf("error reply is %d bytes, want under 1 KiB", out.Len())
+	}
+	var r reply
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil || r.Error == nil || r.Error.Code != CodeInvalidParams {
+		t.Fatalf("reply = %s", out.Bytes())
+	}
+	if got, _ := r.Error.Data["uri"].(string); !strings.HasPrefix(uri, strings.TrimSuffix(got, "…")) || r.Error.Data["uriLength"] != float64(len(uri)) {
+		t.Errorf("data = %v", r.Error.Data)
 	}
 }
 

@@ -223,7 +223,7 @@ func (c *stdioConn) notification(msg *jsonrpc.Message) {
 		var p struct {
 			RequestID json.RawMessage `json:"requestId"`
 		}
-		if json.Unmarshal(msg.Params, &p) == nil && p.RequestID != nil {
+		if jsonrpc.Unmarshal(msg.Params, &p) == nil && p.RequestID != nil {
 			c.sess.cancel(p.RequestID)
 		}
 	}

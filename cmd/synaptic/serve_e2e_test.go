@@ -557,12 +557,6 @@ func TestServeAuth(t *testing.T) {
 			denied:  [][]string{nil, {"X-API-Key", "env-key"}, {"Authorization", "Bearer env-key"}},
 		},
 		{
-			name:    "blank flag disables auth despite env",
-			env:     []string{"SYNAPTIC_API_KEY=env-key"},
-			args:    []string{"--api-key", "  "},
-			allowed: [][]string{nil, {"X-API-Key", "whatever"}},
-		},
-		{
 			name:    "blank env disables auth",
 			env:     []string{"SYNAPTIC_API_KEY="},
 			allowed: [][]string{nil},

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 )
 
 // Schemas are kept to the JSON Schema subset every layer understands (type,
@@ -136,6 +138,11 @@ func check(schema, v any, path string) error {
 		return nil
 	}
 	if typ, ok := s["type"].(string); ok {
+		if n, isNum := v.(json.Number); typ == "integer" && isNum {
+			if _, integral, inRange := asInt64(n); integral && !inRange {
+				return fmt.Errorf("%s: %s is outside the 64-bit integer range", where(path), n)
+			}
+		}
 		if !hasType(typ, v) {
 			return fmt.Errorf("%s must be of type %s", where(path), typ)
 		}
@@ -214,23 +221,87 @@ func hasType(typ string, v any) bool {
 		_, ok := v.(json.Number)
 		return ok
 	case "integer":
+		// JSON Schema: any number with a zero fractional part (1.0, 1e2)
+		// is an integer; decode rewrites those as plain literals. Like the
+		// MCP server's validator, values outside int64 are refused.
 		n, ok := v.(json.Number)
 		if !ok {
 			return false
 		}
-		// Only plain integer literals: "3.0" would not decode into an int.
-		_, err := n.Int64()
-		return err == nil
+		_, integral, inRange := asInt64(n)
+		return integral && inRange
 	case "null":
 		return v == nil
 	}
 	return true
 }
 
+// asInt64 reads n as a 64-bit integer: integral is false for a fraction,
+// inRange false for an integral value beyond int64.
+func asInt64(n json.Number) (v int64, integral, inRange bool) {
+	if i, err := n.Int64(); err == nil {
+		return i, true, true
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if math.IsInf(f, 0) {
+		return 0, true, false // 1e999: integral, far out of range
+	}
+	if err != nil || f != math.Trunc(f) {
+		return 0, false, false
+	}
+	if f < -(1<<63) || f >= 1<<63 {
+		return 0, true, false
+	}
+	return int64(f), true, true
+}
+
+// canonicalNumbers rewrites integral numbers written with a fraction or
+// an exponent (1.0, 1e2) as plain integers, so they decode into Go ints.
+func canonicalNumbers(args json.RawMessage) json.RawMessage {
+	if !bytes.ContainsAny(args, ".eE") {
+		return args
+	}
+	d := json.NewDecoder(bytes.NewReader(args))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return args
+	}
+	changed := false
+	var walk func(any) any
+	walk = func(x any) any {
+		switch x := x.(type) {
+		case json.Number:
+			if i, integral, inRange := asInt64(x); integral && inRange && string(x) != strconv.FormatInt(i, 10) {
+				changed = true
+				return json.Number(strconv.FormatInt(i, 10))
+			}
+		case map[string]any:
+			for k, e := range x {
+				x[k] = walk(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = walk(e)
+			}
+		}
+		return x
+	}
+	v = walk(v)
+	if !changed {
+		return args
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return args
+	}
+	return b
+}
+
 // decode unmarshals validated arguments into dst. Validation already
 // guaranteed the shape, so an error here is a bug worth surfacing.
 func decode(args json.RawMessage, dst any) error {
-	if err := json.Unmarshal(args, dst); err != nil {
+	if err := json.Unmarshal(canonicalNumbers(args), dst); err != nil {
 		return fmt.Errorf("decoding arguments: %w", err)
 	}
 	return nil

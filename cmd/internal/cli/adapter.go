@@ -66,7 +66,10 @@ func mcpCatalog(c *tools.Catalog, mode tools.CatalogMode) mcp.Catalog {
 			case errors.Is(err, tools.ErrUnknownTool):
 				return nil, &mcp.Error{Code: mcp.CodeInvalidParams, Message: "unknown tool: " + req.Name}
 			case errors.As(err, &ae):
-				return nil, &mcp.Error{Code: mcp.CodeInvalidParams, Message: ae.Error()}
+				// The same channel as the MCP server's own schema check:
+				// bad arguments are a tool error the model can read and fix
+				// (MCP 2025-11-25, SEP-1303), not a protocol error.
+				return &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent(ae.Error())}, IsError: true}, nil
 			case err != nil:
 				return nil, err
 			}

@@ -55,7 +55,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	var f serveFlags
 	fs.StringVar(&f.graph, "graph", filepath.Join("synaptic-out", "graph.json"), "graph.json to serve")
 	fs.StringVar(&f.httpAddr, "http", "", "serve HTTP on host:port (e.g. 127.0.0.1:8765) instead of stdio")
-	fs.StringVar(&f.apiKey, "api-key", "", "require this key on HTTP requests (default $SYNAPTIC_API_KEY; blank disables)")
+	fs.StringVar(&f.apiKey, "api-key", "", "require this key on HTTP requests (default $SYNAPTIC_API_KEY; unset or empty: no key; only whitespace: refused)")
 	fs.StringVar(&f.sourceRoot, "source-root", "", "trusted root for get_source (default: the directory above synaptic-out/, else the current directory)")
 	fs.BoolVar(&f.allowExec, "allow-exec", false, "advertise tools that run commands (none in this build)")
 	fs.BoolVar(&f.concise, "concise", os.Getenv("SYNAPTIC_CONCISE") != "" && os.Getenv("SYNAPTIC_CONCISE") != "0", "token-lean defaults (also $SYNAPTIC_CONCISE)")
@@ -91,7 +91,9 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	if !explicitKey {
 		f.apiKey = os.Getenv("SYNAPTIC_API_KEY")
 	}
-	f.apiKey = strings.TrimSpace(f.apiKey)
+	if f.apiKey, err = checkAPIKey(f.apiKey, explicitKey, f.httpAddr != ""); err != nil {
+		return err
+	}
 	if f.watch {
 		return usageError{"--watch (or SYNAPTIC_SERVE_WATCH=1) is not implemented in this build: serve reloads graph.json whenever it changes, so rerun 'synaptic extract' after edits (or run it from a git hook); unset SYNAPTIC_SERVE_WATCH to start"}
 	}
@@ -201,7 +203,8 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	h := mcp.NewHTTPHandler(srv, &mcp.HTTPOptions{Guards: guards})
 	mountREST(h, cat)
 	viewer.Mount(h, cat)
-	hs := &http.Server{Handler: catalogFromQuery(h), ReadHeaderTimeout: 10 * time.Second}
+	hs := mcp.NewHTTPServer(h, mcp.HTTPLimits{}) // h itself, so its event streams get the stream write timeout
+	hs.Handler = catalogFromQuery(h)
 	mcpURL := "http://" + addr + "/mcp"
 	if f.readyFile != "" {
 		if err := publishReadyFile(f.readyFile, addr, mcpURL); err != nil {
@@ -458,45 +461,6 @@ func (w *graphWatcher) check() {
 	for _, r := range w.cat.Resources() {
 		w.srv.NotifyResourceUpdated(r.URI)
 	}
-}
-
-// checkReadyFile fails early, before loading anything, if the ready file
-// cannot be published later.
-func checkReadyFile(p string) error {
-	if _, err := os.Lstat(p); err == nil {
-		return fmt.Errorf("--ready-file %s already exists: it is never overwritten; remove it or pick a new path", p)
-	}
-	if st, err := os.Stat(filepath.Dir(p)); err != nil || !st.IsDir() {
-		return fmt.Errorf("--ready-file %s: parent directory %s must already exist", p, filepath.Dir(p))
-	}
-	return nil
-}
-
-// publishReadyFile writes {address, mcp_url} to a temporary file (mode
-// 0600) and hard-links it into place, which fails if the path exists: the
-// file appears whole, once, and never replaces anything.
-func publishReadyFile(p, addr, mcpURL string) error {
-	data, _ := json.Marshal(map[string]string{"address": addr, "mcp_url": mcpURL})
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".ready-*")
-	if err != nil {
-		return fmt.Errorf("--ready-file: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Link(tmp.Name(), p); err != nil {
-		return fmt.Errorf("--ready-file %s: %w (it is never overwritten)", p, err)
-	}
-	return nil
 }
 
 // mountREST adds the read-only REST routes, behind the same guards as /mcp.

@@ -40,7 +40,7 @@ func serve(addr string) error {
 		Guards:    mcp.Guards{Addr: ln.Addr().String()},
 		Heartbeat: 5 * time.Second,
 	})
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := mcp.NewHTTPServer(h, mcp.HTTPLimits{})
 	fmt.Printf("http://%s/mcp\n", ln.Addr())
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -9,6 +9,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Standard JSON-RPC and MCP error codes.
@@ -74,15 +76,22 @@ type wire struct {
 // the error, so the error response can echo it.
 func Decode(data []byte) (*Message, json.RawMessage, error) {
 	data = bytes.TrimSpace(data)
-	if !json.Valid(data) {
-		return nil, nil, &Error{Code: CodeParseError, Message: "parse error: invalid JSON"}
+	if len(data) == 0 {
+		return nil, nil, &Error{Code: CodeParseError, Message: "parse error: empty message"}
 	}
-	if len(data) == 0 || data[0] != '{' {
+	if serr, dupID := checkStrict(data); serr != nil {
+		var id json.RawMessage
+		if serr.Code == CodeInvalidRequest && !dupID {
+			id = peekID(data)
+		}
+		return nil, id, serr
+	}
+	if data[0] != '{' {
 		return nil, nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: expected a single JSON object (batches are not supported)"}
 	}
 	var w wire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}
+	if err := Unmarshal(data, &w); err != nil {
+		return nil, peekID(data), &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}
 	}
 	id, idErr := checkID(w.ID)
 	if idErr != nil {
@@ -96,6 +105,12 @@ func Decode(data []byte) (*Message, json.RawMessage, error) {
 	}
 	m := &Message{ID: id}
 	if w.Method != nil {
+		if w.ID != nil && id == nil {
+			// JSON-RPC allows a null id only in responses to unreadable
+			// requests; MCP forbids it in requests. Treating it as a
+			// notification would leave the client waiting forever.
+			return invalid(`"id" must be a string or a number, not null (omit it to send a notification)`)
+		}
 		if *w.Method == "" {
 			return invalid(`"method" must be a non-empty string`)
 		}
@@ -115,12 +130,15 @@ func Decode(data []byte) (*Message, json.RawMessage, error) {
 		return invalid(`missing "method"`)
 	}
 	hasResult, hasError := w.Result != nil, w.Error != nil && !isNull(w.Error)
+	if !hasResult && !hasError {
+		return invalid(`missing "method" (member names are case-sensitive)`)
+	}
 	if hasResult == hasError {
 		return invalid("a response needs exactly one of result and error")
 	}
 	if hasError {
 		var e Error
-		if err := json.Unmarshal(w.Error, &e); err != nil {
+		if err := Unmarshal(w.Error, &e); err != nil {
 			return invalid("malformed error object")
 		}
 		m.Error = &e
@@ -142,6 +160,37 @@ func checkID(raw json.RawMessage) (json.RawMessage, error) {
 		return raw, nil
 	}
 	return nil, &Error{Code: CodeInvalidRequest, Message: `invalid request: "id" must be a string or a number`}
+}
+
+// peekID returns the top-level id of a message that failed a later check,
+// so its error response can still name it; nil when it cannot be read.
+func peekID(data []byte) json.RawMessage {
+	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return nil
+		}
+		if name.String() != "id" {
+			if dec.SkipValue() != nil {
+				return nil
+			}
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil {
+			return nil
+		}
+		id, err := checkID(json.RawMessage(bytes.Clone(v)))
+		if err != nil {
+			return nil
+		}
+		return id
+	}
+	return nil
 }
 
 func isNull(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }

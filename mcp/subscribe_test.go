@@ -1,0 +1,150 @@
+package mcp
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMatchTemplate(t *testing.T) {
+	tests := []struct {
+		tmpl, uri string
+		want      bool
+	}{
+		{"x://t/{id}", "x://t/7", true},
+		{"x://t/{id}", "x://t/a/b.go", true},
+		{"x://t/{id}", "x://t/", false},
+		{"x://t/{id}", "x://u/7", false},
+		{"x://a", "x://a", true},
+		{"x://a", "x://ab", false},
+		{"x://{a}/mid/{b}", "x://1/mid/2", true},
+		{"x://{a}/mid/{b}", "x://1/mid/", false},
+		{"x://{a}.md", "x://r.md", true},
+		{"x://{a}.md", "x://.md", false},
+		{"x://{broken", "x://z", false},
+	}
+	for _, tt := range tests {
+		if got := matchTemplate(tt.tmpl, tt.uri); got != tt.want {
+			t.Errorf("matchTemplate(%q, %q) = %v, want %v", tt.tmpl, tt.uri, got, tt.want)
+		}
+	}
+}
+
+// TestSubscribeBounds: legacy subscriptions name a real resource, a short
+// URI, and at most MaxSubscriptions of them (H3).
+func TestSubscribeBounds(t *testing.T) {
+	_, _, ts := newHTTPTest(t, nil)
+	url := ts.URL + "/mcp"
+	resp, _ := do(t, "POST", url, nil, initLine)
+	hdr := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id")}
+	sub := func(id int, uri string) reply {
+		_, r := do(t, "POST", url, hdr, legacy(id, "resources/subscribe", fmt.Sprintf(`"uri":%q`, uri)))
+		return r
+	}
+	if r := sub(1, "x://a"); r.Error != nil {
+		t.Fatalf("listed resource: %+v", r.Error)
+	}
+	if r := sub(2, "x://t/42"); r.Error != nil {
+		t.Fatalf("template instance: %+v", r.Error)
+	}
+	if r := sub(3, "x://nope"); r.Error == nil || r.Error.Code != CodeResourceNotFound {
+		t.Errorf("unknown URI = %+v, want -32002", r.Error)
+	}
+	if r := sub(4, "x://t/"+strings.Repeat("a", MaxURIBytes)); r.Error == nil || r.Error.Code != CodeInvalidParams || !strings.Contains(r.Error.Message, "too long") {
+		t.Errorf("long URI = %+v, want -32602 too long", r.Error)
+	}
+	for i := 3; i <= MaxSubscriptions; i++ { // 2 taken above
+		if r := sub(100+i, fmt.Sprintf("x://t/n%d", i)); r.Error != nil {
+			t.Fatalf("subscription %d: %+v", i, r.Error)
+		}
+	}
+	if r := sub(5, "x://t/one-too-many"); r.Error == nil || !strings.Contains(r.Error.Message, "too many") {
+		t.Errorf("subscription %d = %+v, want refused", MaxSubscriptions+1, r.Error)
+	}
+	if r := sub(6, "x://a"); r.Error != nil {
+		t.Errorf("re-subscribing a held URI at the cap = %+v, want ok", r.Error)
+	}
+}
+
+// TestListenHonorsOnlyKnownURIs: a modern listen acknowledges the URIs it
+// took, never more than MaxSubscriptions, and none that do not exist.
+func TestListenHonorsOnlyKnownURIs(t *testing.T) {
+	_, _, ts := newHTTPTest(t, nil)
+	uris := []string{`"x://a"`, `"x://nope"`, `"x://a"`}
+	for i := range MaxSubscriptions + 10 {
+		uris = append(uris, fmt.Sprintf(`"x://t/%d"`, i))
+	}
+	body := modern(1, "subscriptions/listen", `"notifications":{"resourceSubscriptions":[`+strings.Join(uris, ",")+`]}`)
+	_, sse := openStream(t, t.Context(), "POST", ts.URL+"/mcp", mh("subscriptions/listen", ""), body)
+	ack := sse.next(t)
+	if !strings.Contains(ack, "acknowledged") || strings.Contains(ack, "x://nope") || strings.Contains(ack, fmt.Sprintf("x://t/%d\"", MaxSubscriptions-1)) {
+		t.Fatalf("ack = %.300s", ack)
+	}
+	if n := strings.Count(ack, "x://"); n != MaxSubscriptions {
+		t.Errorf("ack honors %d URIs, want %d", n, MaxSubscriptions)
+	}
+}
+
+// TestSessionCap: at MaxSessions, initialize evicts the least recently
+// used idle session; when every session has an open stream it is refused.
+func TestSessionCap(t *testing.T) {
+	_, h, ts := newHTTPTest(t, &HTTPOptions{MaxSessions: 3, Heartbeat: time.Hour})
+	url := ts.URL + "/mcp"
+	var sids []string
+	for range 5 {
+		resp, r := do(t, "POST", url, nil, initLine)
+		if resp.StatusCode != 200 || r.Error != nil {
+			t.Fatalf("initialize = %d %+v", resp.StatusCode, r)
+		}
+		sids = append(sids, resp.Header.Get("Mcp-Session-Id"))
+	}
+	h.mu.Lock()
+	n := len(h.sessions)
+	h.mu.Unlock()
+	if n != 3 {
+		t.Fatalf("%d sessions held, want 3", n)
+	}
+	if resp, _ := do(t, "POST", url, map[string]string{"Mcp-Session-Id": sids[0]}, legacy(1, "ping", "")); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("evicted oldest session = %d, want 404", resp.StatusCode)
+	}
+	for _, sid := range sids[2:] {
+		openStream(t, t.Context(), "GET", url, map[string]string{"Mcp-Session-Id": sid}, "")
+	}
+	resp, r := do(t, "POST", url, nil, initLine)
+	if resp.StatusCode != http.StatusServiceUnavailable || r.Error == nil || !strings.Contains(r.Error.Message, "too many open sessions (max 3)") || resp.Header.Get("Mcp-Session-Id") != "" {
+		t.Errorf("initialize with all sessions busy = %d %+v", resp.StatusCode, r.Error)
+	}
+	for _, sid := range sids[2:] {
+		if resp, _ := do(t, "POST", url, map[string]string{"Mcp-Session-Id": sid}, legacy(2, "ping", "")); resp.StatusCode != 200 {
+			t.Errorf("busy session %s dropped: %d", sid, resp.StatusCode)
+		}
+	}
+}
+
+// FuzzMatchTemplate: a client's URI never panics the matcher, and a match
+// always keeps the template's literal prefix and suffix.
+func FuzzMatchTemplate(f *testing.F) {
+	for _, s := range []string{"x://t/7", "x://t/", "synaptic://node/a/b.go", "", "{", "x://t/{id}"} {
+		f.Add("x://t/{id}", s)
+		f.Add("synaptic://node/{label}", s)
+		f.Add("x://{a}/mid/{b}.md", s)
+	}
+	f.Fuzz(func(t *testing.T, tmpl, uri string) {
+		if !matchTemplate(tmpl, uri) {
+			return
+		}
+		open := strings.IndexByte(tmpl, '{')
+		if open < 0 {
+			if uri != tmpl {
+				t.Fatalf("literal template %q matched %q", tmpl, uri)
+			}
+			return
+		}
+		close := strings.LastIndexByte(tmpl, '}')
+		if !strings.HasPrefix(uri, tmpl[:open]) || (close > open && !strings.HasSuffix(uri, tmpl[close+1:])) {
+			t.Fatalf("%q matched %q without its literal ends", tmpl, uri)
+		}
+	})
+}
