@@ -11,6 +11,7 @@ import (
 
 	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/synql"
 	"github.com/synaptic-graph/synaptic/core/textsafe"
 )
 
@@ -39,6 +40,9 @@ type snapshot struct {
 
 	repoHashOnce sync.Once
 	repoHash     map[string]string
+
+	synqlOnce sync.Once
+	synqlEng  *synql.Engine
 }
 
 type repoCount struct {
