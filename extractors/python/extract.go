@@ -787,6 +787,7 @@ func (x *state) caller(i extract.Node) int32 {
 func (x *state) call(i extract.Node) {
 	fn := x.t.Child(i, x.l.fFunction)
 	if fn != extract.None {
+		x.dynamic(i, fn)
 		x.callee(i, fn)
 	}
 }

@@ -350,6 +350,13 @@ func Dump(f *abi.Facts) string {
 		}
 		b.WriteByte('\n')
 	}
+	for _, d := range f.Dynamic {
+		key := "(opaque)"
+		if d.Key != "" {
+			key = strconv.Quote(d.Key)
+		}
+		fmt.Fprintf(&b, "dyn %s %s %s L%d\n", qual(d.From), d.Kind, key, d.Line)
+	}
 	for _, e := range f.Errors {
 		fmt.Fprintf(&b, "error %s\n", strconv.Quote(e))
 	}
