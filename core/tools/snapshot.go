@@ -43,6 +43,9 @@ type snapshot struct {
 
 	synqlOnce sync.Once
 	synqlEng  *synql.Engine
+
+	dynOnce sync.Once
+	dyn     *dynamicIndex
 }
 
 type repoCount struct {
