@@ -1159,6 +1159,7 @@ func (w *walker) call(n extract.Node) {
 		return
 	}
 	fn := t.Child(n, l.fFunction)
+	w.dynamicCall(n, fn)
 	if fn != extract.None {
 		switch w.kind(fn) {
 		case l.identifier:
@@ -1295,6 +1296,7 @@ func (w *walker) lookup(bs []binding, name []byte) string {
 
 func (w *walker) newExpr(n extract.Node) {
 	t, l := w.t, w.l
+	w.dynamicNew(n)
 	if c := t.Child(n, l.fConstructor); c != extract.None {
 		switch w.kind(c) {
 		case l.identifier:
