@@ -1016,6 +1016,7 @@ func (w *walker) call(n extract.Node) {
 		if !w.is(op, k.identifier) || len(recv) > maxReceiver {
 			recv = receiverText(recv)
 		}
+		w.dynamic(n, recv, w.text(field))
 		w.f.Call(abi.Call{
 			Caller: w.caller(), Name: w.text(field),
 			Receiver: recv, ReceiverType: w.exprType(op),
