@@ -107,6 +107,9 @@ func (r *resolver) callablesByName() map[string]map[string][]int32 {
 // among the members of the type enclosing the site (getattr(self, "x")),
 // else anywhere in the language family. -1 when none or several.
 func (r *resolver) reflectionTarget(byName map[string]map[string][]int32, f *fileInfo, host int32, key string) int32 {
+	if i := strings.LastIndexAny(key, ".$"); i >= 0 {
+		key = key[i+1:] // Class.forName("com.acme.Plugin"): the class is Plugin
+	}
 	for p := host; p >= 0; p = r.syms[p].parent {
 		typ := p
 		if o := r.syms[p].owner; o >= 0 {

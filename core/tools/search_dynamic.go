@@ -24,7 +24,7 @@ const (
 
 // dynamicDetectors says which extractors of this build record sites, so
 // an empty list is never read as "no dynamic dispatch here".
-const dynamicDetectors = "python (getattr, __import__, importlib.import_module, eval, exec)"
+const dynamicDetectors = "python (getattr, __import__, importlib.import_module, eval, exec), go (reflect MethodByName/FieldByName, plugin.Open), javascript/typescript (obj[key](), computed import()/require(), eval, new Function, Reflect.*) and java (Class.forName, getMethod, getField, Method.invoke, newInstance); rust is not scanned"
 
 const (
 	defaultHazards = 30
