@@ -61,6 +61,8 @@ type walker struct {
 	f   *extract.File
 	src []byte
 
+	eventGate int8 // channel.go: does the file use EventEmitter/CustomEvent (0 not yet known, 1 yes, -1 no)
+
 	parent   int32        // enclosing symbol, the Parent of new symbols
 	caller   int32        // enclosing callable (or class body), the Caller of calls
 	thisType string       // class that `this` denotes here, "" if unknown
@@ -1160,6 +1162,7 @@ func (w *walker) call(n extract.Node) {
 	}
 	fn := t.Child(n, l.fFunction)
 	w.dynamicCall(n, fn)
+	w.channelCall(n, fn)
 	if fn != extract.None {
 		switch w.kind(fn) {
 		case l.identifier:

@@ -50,3 +50,33 @@ func TestDynamicSectionValidation(t *testing.T) {
 		}
 	}
 }
+
+func TestChannelSectionRoundTrip(t *testing.T) {
+	f := sampleFacts()
+	f.Dynamic = []DynamicSite{{From: -1, Kind: DynamicEval, Line: 2}}
+	f.Channels = []ChannelSite{
+		{From: 1, Kind: ChannelIPC, Role: ChannelHandle, Name: "save", Handler: "onSave", Line: 4},
+		{From: -1, Kind: ChannelEvent, Role: ChannelSend, Name: "saved", Line: 9},
+	}
+	b := EncodeFacts(nil, f)
+	got, err := DecodeFacts(b)
+	if err != nil || !reflect.DeepEqual(got, f) {
+		t.Fatalf("round trip: %v\n got %+v", err, got)
+	}
+	// Channels without dynamic sites: the section still decodes.
+	f.Dynamic = nil
+	if got, err := DecodeFacts(EncodeFacts(nil, f)); err != nil || !reflect.DeepEqual(got, f) {
+		t.Fatalf("channels alone: %v", err)
+	}
+	for name, c := range map[string]ChannelSite{
+		"kind": {From: -1, Kind: "bus", Role: ChannelSend, Name: "x"},
+		"role": {From: -1, Kind: ChannelWS, Role: "listen", Name: "x"},
+		"name": {From: -1, Kind: ChannelWS, Role: ChannelSend},
+		"from": {From: 7, Kind: ChannelWS, Role: ChannelSend, Name: "x"},
+	} {
+		f.Channels = []ChannelSite{c}
+		if _, err := DecodeFacts(EncodeFacts(nil, f)); err == nil {
+			t.Errorf("bad %s accepted", name)
+		}
+	}
+}

@@ -16,6 +16,7 @@ type Facts struct {
 	Relations []Relation
 	Errors    []string      // non-fatal problems the extractor wants reported (e.g. "syntax error at L12")
 	Dynamic   []DynamicSite // dynamic-dispatch sites (dynamic.go); encoded in their own trailing section
+	Channels  []ChannelSite // runtime channel ends (channel.go); their own trailing section, after Dynamic
 }
 
 // Span is a 1-based line/column range.
@@ -152,7 +153,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendDynamicSection(b, f)
+	return appendChannelSection(appendDynamicSection(b, f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -252,6 +253,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 		f.Errors[i] = d.String()
 	}
 	decodeDynamicSection(d, f)
+	decodeChannelSection(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
@@ -283,6 +285,9 @@ func (f *Facts) Validate() error {
 		}
 	}
 	if err := f.validateDynamic(); err != nil {
+		return err
+	}
+	if err := f.validateChannels(); err != nil {
 		return err
 	}
 	// Parents must not form cycles; walking up is bounded by n steps.
