@@ -48,3 +48,40 @@ func TestCLIDynamicHazards(t *testing.T) {
 		t.Errorf("affected on_stop has no caveat:\n%s", out)
 	}
 }
+
+// TestCLIElectronChannel: a handler registered with ipcMain.handle in one
+// file and invoked by ipcRenderer in another meets its sender on the
+// "ipc #save-doc" channel node, so affected and shortest_path cross it.
+func TestCLIElectronChannel(t *testing.T) {
+	needBin(t)
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"src/main.ts": `import { ipcMain } from "electron";
+
+function saveDocument(_e: unknown, doc: string) {
+  return doc.length;
+}
+
+export function setup() {
+  ipcMain.handle("save-doc", saveDocument);
+}
+`,
+		"src/renderer.ts": `import { ipcRenderer } from "electron";
+
+export async function save(doc: string) {
+  await ipcRenderer.invoke("save-doc", doc);
+}
+`,
+	})
+	run(t, root, false, "extract", "--quiet", ".")
+	out := run(t, root, false, "call", "affected", "label=saveDocument")
+	if !strings.Contains(out, "ipc #save-doc") || !strings.Contains(out, "save()") {
+		t.Errorf("affected saveDocument does not cross the channel:\n%s", out)
+	}
+	if out := run(t, root, false, "call", "shortest_path", "source=save", "target=saveDocument"); !strings.Contains(out, "--calls_service--> channel_ipc_save_doc") || !strings.Contains(out, "--handled_by--> saveDocument()") {
+		t.Errorf("shortest_path:\n%s", out)
+	}
+	if out := run(t, root, false, "call", "find_callers", "label=saveDocument"); !strings.Contains(out, "ipc #save-doc") {
+		t.Errorf("find_callers:\n%s", out)
+	}
+}
