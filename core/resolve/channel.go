@@ -43,6 +43,9 @@ func (r *resolver) resolveChannels() {
 	for fi := range r.files {
 		f := &r.files[fi]
 		for _, c := range f.Facts.Channels {
+			if c.Kind == abi.ChannelHTTP {
+				continue // route.go
+			}
 			host := f.id
 			if c.From >= 0 {
 				host = r.syms[f.first+c.From].id

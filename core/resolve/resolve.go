@@ -102,6 +102,7 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	r.resolveCalls()
 	r.resolveDynamic()
 	r.resolveChannels()
+	r.resolveRoutes()
 	g := &graph.Graph{Directed: true, Nodes: r.nodes, Edges: r.edges}
 	g.Canonicalize()
 	return g, r.stats

@@ -10,6 +10,11 @@ const (
 	ChannelEvent ChannelKind = "event" // EventEmitter on/emit, DOM addEventListener/dispatchEvent(new CustomEvent)
 	ChannelIPC   ChannelKind = "ipc"   // Electron ipcMain/ipcRenderer, webContents.send
 	ChannelWS    ChannelKind = "ws"    // WebSocket / socket.io message names
+	// ChannelHTTP is an HTTP route: Name is "METHOD /path" ("*" for a
+	// method the source does not say), computed path parts written "{}"
+	// and parameters in the framework's own syntax (<id>, :id, {id});
+	// the host canonicalizes both sides before matching.
+	ChannelHTTP ChannelKind = "http"
 )
 
 // ChannelRole says which end of a channel a site is.
@@ -80,9 +85,9 @@ func (f *Facts) validateChannels() error {
 			return fmt.Errorf("abi: channel site %d has enclosing symbol %d out of range", i, c.From)
 		}
 		switch c.Kind {
-		case ChannelEvent, ChannelIPC, ChannelWS:
+		case ChannelEvent, ChannelIPC, ChannelWS, ChannelHTTP:
 		default:
-			return fmt.Errorf("abi: channel site %d has unknown kind %q (want event, ipc or ws)", i, c.Kind)
+			return fmt.Errorf("abi: channel site %d has unknown kind %q (want event, ipc, ws or http)", i, c.Kind)
 		}
 		if c.Role != ChannelSend && c.Role != ChannelHandle {
 			return fmt.Errorf("abi: channel site %d has unknown role %q (want send or handle)", i, c.Role)
