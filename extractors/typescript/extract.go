@@ -1163,6 +1163,7 @@ func (w *walker) call(n extract.Node) {
 	fn := t.Child(n, l.fFunction)
 	w.dynamicCall(n, fn)
 	w.channelCall(n, fn)
+	w.routeCall(n, fn)
 	if fn != extract.None {
 		switch w.kind(fn) {
 		case l.identifier:

@@ -57,7 +57,7 @@ type lang struct {
 	accessibilityModifier, decorator                                                extract.KindID
 	predefinedType, literalType, typeQuery, thisType, exportStatement               extract.KindID
 	ambientDeclaration                                                              extract.KindID
-	subscriptExpression                                                             extract.KindID // dynamic.go
+	subscriptExpression, binaryExpression, object, pair                             extract.KindID // dynamic.go, route.go
 
 	// Anonymous tokens.
 	kwGet, kwSet, kwConst extract.KindID
@@ -128,6 +128,7 @@ func newLang(g *extract.Grammar) *lang {
 		fDeclaration: f("declaration"), fKind: f("kind"), fTypeArguments: f("type_arguments"),
 		fTypeParameters: f("type_parameters"), fKey: f("key"),
 		subscriptExpression: k("subscript_expression"), fIndex: f("index"),
+		binaryExpression: k("binary_expression"), object: k("object"), pair: k("pair"),
 	}
 	set := func(r role, names ...string) {
 		for _, n := range names {
