@@ -1017,6 +1017,7 @@ func (w *walker) call(n extract.Node) {
 			recv = receiverText(recv)
 		}
 		w.dynamic(n, recv, w.text(field))
+		w.route(n, recv, w.text(field))
 		w.f.Call(abi.Call{
 			Caller: w.caller(), Name: w.text(field),
 			Receiver: recv, ReceiverType: w.exprType(op),
