@@ -49,16 +49,16 @@ func (w *walker) channelCall(call, fn extract.Node) {
 	if obj == extract.None || prop == extract.None {
 		return
 	}
-	method := string(w.bytes(prop))
 	role := abi.ChannelRole("")
-	switch {
-	case sendMethods[method]:
+	switch pb := w.bytes(prop); {
+	case sendMethods[string(pb)]:
 		role = abi.ChannelSend
-	case handleMethods[method]:
+	case handleMethods[string(pb)]:
 		role = abi.ChannelHandle
 	default:
-		return
+		return // most member calls: no allocation before this point
 	}
+	method := string(w.bytes(prop))
 	args := t.Child(call, l.fArguments)
 	if args == extract.None {
 		return

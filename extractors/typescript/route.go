@@ -24,7 +24,18 @@ var (
 // concatenation (computed parts are written "{}").
 func (w *walker) routeCall(call, fn extract.Node) {
 	t, l := w.t, w.l
-	if fn == extract.None {
+	switch {
+	case fn == extract.None:
+		return
+	case w.kind(fn) == l.identifier:
+		if string(w.bytes(fn)) != "fetch" {
+			return
+		}
+	case w.kind(fn) == l.memberExpression:
+		if prop := t.Child(fn, l.fProperty); prop == extract.None || httpVerbs[string(w.bytes(prop))] == "" {
+			return // most member calls: checked without allocating
+		}
+	default:
 		return
 	}
 	args := t.Child(call, l.fArguments)
