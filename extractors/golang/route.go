@@ -23,6 +23,12 @@ var clientVerbs = map[string]string{"Get": "GET", "Post": "POST", "Head": "HEAD"
 // r.Get("/x", h) (chi) as handlers; http.Get(url), client.Post(url, …),
 // http.NewRequest(method, url, …) as clients.
 func (w *walker) route(call extract.Node, recv, method string) {
+	switch {
+	case method == "HandleFunc", method == "Handle", routeVerbs[method] != "", clientVerbs[method] != "",
+		method == "NewRequest", method == "NewRequestWithContext":
+	default:
+		return // most calls: decided before reading the arguments
+	}
 	args := w.argList(call)
 	if len(args) == 0 {
 		return
