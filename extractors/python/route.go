@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -88,10 +89,12 @@ func (x *state) httpClient(call, fn extract.Node) {
 	if obj == extract.None || attr == extract.None {
 		return
 	}
-	recv := string(t.Bytes(obj))
-	recv = recv[strings.LastIndexByte(recv, '.')+1:]
 	verb := routeVerbs[string(t.Bytes(attr))]
-	if verb == "" || !httpClients[recv] {
+	if verb == "" {
+		return // most calls: decided without allocating
+	}
+	ob := t.Bytes(obj)
+	if !httpClients[string(ob[bytes.LastIndexByte(ob, '.')+1:])] {
 		return
 	}
 	url := x.urlArg(call)
