@@ -30,12 +30,13 @@ var ErrWork = errors.New("SYNQL query stopped at its work bound: narrow it with 
 type Engine struct {
 	x *graph.Index
 
-	once    sync.Once
-	fanIn   []int32
-	fanOut  []int32
-	effLOC  []int32
-	byKind  map[string][]int32
-	MaxWork int
+	once      sync.Once
+	fanIn     []int32
+	fanOut    []int32
+	effLOC    []int32
+	byKind    map[string][]int32
+	relations map[string]bool // lower-cased relation names present
+	MaxWork   int
 }
 
 // NewEngine wraps an index.
@@ -71,6 +72,9 @@ func (r *Result) Len() int {
 // Run evaluates q; limit (when > 0) caps rows below q's own LIMIT.
 func (e *Engine) Run(ctx context.Context, q *Query, limit int) (*Result, error) {
 	e.prepare()
+	if err := e.checkNames(q); err != nil {
+		return nil, err
+	}
 	ev := newEvaluation(ctx, e, q)
 	if err := ev.match(0); err != nil {
 		return nil, err
@@ -92,6 +96,10 @@ func (e *Engine) prepare() {
 		n := e.x.Len()
 		e.fanIn, e.fanOut, e.effLOC = make([]int32, n), make([]int32, n), make([]int32, n)
 		e.byKind = map[string][]int32{}
+		e.relations = map[string]bool{}
+		for i := range int32(len(e.x.G.Edges)) {
+			e.relations[strings.ToLower(e.x.Edge(i).Relation)] = true
+		}
 		seen := map[int32]struct{}{}
 		distinct := func(i int32, edges []int32) int32 {
 			clear(seen)
@@ -109,6 +117,35 @@ func (e *Engine) prepare() {
 			e.effLOC[i] = int32(e.loc(i))
 		}
 	})
+}
+
+// checkNames refuses node kinds and relations the graph does not have: a
+// typo would otherwise match nothing and read as "none found".
+func (e *Engine) checkNames(q *Query) error {
+	for _, n := range q.Nodes {
+		if n.Kind != "" && len(e.byKind[n.Kind]) == 0 {
+			return fmt.Errorf("unknown node kind %q; this graph has: %s", n.Kind, strings.Join(sortedNames(e.byKind), ", "))
+		}
+	}
+	for _, r := range q.Rels {
+		for _, rel := range r.Relations {
+			if !e.relations[rel] {
+				return fmt.Errorf("unknown relation %q; this graph has: %s", rel, strings.Join(sortedNames(e.relations), ", "))
+			}
+		}
+	}
+	return nil
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		if k != "" {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // typeKinds are kinds whose effective LOC widens over their members.

@@ -174,6 +174,23 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+func TestUnknownNames(t *testing.T) {
+	e := engine()
+	for q, want := range map[string]string{
+		"MATCH (c:clas) RETURN c":             `unknown node kind "clas"; this graph has: class, field, function, interface, method`,
+		"MATCH (a)-[:cals]->(b) RETURN b":     `unknown relation "cals"; this graph has: calls, contains, implements, method, references`,
+		"MATCH (a)-[:calls|xx]->(b) RETURN b": `unknown relation "xx"`,
+	} {
+		parsed, err := Parse(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Run(context.Background(), parsed, 0); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", q, err, want)
+		}
+	}
+}
+
 func TestPatterns(t *testing.T) {
 	e := engine()
 	for _, tt := range []struct {

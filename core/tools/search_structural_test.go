@@ -63,6 +63,7 @@ func TestStructuralSearchErrors(t *testing.T) {
 		`{"query":"MATCH (c:class RETURN c"}`: "syntax error at column 16: expected ')' closing the node pattern",
 		`{"query":"MATCH (c) WHERE c.size > 1 RETURN c"}`: "unknown field \"size\"",
 		`{"query":"MATCH (a)-[*1..99]->(b) RETURN b"}`:    "hops run from 1 to 8",
+		`{"query":"MATCH (c:klass) RETURN c"}`:            `unknown node kind "klass"; this graph has:`,
 		`{"pattern":"mvc"}`:                               "the patterns are: singleton, factory, observer, service-locator, god-class",
 	} {
 		r := call(t, c, "structural_search", args)
