@@ -80,6 +80,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/syntax
 	$(GO) test -run '^$$' -fuzz '^FuzzGlob$$' -fuzztime $(FUZZTIME) ./core/search
 	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./core/search
+	$(GO) test -run '^$$' -fuzz '^FuzzIsBinary$$' -fuzztime $(FUZZTIME) ./core/search
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/synql
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFacts$$' -fuzztime $(FUZZTIME) ./core/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFacts$$' -fuzztime $(FUZZTIME) ./sdk/abi

@@ -177,7 +177,7 @@ func searchFile(ctx context.Context, m *Matcher, rel string, opts Options) fileR
 	if err != nil {
 		return fileResult{outcome: unreadable}
 	}
-	if discover.IsBinary(data) {
+	if isBinary(data) {
 		return fileResult{outcome: binaryFile}
 	}
 	var fr fileResult
