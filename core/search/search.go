@@ -13,6 +13,8 @@ package search
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -40,7 +42,8 @@ type Options struct {
 	// MaxFileSize skips larger files (0 = DefaultMaxFileSize).
 	MaxFileSize int64
 	// Read reads a file by its path relative to Root; nil reads it from
-	// disk. search_text passes the source-root jail here.
+	// disk at the path discover resolved, into reused buffers.
+	// search_text passes the source-root jail here.
 	Read func(rel string) ([]byte, error)
 	// Workers bounds the reading goroutines (0 = GOMAXPROCS).
 	Workers int
@@ -76,11 +79,7 @@ func Search(ctx context.Context, m *Matcher, opts Options) (*Result, error) {
 	if opts.MaxFileSize == 0 {
 		opts.MaxFileSize = DefaultMaxFileSize
 	}
-	if opts.Read == nil {
-		opts.Read = func(rel string) ([]byte, error) {
-			return os.ReadFile(filepath.Join(opts.Root, filepath.FromSlash(rel)))
-		}
-	}
+
 	walked, err := discover.Walk(opts.Root, discover.Options{MaxFileSize: opts.MaxFileSize, Match: opts.Keep})
 	if err != nil {
 		return nil, err
@@ -91,14 +90,14 @@ func Search(ctx context.Context, m *Matcher, opts Options) (*Result, error) {
 			res.TooLarge++
 		}
 	}
-	files := make([]string, 0, len(walked.Files))
+	files := make([]discover.File, 0, len(walked.Files))
 	out := outputDirs{abs: opts.Root, memo: map[string]bool{}}
 	for _, f := range walked.Files {
 		if out.inside(f.Rel) {
 			res.OutputFiles++
 			continue
 		}
-		files = append(files, f.Rel)
+		files = append(files, f)
 	}
 	res.Files = len(files)
 	scan(ctx, m, files, opts, res)
@@ -122,24 +121,63 @@ const (
 	skippedByContext
 )
 
+// readBufs hold file contents between reading and scanning when Search
+// reads files itself; hits copy what they keep, so a buffer is reused by
+// the next file (no allocation and zeroing per file).
+var readBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// readInto reads the file at abs (size bytes when listed, at most max)
+// into buf, grown as needed.
+func readInto(buf []byte, abs string, size, max int64) ([]byte, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return buf[:0], err
+	}
+	defer f.Close()
+	want := int(min(size, max)) + 1 // one more byte tells a file that grew
+	if cap(buf) < want {
+		buf = make([]byte, want)
+	}
+	buf = buf[:cap(buf)]
+	n := 0
+	for n < len(buf) {
+		k, err := f.Read(buf[n:])
+		n += k
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return buf[:0], err
+		}
+		if n == len(buf) && int64(n) <= max {
+			buf = append(buf, 0)[:n] // the file grew past its listed size: keep reading
+			buf = buf[:cap(buf)]
+		}
+	}
+	if int64(n) > max {
+		return buf[:0], fmt.Errorf("%s grew past %d bytes", abs, max)
+	}
+	return buf[:n], nil
+}
+
 // scratch buffers for the lower-cased copy of a file, reused across files.
 var scratch = sync.Pool{New: func() any { return new([]byte) }}
 
 // scan reads and searches files in parallel and merges their results in
 // path order.
-func scan(ctx context.Context, m *Matcher, files []string, opts Options, res *Result) {
+func scan(ctx context.Context, m *Matcher, files []discover.File, opts Options, res *Result) {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = 4 * runtime.GOMAXPROCS(0) // reads wait in the kernel: overlap them
 	}
 	st := stream.New().WithMaxGoroutines(workers)
-	for _, rel := range files {
+	for _, file := range files {
 		if ctx.Err() != nil {
 			res.Partial = true
 			break
 		}
 		st.Go(func() stream.Callback {
-			fr := searchFile(ctx, m, rel, opts)
+			fr := searchFile(ctx, m, file, opts)
 			return func() { merge(res, fr, opts.MaxResults) }
 		})
 	}
@@ -169,11 +207,21 @@ func merge(res *Result, fr fileResult, max int) {
 }
 
 // searchFile reads one file and collects up to max hits, counting all.
-func searchFile(ctx context.Context, m *Matcher, rel string, opts Options) fileResult {
+func searchFile(ctx context.Context, m *Matcher, file discover.File, opts Options) fileResult {
 	if ctx.Err() != nil {
 		return fileResult{outcome: skippedByContext}
 	}
-	data, err := opts.Read(rel)
+	rel := file.Rel
+	var data []byte
+	var err error
+	if opts.Read != nil {
+		data, err = opts.Read(rel)
+	} else {
+		buf := readBufs.Get().(*[]byte)
+		defer readBufs.Put(buf)
+		*buf, err = readInto(*buf, file.Abs, file.Size, opts.MaxFileSize)
+		data = *buf
+	}
 	if err != nil {
 		return fileResult{outcome: unreadable}
 	}
