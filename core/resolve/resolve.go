@@ -82,7 +82,7 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 		r.files[i].idx = int32(i)
 		f := files[i].Facts
 		nsyms += len(f.Symbols)
-		nfacts += len(f.Calls) + len(f.Imports) + len(f.Relations)
+		nfacts += len(f.Calls) + len(f.Imports) + len(f.Relations) + len(f.Dynamic) + 2*len(f.Channels)
 	}
 	// Sized up front: regrowing a slice of large records was the main cost,
 	// and its one long memmove stalls the collector's preemption too. Each
@@ -100,6 +100,9 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	r.resolveImports()
 	r.resolveRelations()
 	r.resolveCalls()
+	r.resolveDynamic()
+	r.resolveChannels()
+	r.resolveRoutes()
 	g := &graph.Graph{Directed: true, Nodes: r.nodes, Edges: r.edges}
 	g.Canonicalize()
 	return g, r.stats

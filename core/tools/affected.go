@@ -160,5 +160,9 @@ func (c *Catalog) affected(_ context.Context, s *snapshot, args json.RawMessage)
 	if len(members) > 0 {
 		st["aggregated_over_members"] = len(members)
 	}
+	if cv := s.caveat(i, s.staticDependents(i)); cv != nil {
+		fmt.Fprintf(&b, "\nDynamic caveat: %s", cv.Message)
+		st["dynamic_caveat"] = cv
+	}
 	return Result{Text: strings.TrimRight(b.String(), "\n"), Structured: st}
 }

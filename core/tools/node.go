@@ -64,6 +64,9 @@ type nodeInfo struct {
 	Kind       string `json:"kind,omitempty"`
 	Visibility string `json:"visibility,omitempty"`
 	LOC        int    `json:"loc,omitempty"`
+	// DynamicCaveat warns that 0 static dependents may still be reached
+	// by dynamic dispatch (search_dynamic.go).
+	DynamicCaveat *dynamicCaveat `json:"dynamic_caveat,omitempty"`
 }
 
 func (s *snapshot) nodeInfo(i int32) nodeInfo {
@@ -123,7 +126,11 @@ func (c *Catalog) getNode(_ context.Context, s *snapshot, args json.RawMessage) 
 	if fail != nil {
 		return *fail
 	}
-	return Result{Text: s.nodeText(i), Structured: s.nodeInfo(i)}
+	info, text := s.nodeInfo(i), s.nodeText(i)
+	if info.DynamicCaveat = s.caveat(i, s.staticDependents(i)); info.DynamicCaveat != nil {
+		text += "\n  dynamic caveat: " + info.DynamicCaveat.Message
+	}
+	return Result{Text: text, Structured: info}
 }
 
 // labelNode decodes the {"label"} arguments of get_node and describe_node
@@ -243,6 +250,10 @@ func (c *Catalog) describeNode(_ context.Context, s *snapshot, args json.RawMess
 		}
 		st["members"] = ml
 		st["member_count"] = len(members)
+	}
+	if cv := s.caveat(i, s.staticDependents(i)); cv != nil {
+		fmt.Fprintf(&b, "\nDynamic caveat: %s", cv.Message)
+		st["dynamic_caveat"] = cv
 	}
 	return Result{Text: b.String(), Structured: st}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/synql"
 	"github.com/synaptic-graph/synaptic/core/textsafe"
 )
 
@@ -37,6 +38,12 @@ type snapshot struct {
 
 	repoHashOnce sync.Once
 	repoHash     map[string]string
+
+	synqlOnce sync.Once
+	synqlEng  *synql.Engine
+
+	dynOnce sync.Once
+	dyn     *dynamicIndex
 }
 
 type repoCount struct {

@@ -196,6 +196,7 @@ func (c *Catalog) buildTools() []Tool {
 	for i := range tools {
 		tools[i].Annotations = readOnly
 	}
+	tools = append(tools, c.searchTools()...)
 	return tools
 }
 
@@ -219,6 +220,7 @@ var (
 		"found": typ("boolean"), "id": typ("string"), "label": typ("string"), "source_file": typ("string"),
 		"file_type": typ("string"), "degree": typ("integer"), "community": typ("integer"), "kind": typ("string"),
 		"visibility": typ("string"), "loc": typ("integer"), "ambiguous": typ("boolean"), "candidates": candidatesSchema,
+		"dynamic_caveat": caveatSchema,
 	}, "found")
 
 	godSchema = outSchema(map[string]any{
@@ -232,6 +234,7 @@ var (
 		"by_depth":                map[string]any{"type": "object", "additionalProperties": typ("integer")},
 		"aggregated_over_members": typ("integer"),
 		"found":                   typ("boolean"), "ambiguous": typ("boolean"), "candidates": candidatesSchema,
+		"dynamic_caveat": caveatSchema,
 	}, "resolved")
 
 	describeSchema = outSchema(map[string]any{
@@ -240,6 +243,7 @@ var (
 		"signature": map[string]any{"type": []string{"string", "null"}},
 		"members":   map[string]any{"type": "array", "items": typ("string")}, "member_count": typ("integer"),
 		"ambiguous": typ("boolean"), "candidates": candidatesSchema,
+		"dynamic_caveat": caveatSchema,
 	}, "found")
 
 	neighborsSchema = outSchema(map[string]any{

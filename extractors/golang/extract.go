@@ -1016,8 +1016,11 @@ func (w *walker) call(n extract.Node) {
 		if !w.is(op, k.identifier) || len(recv) > maxReceiver {
 			recv = receiverText(recv)
 		}
+		name := w.text(field)
+		w.dynamic(n, recv, name)
+		w.route(n, recv, name)
 		w.f.Call(abi.Call{
-			Caller: w.caller(), Name: w.text(field),
+			Caller: w.caller(), Name: name,
 			Receiver: recv, ReceiverType: w.exprType(op),
 			Line: t.StartLine(field), Col: t.StartCol(field),
 		})

@@ -806,6 +806,7 @@ func (w *walker) call(i node) {
 	if name == "" {
 		return
 	}
+	w.dynamic(i, name)
 	c := abi.Call{Caller: w.parent(), Name: name, Line: t.StartLine(nameN), Col: t.StartCol(nameN)}
 	if obj := t.Child(i, g.fObject); obj != extract.None {
 		c.Receiver = receiverText(w.text(obj))

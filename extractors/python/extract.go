@@ -243,6 +243,7 @@ func (x *state) function(i extract.Node) {
 	ret := t.Child(i, l.fReturnType)
 	s.Signature = x.signature(i, params, ret)
 	sc.sym = x.symbol(s)
+	x.routes(start, sc.sym)
 	x.stack = append(x.stack, sc)
 
 	// Typed parameters: references, and receiver types for calls in the body.
@@ -787,6 +788,8 @@ func (x *state) caller(i extract.Node) int32 {
 func (x *state) call(i extract.Node) {
 	fn := x.t.Child(i, x.l.fFunction)
 	if fn != extract.None {
+		x.dynamic(i, fn)
+		x.httpClient(i, fn)
 		x.callee(i, fn)
 	}
 }

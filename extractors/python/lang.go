@@ -46,7 +46,7 @@ type lang struct {
 
 	fName, fParameters, fReturnType, fBody, fSuperclasses, fDefinition,
 	fFunction, fObject, fAttribute, fLeft, fRight, fType, fValue, fSubscript,
-	fModuleName, fAlias, fTypeParameters extract.FieldID
+	fModuleName, fAlias, fTypeParameters, fArguments extract.FieldID
 }
 
 var langs struct {
@@ -152,5 +152,6 @@ func newLang(g *extract.Grammar) *lang {
 	l.fModuleName = f("module_name")
 	l.fAlias = f("alias")
 	l.fTypeParameters = f("type_parameters")
+	l.fArguments = f("arguments")
 	return l
 }

@@ -61,6 +61,8 @@ type walker struct {
 	f   *extract.File
 	src []byte
 
+	eventGate int8 // channel.go: does the file use EventEmitter/CustomEvent (0 not yet known, 1 yes, -1 no)
+
 	parent   int32        // enclosing symbol, the Parent of new symbols
 	caller   int32        // enclosing callable (or class body), the Caller of calls
 	thisType string       // class that `this` denotes here, "" if unknown
@@ -1159,6 +1161,9 @@ func (w *walker) call(n extract.Node) {
 		return
 	}
 	fn := t.Child(n, l.fFunction)
+	w.dynamicCall(n, fn)
+	w.channelCall(n, fn)
+	w.routeCall(n, fn)
 	if fn != extract.None {
 		switch w.kind(fn) {
 		case l.identifier:
@@ -1295,6 +1300,7 @@ func (w *walker) lookup(bs []binding, name []byte) string {
 
 func (w *walker) newExpr(n extract.Node) {
 	t, l := w.t, w.l
+	w.dynamicNew(n)
 	if c := t.Child(n, l.fConstructor); c != extract.None {
 		switch w.kind(c) {
 		case l.identifier:

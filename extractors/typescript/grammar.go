@@ -57,6 +57,7 @@ type lang struct {
 	accessibilityModifier, decorator                                                extract.KindID
 	predefinedType, literalType, typeQuery, thisType, exportStatement               extract.KindID
 	ambientDeclaration                                                              extract.KindID
+	subscriptExpression, binaryExpression, object, pair                             extract.KindID // dynamic.go, route.go
 
 	// Anonymous tokens.
 	kwGet, kwSet, kwConst extract.KindID
@@ -66,6 +67,7 @@ type lang struct {
 	fPattern, fLeft, fRight, fFunction, fArguments, fConstructor      extract.FieldID
 	fObject, fProperty, fSource, fAlias, fDeclaration, fKind          extract.FieldID
 	fTypeArguments, fTypeParameters, fKey                             extract.FieldID
+	fIndex                                                            extract.FieldID // dynamic.go
 }
 
 var langs sync.Map // *extract.Grammar -> *lang
@@ -125,6 +127,8 @@ func newLang(g *extract.Grammar) *lang {
 		fProperty: f("property"), fSource: f("source"), fAlias: f("alias"),
 		fDeclaration: f("declaration"), fKind: f("kind"), fTypeArguments: f("type_arguments"),
 		fTypeParameters: f("type_parameters"), fKey: f("key"),
+		subscriptExpression: k("subscript_expression"), fIndex: f("index"),
+		binaryExpression: k("binary_expression"), object: k("object"), pair: k("pair"),
 	}
 	set := func(r role, names ...string) {
 		for _, n := range names {

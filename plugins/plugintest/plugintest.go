@@ -350,6 +350,20 @@ func Dump(f *abi.Facts) string {
 		}
 		b.WriteByte('\n')
 	}
+	for _, d := range f.Dynamic {
+		key := "(opaque)"
+		if d.Key != "" {
+			key = strconv.Quote(d.Key)
+		}
+		fmt.Fprintf(&b, "dyn %s %s %s L%d\n", qual(d.From), d.Kind, key, d.Line)
+	}
+	for _, c := range f.Channels {
+		fmt.Fprintf(&b, "chan %s %s %s #%s", qual(c.From), c.Role, c.Kind, strconv.Quote(c.Name))
+		if c.Handler != "" {
+			fmt.Fprintf(&b, " handler=%s", c.Handler)
+		}
+		fmt.Fprintf(&b, " L%d\n", c.Line)
+	}
 	for _, e := range f.Errors {
 		fmt.Fprintf(&b, "error %s\n", strconv.Quote(e))
 	}

@@ -14,7 +14,9 @@ type Facts struct {
 	Calls     []Call
 	Imports   []Import
 	Relations []Relation
-	Errors    []string // non-fatal problems the extractor wants reported (e.g. "syntax error at L12")
+	Errors    []string      // non-fatal problems the extractor wants reported (e.g. "syntax error at L12")
+	Dynamic   []DynamicSite // dynamic-dispatch sites (dynamic.go); encoded in their own trailing section
+	Channels  []ChannelSite // runtime channel ends (channel.go); their own trailing section, after Dynamic
 }
 
 // Span is a 1-based line/column range.
@@ -151,7 +153,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return b
+	return appendChannelSection(appendDynamicSection(b, f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -250,6 +252,8 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	for i := range f.Errors {
 		f.Errors[i] = d.String()
 	}
+	decodeDynamicSection(d, f)
+	decodeChannelSection(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
@@ -279,6 +283,12 @@ func (f *Facts) Validate() error {
 		if r.From < -1 || r.From >= n {
 			return fmt.Errorf("abi: relation %d (%q) has source %d out of range", i, r.Target, r.From)
 		}
+	}
+	if err := f.validateDynamic(); err != nil {
+		return err
+	}
+	if err := f.validateChannels(); err != nil {
+		return err
 	}
 	// Parents must not form cycles; walking up is bounded by n steps.
 	for i := range f.Symbols {
