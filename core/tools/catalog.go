@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/synaptic-graph/synaptic/core/findings"
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
 
@@ -56,6 +57,9 @@ type Options struct {
 	// GraphPath is the loaded graph.json; its directory is where
 	// GRAPH_REPORT.md and workspace-state.json are looked for.
 	GraphPath string
+	// Rules runs rule packs for audit_sql, advise_sql and readiness_audit;
+	// nil answers them with an error saying how to add packs.
+	Rules findings.Runner
 }
 
 // Catalog serves everything over the current graph snapshot. All methods

@@ -195,6 +195,7 @@ func (c *Catalog) buildTools() []Tool {
 	for i := range tools {
 		tools[i].Annotations = readOnly
 	}
+	tools = append(tools, c.ruleTools()...)
 	return tools
 }
 
