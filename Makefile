@@ -22,11 +22,11 @@ build: synaptic plugins
 synaptic:
 	$(GO) build -trimpath -o $(BIN)/synaptic ./cmd/synaptic
 
-# Each plugin folder becomes bin/plugins/<folder>/{plugin.toml,<module>.wasm},
-# found by bin/synaptic next to itself.
+# Each plugin folder becomes bin/plugins/<folder>/{plugin.toml,<module>.wasm}
+# (rule packs: bin/plugins/rules-<folder>/), found by bin/synaptic next to itself.
 plugins:
 	@set -e; for d in $(PLUGIN_DIRS); do \
-		name=$$(basename $$d); \
+		name=$$(basename $$d); case $$d in rules/*) name=rules-$$name;; esac; \
 		mod=$$(sed -n 's/^module *= *"\(.*\)".*/\1/p' $$d/plugin.toml); \
 		mkdir -p $(BIN)/plugins/$$name; \
 		echo "plugin $$name -> $(BIN)/plugins/$$name/$$mod"; \

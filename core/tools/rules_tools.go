@@ -47,7 +47,7 @@ var (
 	}, "version", "summary", "findings")
 	readinessSchema = outSchema(map[string]any{
 		"version": typ("integer"), "profile": typ("string"), "summary": typ("string"), "counts_by_severity": typ("object"),
-		"groups": arrayOf(map[string]any{"subsystem": typ("string"), "count": typ("integer"), "by_severity": typ("object")}),
+		"groups":   arrayOf(map[string]any{"subsystem": typ("string"), "count": typ("integer"), "by_severity": typ("object")}),
 		"findings": arrayOf(findingProps), "total": typ("integer"), "skipped": map[string]any{"type": "array", "items": typ("string")},
 		"packs": packsProp, "partial": typ("boolean"),
 	}, "version", "summary", "counts_by_severity", "groups", "findings", "skipped")

@@ -64,7 +64,9 @@ func New(h *host.Host, reg *registry.Registry) *Runtime {
 func (r *Runtime) Packs() []*Pack { return r.packs }
 
 // Joins reports whether the pack takes part in audit t.
-func (p *Pack) Joins(t findings.Target) bool { return slices.Contains(p.Manifest.Rules.Targets, string(t)) }
+func (p *Pack) Joins(t findings.Target) bool {
+	return slices.Contains(p.Manifest.Rules.Targets, string(t))
+}
 
 func (p *Pack) load(ctx context.Context, h *host.Host) (*host.Plugin, error) {
 	p.once.Do(func() { p.plugin, p.loadErr = h.Load(ctx, p.Manifest, nil) })
@@ -203,4 +205,14 @@ func bound(s string, n int) string {
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return bound(l, 200)
+}
+
+// FromManifests makes a runtime of the given rule packs alone (rules test
+// runs one pack built from source this way).
+func FromManifests(h *host.Host, ms ...*manifest.Manifest) *Runtime {
+	r := &Runtime{host: h}
+	for _, m := range ms {
+		r.packs = append(r.packs, &Pack{Manifest: m, Origin: "test"})
+	}
+	return r
 }

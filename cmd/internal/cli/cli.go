@@ -38,6 +38,8 @@ func commands() []command {
 		{"call", "run one serve tool from the command line (same output as MCP)", runCall},
 		{"query", "ask the graph a question (the query_graph tool)", runQuery},
 		{"report", "regenerate GRAPH_REPORT.md from an existing graph.json", runReport},
+		{"rules", "list, test and scaffold rule packs", runRules},
+		{"audit", "run the SQL or readiness audit and write findings.json and audit.md", runAudit},
 		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
 			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
 			return nil
