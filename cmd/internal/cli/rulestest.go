@@ -338,7 +338,7 @@ func exampleRun(ctx context.Context, files []txtar.File, work string, target fin
 	cat.SetGraph(g)
 	args := map[string]any{"verbose": true}
 	if query != nil {
-		args["query"] = string(query)
+		args = map[string]any{"query": string(query)}
 	}
 	if profile != "" {
 		args["profile"] = profile
