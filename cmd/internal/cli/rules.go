@@ -11,6 +11,7 @@ import (
 
 	"github.com/synaptic-graph/synaptic/core/findings"
 	"github.com/synaptic-graph/synaptic/plugins/host"
+	"github.com/synaptic-graph/synaptic/plugins/manifest"
 	"github.com/synaptic-graph/synaptic/plugins/rulehost"
 )
 
@@ -43,7 +44,7 @@ func openRules(ctx context.Context, repoRoot, flagDirs string, warn io.Writer) (
 
 func runRules(ctx context.Context, args []string, stdio IO) error {
 	sub := map[string]func(context.Context, []string, IO) error{
-		"list": runRulesList, "test": runRulesTest, "new": runRulesNew,
+		"list": runRulesList, "test": runRulesTest, "new": runRulesNew, "build": runRulesBuild,
 	}
 	if len(args) > 0 {
 		if f, ok := sub[args[0]]; ok {
@@ -57,15 +58,16 @@ kind = "rules", run by audit_sql, advise_sql and readiness_audit.
   synaptic rules list [REPO]          the loaded packs and their rules
   synaptic rules test [PACK_DIR ...]  run every example of a pack (default: .)
   synaptic rules new NAME             scaffold a pack that passes rules test
+  synaptic rules build [PACK_DIR]     compile a source pack's module into its folder
 
 See docs/rule-packs.md.`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return usageError{"rules needs a subcommand: list, test or new"}
+		return usageError{"rules needs a subcommand: list, test, new or build"}
 	}
-	return usageError{fmt.Sprintf("unknown rules subcommand %q: use list, test or new", fs.Arg(0))}
+	return usageError{fmt.Sprintf("unknown rules subcommand %q: use list, test, new or build", fs.Arg(0))}
 }
 
 func runRulesList(ctx context.Context, args []string, stdio IO) error {
@@ -123,4 +125,37 @@ func absDir(p string) string {
 		return a
 	}
 	return p
+}
+
+func runRulesBuild(ctx context.Context, args []string, stdio IO) error {
+	fs := newFlags(stdio, "rules build", "[PACK_DIR]", `
+Compile the Go source of a rule pack (default: the current directory) into
+the module its plugin.toml names, inside the pack folder (GOOS=wasip1,
+-buildmode=c-shared; needs go on PATH). The folder then loads from
+--plugins, $SYNAPTIC_PLUGINS or <repo>/.synaptic/plugins.`)
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	dir := "."
+	switch len(pos) {
+	case 0:
+	case 1:
+		dir = pos[0]
+	default:
+		return usageError{"rules build takes one PACK_DIR"}
+	}
+	m, err := manifest.Load(dir)
+	if err != nil {
+		return err
+	}
+	if m.Kind != manifest.KindRules {
+		return fmt.Errorf("%s is a %s plugin, not a rule pack (kind = \"rules\")", m.Path, m.Kind)
+	}
+	out := filepath.Join(m.Dir, filepath.FromSlash(m.Module))
+	if err := goBuildWasm(m.Dir, out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdio.Out, "built %s\n", out)
+	return nil
 }

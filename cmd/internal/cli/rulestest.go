@@ -90,14 +90,8 @@ func buildPack(m *manifest.Manifest, tmp string) (*manifest.Manifest, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	build := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(out, filepath.FromSlash(m.Module)), ".")
-	build.Dir = m.Dir
-	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
-	if b, err := build.CombinedOutput(); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			return nil, fmt.Errorf("building the pack needs the go command on PATH (or build it yourself and keep only plugin.toml and %s in the folder)", m.Module)
-		}
-		return nil, fmt.Errorf("go build in %s: %v\n%s", m.Dir, err, b)
+	if err := goBuildWasm(m.Dir, filepath.Join(out, filepath.FromSlash(m.Module))); err != nil {
+		return nil, err
 	}
 	data, err := os.ReadFile(m.Path)
 	if err != nil {
@@ -358,4 +352,19 @@ func exampleRun(ctx context.Context, files []txtar.File, work string, target fin
 		return r.Findings, r.Packs, nil
 	}
 	return nil, nil, fmt.Errorf("unexpected result %T", res.Structured)
+}
+
+// goBuildWasm builds the pack source in dir into the wasm module out.
+func goBuildWasm(dir, out string) error {
+	out = absDir(out)
+	build := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags=-s -w", "-o", out, ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return fmt.Errorf("building the pack needs the go command on PATH (or build it elsewhere and keep plugin.toml and %s in the folder)", filepath.Base(out))
+		}
+		return fmt.Errorf("go build in %s: %v\n%s", dir, err, b)
+	}
+	return nil
 }
