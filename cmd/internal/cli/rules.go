@@ -15,6 +15,10 @@ import (
 	"github.com/synaptic-graph/synaptic/plugins/rulehost"
 )
 
+// maxRuleOutput caps one pack's answer: findings are small, and a pack
+// that floods is cut off instead of filling the server's memory.
+const maxRuleOutput = 16 << 20
+
 // ruleRuntime is the rule packs a command can run, with the host they run in.
 type ruleRuntime struct {
 	*rulehost.Runtime
@@ -35,7 +39,7 @@ func openRules(ctx context.Context, repoRoot, flagDirs string, warn io.Writer) (
 	for _, p := range reg.Problems {
 		fmt.Fprintf(warn, "synaptic: skipping plugin: %v\n", p)
 	}
-	h, err := host.New(ctx, host.Options{})
+	h, err := host.New(ctx, host.Options{MaxOutputBytes: maxRuleOutput})
 	if err != nil {
 		return nil, fmt.Errorf("start plugin host: %w", err)
 	}

@@ -123,7 +123,7 @@ func testPack(ctx context.Context, dir string, loaded *loadedPlugins, out io.Wri
 	if err != nil {
 		return err
 	}
-	h, err := host.New(ctx, host.Options{})
+	h, err := host.New(ctx, host.Options{MaxOutputBytes: maxRuleOutput})
 	if err != nil {
 		return err
 	}
