@@ -43,7 +43,7 @@ test: build vet fmt unit ts-client conformance
 
 vet:
 	$(GO) vet ./...
-	GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 $(GO) vet ./sdk/... ./extractors/...
+	GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 $(GO) vet ./sdk/... ./extractors/... ./rules/...
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -82,6 +82,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFacts$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFileInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./plugins/manifest
+	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./sdk/sqltext
+	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./plugins/rulehost
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./mcp/internal/jsonrpc
 	$(GO) test -run '^$$' -fuzz '^FuzzServeStdio$$' -fuzztime $(FUZZTIME) ./mcp
 

@@ -125,7 +125,11 @@ func Check(m *manifest.Manifest, out []byte) ([]abi.Finding, error) {
 	var ro abi.RuleOutput
 	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&ro); err != nil {
+	err := dec.Decode(&ro)
+	if err == nil && dec.More() {
+		err = errors.New("data after the RuleOutput object")
+	}
+	if err != nil {
 		return nil, fmt.Errorf("pack %s returned malformed output (%v); it must answer a RuleOutput built by sdk/rules", m.Name, firstLine(err.Error()))
 	}
 	if ro.Version != abi.RulesVersion {
