@@ -7,6 +7,7 @@ import (
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/sqlview"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
+	"github.com/synaptic-graph/synaptic/sdk/sqltext"
 )
 
 // Source reads the repository a graph was built from; nil when the host
@@ -35,13 +36,32 @@ func AuditInput(x *graph.Index, includeTests bool) *abi.RuleInput {
 	return &abi.RuleInput{Version: abi.RulesVersion, Mode: abi.ModeAudit, Schema: sqlview.Schema(x, sqlview.Options{IncludeTests: includeTests})}
 }
 
-// AdviseInput is the advise-mode input: one query and the schema.
+// AdviseInput is the advise-mode input: one query and the part of the
+// schema it names (its tables and views, and their policies).
 func AdviseInput(x *graph.Index, query, dialect string) *abi.RuleInput {
-	in := AuditInput(x, false)
-	in.Mode = abi.ModeAdvise
-	in.Dialect = dialect
-	in.Query = &abi.SQLStatement{Text: query, Location: "query", Built: abi.BuiltLiteral}
-	return in
+	full := sqlview.Schema(x, sqlview.Options{})
+	named := map[string]bool{}
+	for _, t := range sqltext.Tables(sqltext.Lex(query, 1)) {
+		named[t] = true
+	}
+	s := &abi.SQLSchema{}
+	for _, t := range full.Tables {
+		if named[t.Name] {
+			s.Tables = append(s.Tables, t)
+		}
+	}
+	for _, v := range full.Views {
+		if named[v.Name] {
+			s.Views = append(s.Views, v)
+		}
+	}
+	for _, p := range full.Policies {
+		if named[p.Table] {
+			s.Policies = append(s.Policies, p)
+		}
+	}
+	return &abi.RuleInput{Version: abi.RulesVersion, Mode: abi.ModeAdvise, Dialect: dialect, Schema: s,
+		Query: &abi.SQLStatement{Text: query, Location: "query", Built: abi.BuiltLiteral}}
 }
 
 func line(loc string) int {

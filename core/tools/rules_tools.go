@@ -168,7 +168,7 @@ func (c *Catalog) adviseSQL(ctx context.Context, s *snapshot, args json.RawMessa
 	if len(o.Packs) == 0 {
 		return noPack(findings.TargetSQL)
 	}
-	what := fmt.Sprintf("one query against %d known table(s)", len(in.Schema.Tables))
+	what := fmt.Sprintf("one query naming %d known table(s)", len(in.Schema.Tables))
 	a.Verbose = true
 	return auditResult(s.x, findings.NewAuditReport("SQL advice", o, what), &a)
 }

@@ -8,9 +8,7 @@
 package rulehost
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -77,15 +75,7 @@ func (p *Pack) load(ctx context.Context, h *host.Host) (*host.Plugin, error) {
 func (r *Runtime) RunRules(ctx context.Context, target findings.Target, in *abi.RuleInput) findings.Outcome {
 	var o findings.Outcome
 	in.Version = abi.RulesVersion
-	input, err := json.Marshal(in)
-	if err != nil {
-		for _, p := range r.packs {
-			if p.Joins(target) {
-				o.Packs = append(o.Packs, findings.PackRun{Name: p.Manifest.Name, Error: "encode input: " + err.Error()})
-			}
-		}
-		return o
-	}
+	input := abi.EncodeRuleInput(nil, in)
 	for _, p := range r.packs {
 		if !p.Joins(target) {
 			continue
@@ -117,18 +107,12 @@ func (r *Runtime) Run(ctx context.Context, p *Pack, input []byte) ([]abi.Finding
 	return Check(p.Manifest, out)
 }
 
-// Check decodes a pack's output and validates every finding against the
+// Check decodes a pack's output (abi.DecodeRuleOutput) and validates every finding against the
 // manifest: declared rule id, known severity (the declared one if empty),
 // confidence in [0,1], required text, bounded sizes. Undeclared rule ids
 // are dropped and named in the error; malformed output is refused whole.
 func Check(m *manifest.Manifest, out []byte) ([]abi.Finding, error) {
-	var ro abi.RuleOutput
-	dec := json.NewDecoder(bytes.NewReader(out))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&ro)
-	if err == nil && dec.More() {
-		err = errors.New("data after the RuleOutput object")
-	}
+	ro, err := abi.DecodeRuleOutput(out)
 	if err != nil {
 		return nil, fmt.Errorf("pack %s returned malformed output (%v); it must answer a RuleOutput built by sdk/rules", m.Name, firstLine(err.Error()))
 	}
@@ -178,6 +162,9 @@ func Check(m *manifest.Manifest, out []byte) ([]abi.Finding, error) {
 			f.NodeIDs = f.NodeIDs[:maxNodeIDs]
 		}
 		good = append(good, f)
+	}
+	if ro.Dropped > 0 {
+		problems = append(problems, fmt.Sprintf("%d more finding(s) were dropped by the SDK's cap of %d per run", ro.Dropped, len(ro.Findings)))
 	}
 	if len(undeclared) > 0 {
 		ids := make([]string, 0, len(undeclared))

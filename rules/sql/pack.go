@@ -128,6 +128,9 @@ func (s *schema) auditSchema(r *rules.Report) {
 	rlsTables := map[string]bool{}
 	for i := range s.in.Tables {
 		t := &s.in.Tables[i]
+		for j := range t.Columns {
+			t.Columns[j].Location = orDefault(t.Columns[j].Location, t.Location)
+		}
 		if t.RLSEnabled {
 			rlsTables[t.Name] = true
 		}

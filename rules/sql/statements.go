@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -19,9 +20,8 @@ func checkStatement(st *abi.SQLStatement, fromCode bool, r *rules.Report) {
 	if node == "" {
 		node = st.NodeID
 	}
-	evidence := q.Collapse(st.Text, 300)
 	add := func(f abi.Finding) {
-		f.Evidence = evidence
+		f.Evidence = q.Collapse(st.Text, 300)
 		r.Add(f)
 	}
 	if fromCode {
@@ -215,12 +215,17 @@ func joinBlowUp(toks []q.Token) string {
 			ors[where[i].Name()]++
 		}
 	}
+	var cols []string
 	for col, n := range ors {
 		if n >= 3 {
-			return fmt.Sprintf("%s ORed against %d values", col, n)
+			cols = append(cols, col)
 		}
 	}
-	return ""
+	if len(cols) == 0 {
+		return ""
+	}
+	sort.Strings(cols) // deterministic when several columns qualify
+	return fmt.Sprintf("%s ORed against %d values", cols[0], ors[cols[0]])
 }
 
 func insertWithoutColumns(toks []q.Token) bool {

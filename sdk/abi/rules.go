@@ -6,11 +6,10 @@ package abi
 // synaptic_abi_version, synaptic_in_buf and synaptic_init (an Init with no
 // grammars) plus
 //
-//	synaptic_rules_run(size i32) i64          input = RuleInput (JSON); returns packed output
+//	synaptic_rules_run(size i32) i64          input = RuleInput; returns packed output
 //
-// whose Result payload after StatusOK is a RuleOutput (JSON). Rule packs
-// exchange JSON rather than the fact encoding: inputs are schemas and
-// snippets, not megabyte trees, and a pack author can read them. The host
+// whose Result payload after StatusOK is a RuleOutput. Both are encoded
+// by rules_wire.go (EncodeRuleInput, DecodeRuleOutput, ...). The host
 // decodes the output with size limits and checks every finding against the
 // rules the manifest declares.
 
@@ -219,4 +218,7 @@ type Finding struct {
 type RuleOutput struct {
 	Version  int       `json:"version"`
 	Findings []Finding `json:"findings"`
+	// Dropped counts findings the pack made beyond the SDK's cap; the
+	// host reports them, so a capped answer never looks complete.
+	Dropped int `json:"dropped,omitempty"`
 }

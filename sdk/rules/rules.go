@@ -20,7 +20,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -36,16 +35,20 @@ type Pack interface {
 // Report collects findings.
 type Report struct {
 	findings []abi.Finding
+	dropped  int
 }
 
-// maxFindings bounds one run's output; the host has a byte limit too.
+// maxFindings bounds one run's output (the host has a byte limit too);
+// findings past it are counted, and the host says they are missing.
 const maxFindings = 10000
 
 // Add reports a finding.
 func (r *Report) Add(f abi.Finding) {
 	if len(r.findings) < maxFindings {
 		r.findings = append(r.findings, f)
+		return
 	}
+	r.dropped++
 }
 
 // Findings returns the findings reported so far.
@@ -62,8 +65,8 @@ func Location(file string, line int) string {
 // Run decodes input, runs p and returns the encoded RuleOutput: exactly
 // what the wasm glue does, so tests exercise the same path.
 func Run(p Pack, input []byte) ([]byte, error) {
-	var in abi.RuleInput
-	if err := json.Unmarshal(input, &in); err != nil {
+	in, err := abi.DecodeRuleInput(input)
+	if err != nil {
 		return nil, fmt.Errorf("decode rule input: %w", err)
 	}
 	if in.Version != abi.RulesVersion {
@@ -73,14 +76,10 @@ func Run(p Pack, input []byte) ([]byte, error) {
 		in.Schema = &abi.SQLSchema{}
 	}
 	r := &Report{}
-	if err := run(p, &in, r); err != nil {
+	if err := run(p, in, r); err != nil {
 		return nil, err
 	}
-	out := abi.RuleOutput{Version: abi.RulesVersion, Findings: r.findings}
-	if out.Findings == nil {
-		out.Findings = []abi.Finding{}
-	}
-	return json.Marshal(out)
+	return abi.EncodeRuleOutput(nil, &abi.RuleOutput{Version: abi.RulesVersion, Findings: r.findings, Dropped: r.dropped}), nil
 }
 
 func run(p Pack, in *abi.RuleInput, r *Report) (err error) {

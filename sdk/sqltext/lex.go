@@ -26,16 +26,12 @@ type Token struct {
 	Text string // as written (quotes included for Quoted and String)
 	Off  int    // byte offset in the text handed to Lex
 	Line int    // 1-based line
+	up   string // Text upper-cased, for words
 }
 
 // Upper returns an upper-cased word, "" for other kinds: keywords compare
-// with it.
-func (t Token) Upper() string {
-	if t.Kind != Word {
-		return ""
-	}
-	return strings.ToUpper(t.Text)
-}
+// with it. Lex computes it once per token (rules compare keywords often).
+func (t Token) Upper() string { return t.up }
 
 // Name returns an identifier's name: unquoted and, for bare words, lower
 // case, as SQL folds them (Postgres folds to lower case; we compare names
@@ -101,19 +97,19 @@ func Lex(src string, line int) []Token {
 				i++
 			}
 			i = endQuote(src, i, '\'')
-			out = append(out, Token{String, src[start:i], start, startLine})
+			out = append(out, Token{Kind: String, Text: src[start:i], Off: start, Line: startLine})
 		case c == '"' || c == '`':
 			i = endQuote(src, i, c)
-			out = append(out, Token{Quoted, src[start:i], start, startLine})
+			out = append(out, Token{Kind: Quoted, Text: src[start:i], Off: start, Line: startLine})
 		case c == '[':
 			j := strings.IndexByte(src[i:], ']')
 			if j < 0 || strings.ContainsAny(src[i:i+j], "\n,()") {
 				i++
-				out = append(out, Token{Punct, "[", start, startLine})
+				out = append(out, Token{Kind: Punct, Text: "[", Off: start, Line: startLine})
 				continue
 			}
 			i += j + 1
-			out = append(out, Token{Quoted, src[start:i], start, startLine})
+			out = append(out, Token{Kind: Quoted, Text: src[start:i], Off: start, Line: startLine})
 		case c == '$':
 			if tag, ok := dollarTag(src[i:]); ok {
 				j := strings.Index(src[i+len(tag):], tag)
@@ -122,39 +118,40 @@ func Lex(src string, line int) []Token {
 					end = i + len(tag) + j + len(tag)
 				}
 				i = end
-				out = append(out, Token{String, src[start:i], start, startLine})
+				out = append(out, Token{Kind: String, Text: src[start:i], Off: start, Line: startLine})
 				break
 			}
 			i++
 			for i < len(src) && isDigit(src[i]) {
 				i++
 			}
-			out = append(out, Token{Param, src[start:i], start, startLine})
+			out = append(out, Token{Kind: Param, Text: src[start:i], Off: start, Line: startLine})
 		case c == '?':
 			i++
-			out = append(out, Token{Param, "?", start, startLine})
+			out = append(out, Token{Kind: Param, Text: "?", Off: start, Line: startLine})
 		case (c == ':' || c == '@') && i+1 < len(src) && isWordStart(src[i+1]) && !(c == ':' && i > 0 && src[i-1] == ':'):
 			i++
 			for i < len(src) && isWord(src[i]) {
 				i++
 			}
-			out = append(out, Token{Param, src[start:i], start, startLine})
+			out = append(out, Token{Kind: Param, Text: src[start:i], Off: start, Line: startLine})
 		case isDigit(c):
 			for i < len(src) && (isDigit(src[i]) || src[i] == '.' || src[i] == 'e' || src[i] == 'E') {
 				i++
 			}
-			out = append(out, Token{Number, src[start:i], start, startLine})
+			out = append(out, Token{Kind: Number, Text: src[start:i], Off: start, Line: startLine})
 		case isWordStart(c):
 			for i < len(src) && isWord(src[i]) {
 				i++
 			}
-			out = append(out, Token{Word, src[start:i], start, startLine})
+			w := src[start:i]
+			out = append(out, Token{Kind: Word, Text: w, Off: start, Line: startLine, up: upper(w)})
 		default:
 			i++
 			if i < len(src) && isPunct2(c, src[i]) {
 				i++
 			}
-			out = append(out, Token{Punct, src[start:i], start, startLine})
+			out = append(out, Token{Kind: Punct, Text: src[start:i], Off: start, Line: startLine})
 		}
 		line += strings.Count(src[start:i], "\n")
 	}
@@ -207,4 +204,15 @@ func isPunct2(a, b byte) bool {
 		return true
 	}
 	return false
+}
+
+// upper upper-cases an ASCII word without allocating when it is upper
+// case already (keywords usually are).
+func upper(w string) string {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= 'a' && c <= 'z' || c >= 0x80 {
+			return strings.ToUpper(w)
+		}
+	}
+	return w
 }
