@@ -82,6 +82,7 @@ func name(n *graph.Node) string { return strings.ToLower(n.Label) }
 func Schema(x *graph.Index, opts Options) *abi.SQLSchema {
 	s := &abi.SQLSchema{}
 	tables := map[string]*abi.SQLTable{}
+	owner := map[int32]*abi.SQLTable{} // table node -> its definition
 	var alters, children []int32
 	for i := int32(0); i < int32(x.Len()); i++ {
 		n := x.Node(i)
@@ -91,11 +92,12 @@ func Schema(x *graph.Index, opts Options) *abi.SQLSchema {
 		a := nodeAttrs(n)
 		switch n.Kind {
 		case q.KindTable:
-			t := tables[name(n)]
-			if t == nil {
-				t = &abi.SQLTable{Name: name(n), Dialect: a.get(q.AttrDialect), NodeID: n.ID, Location: Location(n)}
-				tables[t.Name] = t
-			}
+			// A table created again (a migration that drops and recreates
+			// it) is the later definition: nodes come in id order, which
+			// starts with the file, so numbered migrations come in order.
+			t := &abi.SQLTable{Name: name(n), Dialect: a.get(q.AttrDialect), NodeID: n.ID, Location: Location(n)}
+			tables[t.Name] = t
+			owner[i] = t
 			if pk := a.get(q.AttrPrimaryKey); pk != "" {
 				t.PrimaryKey = strings.Split(pk, ",")
 			}
@@ -125,7 +127,9 @@ func Schema(x *graph.Index, opts Options) *abi.SQLSchema {
 	}
 	// Second pass: what attaches to tables declared anywhere.
 	for _, i := range children {
-		addMembers(x, i, tables[name(x.Node(i))])
+		if t := owner[i]; tables[t.Name] == t {
+			addMembers(x, i, t)
+		}
 	}
 	for _, i := range alters {
 		n := x.Node(i)

@@ -67,3 +67,21 @@ func TestSchemaMergesAcrossFiles(t *testing.T) {
 		t.Errorf("IncludeTests kept %d statements, want 2", len(s2.Statements))
 	}
 }
+
+// TestSchemaRecreatedTable: a table created again in a later migration
+// keeps only its later columns.
+func TestSchemaRecreatedTable(t *testing.T) {
+	g := &graph.Graph{
+		Nodes: []graph.Node{
+			node("m1_jobs", "table", "jobs", "m1.sql", "L1"),
+			node("m1_jobs.old", "column", "old", "m1.sql", "L2"),
+			node("m2_jobs", "table", "jobs", "m2.sql", "L1", "primary_key", "id"),
+			node("m2_jobs.id", "column", "id", "m2.sql", "L2"),
+		},
+		Edges: []graph.Edge{contains("m1_jobs", "m1_jobs.old"), contains("m2_jobs", "m2_jobs.id")},
+	}
+	s := Schema(graph.NewIndex(g), Options{})
+	if len(s.Tables) != 1 || len(s.Tables[0].Columns) != 1 || s.Tables[0].Columns[0].Name != "id" || s.Tables[0].Location != "m2.sql:1" {
+		t.Errorf("tables = %+v", s.Tables)
+	}
+}

@@ -83,6 +83,12 @@ func Lex(src string, line int) []Token {
 				i++
 			}
 			continue
+		case c == '\\' && atLineStart(src, i):
+			// psql meta-command (\echo, \set, \connect): ends at the line's end
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			j := strings.Index(src[i+2:], "*/")
 			end := len(src)

@@ -54,6 +54,11 @@ func Writes(verb string) bool {
 // returns it ("public.orders" is "orders": the default schema is dropped so
 // a table matches however it is written) with the index after it.
 func QualifiedName(toks []Token, i int) (string, int) {
+	// A psql variable or template as the schema (:SCHEMA.jobs, @schema.t)
+	// stands for the default schema.
+	if i+2 < len(toks) && toks[i].Kind == Param && toks[i+1].Text == "." && toks[i+2].IsIdent() {
+		i += 2
+	}
 	var parts []string
 	for i < len(toks) && toks[i].IsIdent() {
 		parts = append(parts, toks[i].Name())
@@ -101,7 +106,7 @@ func Tables(toks []Token) []string {
 			j++
 		}
 		for {
-			if j >= len(toks) || !toks[j].IsIdent() || notTables[toks[j].Upper()] {
+			if j >= len(toks) || !startsName(toks, j) || notTables[toks[j].Upper()] {
 				break
 			}
 			name, k := QualifiedName(toks, j)
@@ -250,3 +255,9 @@ func comparison(t Token) bool {
 var keywords = map[string]bool{"AND": true, "OR": true, "NOT": true, "NULL": true, "TRUE": true, "FALSE": true, "WHERE": true, "SELECT": true, "FROM": true, "ON": true, "CASE": true, "WHEN": true, "THEN": true, "ELSE": true, "END": true, "EXISTS": true, "ANY": true, "ALL": true, "CURRENT_USER": true, "SESSION_USER": true, "USING": true, "CHECK": true, "WITH": true}
 
 func isKeyword(u string) bool { return keywords[u] }
+
+// startsName reports a name at toks[i]: an identifier, or a psql variable
+// standing for its schema (:SCHEMA.t).
+func startsName(toks []Token, i int) bool {
+	return toks[i].IsIdent() || (toks[i].Kind == Param && i+2 < len(toks) && toks[i+1].Text == "." && toks[i+2].IsIdent())
+}

@@ -22,6 +22,7 @@ func TestSplit(t *testing.T) {
 		{"doubled quote", "SELECT 'it''s;' ; SELECT 2", []string{"SELECT 'it''s;'", "SELECT 2"}},
 		{"unterminated", "SELECT 'oops; SELECT 2", []string{"SELECT 'oops; SELECT 2"}},
 		{"empty", " ; ;; ", nil},
+		{"psql meta-command", "\\echo Use \"CREATE EXTENSION x\" to load this file. \\quit\nSELECT 1;", []string{"SELECT 1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,6 +58,7 @@ func TestQueryHelpers(t *testing.T) {
 		{"DELETE FROM t WHERE (select 1) = 1", "DELETE", []string{"t"}, true, nil},
 		{"INSERT INTO \"Audit\" (a) VALUES (1)", "INSERT", []string{"audit"}, false, nil},
 		{"SELECT * FROM generate_series(1, 3) g", "SELECT", nil, false, nil},
+		{"SELECT id FROM :SCHEMA.jobs WHERE queue = $1", "SELECT", []string{"jobs"}, true, []string{"queue"}},
 		{"SELECT id FROM t WHERE id IN (SELECT tid FROM u WHERE u.x = 1)", "SELECT", []string{"t", "u"}, true, []string{"id", "x"}},
 	}
 	for _, tt := range tests {
