@@ -136,7 +136,11 @@ func (c *Catalog) auditSQL(ctx context.Context, s *snapshot, args json.RawMessag
 	if c.opts.Rules == nil {
 		return noRules()
 	}
-	in := findings.AuditInput(s.x, false)
+	var src findings.Source
+	if c.opts.SourceRoot != "" {
+		src = jailSource{root: c.opts.SourceRoot}
+	}
+	in := findings.AuditInput(s.x, src, false)
 	o := c.opts.Rules.RunRules(ctx, findings.TargetSQL, in)
 	if len(o.Packs) == 0 {
 		return noPack(findings.TargetSQL)

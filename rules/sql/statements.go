@@ -80,7 +80,7 @@ func injectionMarker(st *abi.SQLStatement) (string, bool) {
 	case abi.BuiltConcatenation, abi.BuiltInterpolation:
 		return st.Built, identPosition(st.Text)
 	}
-	for _, m := range []string{"' +", "+ '", "\" +", "+ \"", "${", ".format(", "f\"", "|| '", "%s"} {
+	for _, m := range []string{"' +", "+ '", "\" +", "+ \"", "${", ".format(", "f\"", "|| '"} {
 		if strings.Contains(st.Text, m) {
 			return m, identPosition(st.Text)
 		}
