@@ -723,6 +723,10 @@ func (x *file) grant(st q.Statement) bool {
 	if i >= len(toks) {
 		return true // a role grant: GRANT admin TO alice
 	}
+	switch toks[min(i+1, len(toks)-1)].Upper() {
+	case "SCHEMA", "DATABASE", "FUNCTION", "FUNCTIONS", "PROCEDURE", "ROUTINE", "SEQUENCE", "SEQUENCES", "TYPE", "DOMAIN", "LANGUAGE", "TABLESPACE", "FOREIGN", "LARGE", "PARAMETER":
+		return true // not a grant on tables: nothing the audit reads
+	}
 	i = skipWords(toks, i+1, "TABLE")
 	if i < len(toks) && toks[i].Upper() == "ALL" { // ON ALL TABLES IN SCHEMA s
 		i = skipWords(toks, i, "ALL", "TABLES", "IN", "SCHEMA")
