@@ -55,7 +55,7 @@ func runRules(ctx context.Context, args []string, stdio IO) error {
 			return f(ctx, args[1:], stdio)
 		}
 	}
-	fs := newFlags(stdio, "rules", "list|test|new ...", `
+	fs := newFlags(stdio, "rules", "list|test|new|build ...", `
 Rule packs: sandboxed WebAssembly modules declared by a plugin.toml with
 kind = "rules", run by audit_sql, advise_sql and readiness_audit.
 
