@@ -48,11 +48,11 @@ install: synaptic
 	install -m 0755 $(BIN)/synaptic $(DESTDIR)$(PREFIX)/bin/synaptic
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/synaptic; next: synaptic extract path/to/repo && synaptic install claude path/to/repo"
 
-# Each plugin folder becomes bin/plugins/<folder>/{plugin.toml,<module>.wasm},
-# found by bin/synaptic next to itself.
+# Each plugin folder becomes bin/plugins/<folder>/{plugin.toml,<module>.wasm}
+# (rule packs: bin/plugins/rules-<folder>/), found by bin/synaptic next to itself.
 plugins:
 	@set -e; for d in $(PLUGIN_DIRS); do \
-		name=$$(basename $$d); \
+		name=$$(basename $$d); case $$d in rules/*) name=rules-$$name;; esac; \
 		mod=$$(sed -n 's/^module *= *"\(.*\)".*/\1/p' $$d/plugin.toml); \
 		mkdir -p $(BIN)/plugins/$$name; \
 		echo "plugin $$name -> $(BIN)/plugins/$$name/$$mod"; \
@@ -76,7 +76,7 @@ test: build vet fmt unit ts-client conformance
 
 vet:
 	$(GO) vet ./...
-	GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 $(GO) vet ./sdk/... ./extractors/...
+	GOOS=wasip1 GOARCH=wasm CGO_ENABLED=0 $(GO) vet ./sdk/... ./extractors/... ./rules/...
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -132,6 +132,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFacts$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFileInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./plugins/manifest
+	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./sdk/sqltext
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRuleOutput$$' -fuzztime $(FUZZTIME) ./sdk/abi
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRuleInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
+	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./plugins/rulehost
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./mcp/internal/jsonrpc
 	$(GO) test -run '^$$' -fuzz '^FuzzServeStdio$$' -fuzztime $(FUZZTIME) ./mcp
 	$(GO) test -run '^$$' -fuzz '^FuzzLabel$$' -fuzztime $(FUZZTIME) ./core/textsafe

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/synaptic-graph/synaptic/core/findings"
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
 
@@ -66,6 +67,9 @@ type Options struct {
 	// (SetGraph) before the request reads one. A non-empty note is put in
 	// front of the answer (the graph could not be refreshed).
 	Freshen func(ctx context.Context) (note string)
+	// Rules runs rule packs for audit_sql, advise_sql and readiness_audit;
+	// nil answers them with an error saying how to add packs.
+	Rules findings.Runner
 }
 
 // Catalog serves everything over the current graph snapshot. All methods

@@ -197,6 +197,7 @@ func (c *Catalog) buildTools() []Tool {
 		tools[i].Annotations = readOnly
 	}
 	tools = append(tools, c.searchTools()...)
+	tools = append(tools, c.ruleTools()...)
 	return tools
 }
 

@@ -19,7 +19,7 @@ func TestCatalogListing(t *testing.T) {
 	c := New(Options{})
 	want := []string{"query_graph", "get_node", "get_source", "get_neighbors", "get_community", "god_nodes",
 		"graph_stats", "list_repos", "repo_stats", "shortest_path", "affected", "find_callers", "find_callees",
-		"find_references", "describe_node", "structural_search", "search_text", "dynamic_hazards"}
+		"find_references", "describe_node", "structural_search", "search_text", "dynamic_hazards", "readiness_audit", "audit_sql", "advise_sql"}
 	var got []string
 	for _, tl := range c.Tools() {
 		got = append(got, tl.Name)

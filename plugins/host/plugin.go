@@ -91,7 +91,7 @@ func (h *Host) Load(ctx context.Context, m *manifest.Manifest, grammars []abi.Gr
 	lerr := func(err error, format string, args ...any) error {
 		return &LoadError{Plugin: m.Name, Dir: m.Dir, Msg: fmt.Sprintf(format, args...), Err: err}
 	}
-	if m.Kind != manifest.KindExtractor {
+	if m.Kind != manifest.KindExtractor && m.Kind != manifest.KindRules {
 		return nil, lerr(nil, "kind %q cannot be run as an extractor", m.Kind)
 	}
 	wasm, err := manifest.ReadModule(m)
@@ -178,7 +178,7 @@ func (p *Plugin) compile(ctx context.Context, wasm []byte) error {
 	}
 	defs := cm.ExportedFunctions()
 	var problems []string
-	for _, name := range []string{abi.ExportVersion, abi.ExportInBuf, abi.ExportInit, abi.ExportExtract} {
+	for _, name := range []string{abi.ExportVersion, abi.ExportInBuf, abi.ExportInit, entryExport(p.m.Kind)} {
 		sig := exports[name]
 		d, ok := defs[name]
 		switch {
@@ -261,7 +261,7 @@ func (p *Plugin) newInstance(ctx context.Context, s *slot) (*instance, error) {
 		mem:     mod.Memory(),
 		inBuf:   mod.ExportedFunction(abi.ExportInBuf),
 		initFn:  mod.ExportedFunction(abi.ExportInit),
-		extract: mod.ExportedFunction(abi.ExportExtract),
+		extract: mod.ExportedFunction(entryExport(p.m.Kind)),
 		stack:   make([]uint64, 1),
 		out:     out,
 	}

@@ -125,11 +125,12 @@ type Options struct {
 	NamedOnly bool
 }
 
-// Rules is the [rules] table of a rule pack. Rule packs are defined by a
-// later issue; only the basics are checked now.
+// Rules is the [rules] table of a rule pack (see rules.go).
 type Rules struct {
-	Targets []string // languages the rules apply to
-	Doc     string   // free-form documentation
+	Targets  []string // the audits the pack joins: "sql" (audit_sql, advise_sql) and/or "readiness"
+	Doc      string   // free-form documentation
+	Examples string   // folder of example fixtures (slash-separated, relative to Dir); "" means "examples"
+	Rules    []Rule   // the [[rules.rule]] tables: every rule id the pack may report
 }
 
 // Load reads and parses dir/plugin.toml.
@@ -264,7 +265,9 @@ func (v *validator) manifest(r *rawManifest) *Manifest {
 	case r.Rules == nil && m.Kind == KindRules:
 		v.add([]string{"kind"}, "kind = \"rules\" needs a [rules] table with targets = [\"<language>\", ...]")
 	case r.Rules != nil:
-		m.Rules = &Rules{Targets: r.Rules.Targets, Doc: r.Rules.Doc}
+		m.Rules = &Rules{Targets: r.Rules.Targets, Doc: r.Rules.Doc, Examples: r.Rules.Examples}
+		m.Rules.Rules = v.ruleDecls(r.Rules.Rule)
+		v.examples(r.Rules.Examples)
 		if len(r.Rules.Targets) == 0 {
 			v.add([]string{"rules"}, "[rules] needs targets = [\"<language>\", ...]")
 		}

@@ -97,6 +97,11 @@ targets = ["sql"]
 doc = """
 Flags SELECT *.
 """
+[[rules.rule]]
+id = "PERF-SEL-001"
+severity = "low"
+category = "performance"
+title = "SELECT *"
 `
 	m, err := Parse("plugin.toml", []byte(src))
 	if err != nil {
@@ -104,6 +109,32 @@ Flags SELECT *.
 	}
 	if m.Rules == nil || !reflect.DeepEqual(m.Rules.Targets, []string{"sql"}) || !strings.Contains(m.Rules.Doc, "SELECT") {
 		t.Errorf("Rules = %+v", m.Rules)
+	}
+	want := []Rule{{ID: "PERF-SEL-001", Severity: "low", Category: "performance", Title: "SELECT *"}}
+	if !reflect.DeepEqual(m.Rules.Rules, want) {
+		t.Errorf("Rules.Rules = %+v, want %+v", m.Rules.Rules, want)
+	}
+}
+
+func TestParseRuleErrors(t *testing.T) {
+	head := "name = \"p\"\nversion = \"0.1.0\"\nkind = \"rules\"\nabi = 1\nmodule = \"p.wasm\"\n[rules]\ntargets = [\"sql\"]\n"
+	rule := "[[rules.rule]]\nid = \"X-001\"\nseverity = \"low\"\ncategory = \"c\"\ntitle = \"t\"\n"
+	tests := []struct{ name, src, want string }{
+		{"no rules", head, "needs at least one [[rules.rule]]"},
+		{"bad id", head + strings.Replace(rule, "X-001", "x 1", 1), `id "x 1" is not valid`},
+		{"duplicate id", head + rule + rule, `rule id "X-001" is declared twice`},
+		{"bad severity", head + strings.Replace(rule, `"low"`, `"severe"`, 1), `severity "severe" is not valid`},
+		{"no title", head + strings.Replace(rule, `title = "t"`, "", 1), "needs a category and a title"},
+		{"unknown key", head + rule + "sevrity = \"x\"\n", `did you mean "severity"?`},
+		{"examples outside", head + "examples = \"../x\"\n" + rule, "must be a clean folder path"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("plugin.toml", []byte(tt.src))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Parse error = %v, want it to contain %q", err, tt.want)
+			}
+		})
 	}
 }
 

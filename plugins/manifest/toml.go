@@ -45,17 +45,28 @@ type rawOptions struct {
 }
 
 type rawRules struct {
-	Targets []string `toml:"targets"`
-	Doc     string   `toml:"doc"`
+	Targets  []string  `toml:"targets"`
+	Doc      string    `toml:"doc"`
+	Examples string    `toml:"examples"`
+	Rule     []rawRule `toml:"rule"`
+}
+
+type rawRule struct {
+	ID       string `toml:"id"`
+	Severity string `toml:"severity"`
+	Category string `toml:"category"`
+	Title    string `toml:"title"`
+	Doc      string `toml:"doc"`
 }
 
 // knownKeys lists the keys of each table, for "did you mean" hints.
 var knownKeys = map[string][]string{
-	"":          {"name", "version", "kind", "abi", "module", "sha256", "description", "languages", "limits", "options", "rules"},
-	"languages": {"name", "grammar", "extensions", "globs", "family"},
-	"limits":    {"memory_pages", "timeout", "max_file_bytes"},
-	"options":   {"named_only"},
-	"rules":     {"targets", "doc"},
+	"":           {"name", "version", "kind", "abi", "module", "sha256", "description", "languages", "limits", "options", "rules"},
+	"languages":  {"name", "grammar", "extensions", "globs", "family"},
+	"limits":     {"memory_pages", "timeout", "max_file_bytes"},
+	"options":    {"named_only"},
+	"rules":      {"targets", "doc", "examples", "rule"},
+	"rules.rule": {"id", "severity", "category", "title", "doc"},
 }
 
 func decode(data []byte, v any) (md toml.MetaData, err error) {

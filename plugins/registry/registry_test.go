@@ -51,7 +51,7 @@ func TestDiscover(t *testing.T) {
 	plugin(t, builtin, "broken", "name = \"broken\"\nkind = \"extractr\"\n", mod)
 	plugin(t, builtin, "nomodule", extractor("nomodule", "1", goLang), nil)
 	plugin(t, builtin, "pinned", extractor("pinned", "1", "sha256 = \""+strings.Repeat("0", 64)+"\"\n"+goLang), mod)
-	plugin(t, builtin, "rules", "name = \"sql-rules\"\nversion = \"1\"\nkind = \"rules\"\nabi = 1\nmodule = \"p.wasm\"\n[rules]\ntargets = [\"sql\"]\n", mod)
+	plugin(t, builtin, "rules", "name = \"sql-rules\"\nversion = \"1\"\nkind = \"rules\"\nabi = 1\nmodule = \"p.wasm\"\n[rules]\ntargets = [\"sql\"]\n[[rules.rule]]\nid = \"A-001\"\nseverity = \"low\"\ncategory = \"c\"\ntitle = \"t\"\n", mod)
 	os.MkdirAll(filepath.Join(builtin, "not-a-plugin"), 0o755)
 	goOverride := plugin(t, env, "mygo", extractor("go", "2.0.0-dev", goLang), mod)
 	plugin(t, repo, ".synaptic/plugins/tsplus", extractor("tsplus", "0.1", "[[languages]]\nname = \"ts2\"\nextensions = [\".ts\"]\n"), mod)

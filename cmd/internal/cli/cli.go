@@ -35,6 +35,8 @@ func commands() []command {
 		{"call", "run one serve tool from the command line (same output as MCP)", runCall},
 		{"query", "ask the graph a question (the query_graph tool)", runQuery},
 		{"report", "regenerate GRAPH_REPORT.md from an existing graph.json", runReport},
+		{"rules", "list, test and scaffold rule packs", runRules},
+		{"audit", "run the SQL or readiness audit and write findings.json and audit.md", runAudit},
 		{"install", "register synaptic in an assistant's MCP config (claude, codex, cursor, vscode, gemini, windsurf)", runInstall},
 		{"doctor", "check a setup end to end: binary, plugins, graph freshness, assistant configs, a real MCP handshake", runDoctor},
 		{"uninstall", "remove synaptic from an assistant's MCP config", runUninstall},

@@ -114,7 +114,8 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		f.sourceRoot = defaultSourceRoot(f.graph)
 	}
 	var fresh *freshener // set before serving starts
-	opts := tools.Options{SourceRoot: f.sourceRoot, Concise: f.concise, AllowExec: f.allowExec, GraphPath: f.graph, RenderReport: f.immutable}
+	opts := tools.Options{SourceRoot: f.sourceRoot, Concise: f.concise, AllowExec: f.allowExec, GraphPath: f.graph, RenderReport: f.immutable,
+		Rules: newLazyRules(f.sourceRoot, "")}
 	if !f.immutable {
 		opts.Freshen = func(ctx context.Context) string {
 			if fresh == nil {
