@@ -26,7 +26,9 @@ func sampleIndex() *graph.Index {
 
 func TestMap(t *testing.T) {
 	x := sampleIndex()
-	h := func(ns, nl int) gitdiff.Hunk { return gitdiff.Hunk{NewStart: ns, NewLines: nl, OldStart: ns, OldLines: nl} }
+	h := func(ns, nl int) gitdiff.Hunk {
+		return gitdiff.Hunk{NewStart: ns, NewLines: nl, OldStart: ns, OldLines: nl}
+	}
 	for _, tc := range []struct {
 		name string
 		file gitdiff.File
@@ -38,7 +40,7 @@ func TestMap(t *testing.T) {
 		{"spanning two", gitdiff.File{Path: "a.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{h(7, 9)}}, "[a.go T .M() F()]"}, // line 13 lies between T and F
 		{"spanning two inside", gitdiff.File{Path: "a.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{h(7, 4)}}, "[T .M()]"},
 		{"pure deletion", gitdiff.File{Path: "a.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 16, OldLines: 2, NewStart: 15, NewLines: 0}}}, "[F()]"},
-		{"huge hunk", gitdiff.File{Path: "a.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{h(1, 1 << 29)}}, "[a.go T .M() F()]"},
+		{"huge hunk", gitdiff.File{Path: "a.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{h(1, 1<<29)}}, "[a.go T .M() F()]"},
 		{"deleted file", gitdiff.File{Path: "b.go", Status: gitdiff.Deleted}, "[b.go G()]"},
 		{"renamed, graph has old path", gitdiff.File{Path: "c.go", OldPath: "b.go", Status: gitdiff.Renamed, Hunks: []gitdiff.Hunk{h(2, 1)}}, "[G()]"},
 		{"binary", gitdiff.File{Path: "b.go", Status: gitdiff.Modified, Binary: true}, "[b.go G()]"},

@@ -2,8 +2,8 @@ package tools
 
 import "encoding/json"
 
-// readOnly is the annotation set of every tool in this build: read-only,
-// non-destructive, idempotent, and closed-world (none of them shells out).
+// readOnly is the annotation set of the graph-only tools: read-only,
+// non-destructive, idempotent, and closed-world (they do not shell out).
 var readOnly = Annotations{ReadOnlyHint: true, IdempotentHint: true}
 
 // defaults are the per-call defaults; Concise lowers them exactly as the
@@ -192,8 +192,13 @@ func (c *Catalog) buildTools() []Tool {
 			Run:          c.run(c.describeNode),
 		},
 	}
+	tools = append(tools, c.changeTools()...)
+	// Tools that set no annotations are read-only and closed-world; the
+	// ones that shell out or run commands carry their own.
 	for i := range tools {
-		tools[i].Annotations = readOnly
+		if tools[i].Annotations == (Annotations{}) {
+			tools[i].Annotations = readOnly
+		}
 	}
 	return tools
 }

@@ -19,12 +19,15 @@ func TestCatalogListing(t *testing.T) {
 	c := New(Options{})
 	want := []string{"query_graph", "get_node", "get_source", "get_neighbors", "get_community", "god_nodes",
 		"graph_stats", "list_repos", "repo_stats", "shortest_path", "affected", "find_callers", "find_callees",
-		"find_references", "describe_node"}
+		"find_references", "describe_node", "working_changes_impact", "predict_impact", "affected_tests", "predict_edit"}
+	// openWorldHint is true exactly for the tools that shell out (the spec's list).
+	shellsOut := map[string]bool{"working_changes_impact": true, "predict_impact": true, "affected_tests": true,
+		"time_travel_diff": true, "list_prs": true, "get_pr_impact": true, "triage_prs": true}
 	var got []string
 	for _, tl := range c.Tools() {
 		got = append(got, tl.Name)
-		if tl.Annotations != (Annotations{ReadOnlyHint: true, IdempotentHint: true}) {
-			t.Errorf("%s annotations = %+v", tl.Name, tl.Annotations)
+		if want := (Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: shellsOut[tl.Name]}); tl.Annotations != want {
+			t.Errorf("%s annotations = %+v, want %+v", tl.Name, tl.Annotations, want)
 		}
 		var schema map[string]any
 		if err := json.Unmarshal(tl.InputSchema, &schema); err != nil || schema["type"] != "object" || schema["additionalProperties"] != false {
@@ -48,7 +51,8 @@ func TestCatalogListing(t *testing.T) {
 	for _, tl := range c.Tools() {
 		withOut[tl.Name] = tl.OutputSchema != nil
 	}
-	for _, n := range []string{"graph_stats", "get_node", "god_nodes", "affected", "query_graph", "describe_node", "get_neighbors", "list_repos"} {
+	for _, n := range []string{"graph_stats", "get_node", "god_nodes", "affected", "query_graph", "describe_node", "get_neighbors", "list_repos",
+		"predict_impact", "affected_tests"} {
 		if !withOut[n] {
 			t.Errorf("%s has no outputSchema", n)
 		}

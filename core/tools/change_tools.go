@@ -1,0 +1,95 @@
+package tools
+
+// openWorld is the annotation set of the read-only tools that shell out
+// (git, gh): the answer depends on the world outside the graph.
+var openWorld = Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: true}
+
+// changeTools are the change-aware tools: working changes, forecasts, test
+// selection and edit plans. Each carries its own annotations.
+func (c *Catalog) changeTools() []Tool {
+	filesProp := strArray("files", "Repo-relative changed files. Omit to use the working-tree diff (committed on this branch, uncommitted and untracked) against base.")
+	baseProp := str("base", "Base branch or revision to diff against when files is omitted. Default: the detected default branch (origin/HEAD, then main/master, then the first commit); the answer names the base it used.")
+	depthProp := integer("depth", "Reverse-impact hop bound, clamped to 1..16.", 3, -1, -1)
+	return []Tool{
+		{
+			Name:  "working_changes_impact",
+			Title: "Working changes impact",
+			Description: "Graph blast radius of your branch's changes against a base (git diff from the merge base: committed, uncommitted and untracked): " +
+				"which files, graph nodes and communities they touch. A hunk inside a function touches that function, not the whole file. Uses git only.",
+			InputSchema: object(
+				str("base", "Base branch to diff against; default: the detected default branch."),
+				boolean("verbose", "Also list the top touched nodes (by connectivity) and the touched communities with labels."),
+				integer("limit", "Max touched nodes listed when verbose.", 20, 1, -1),
+				boolean("code_only", "Count and list only code nodes, leaving out docs, manifests and lockfiles."),
+			),
+			Annotations: openWorld,
+			Run:         c.run(c.workingChangesImpact),
+		},
+		{
+			Name:  "predict_impact",
+			Title: "Predict impact",
+			Description: "Forecast a change before or after editing: the changed nodes, the reverse-impact blast radius, the public APIs at risk " +
+				"(dependents in other files or modules), the tests at risk, a low/medium/high change-risk score with its drivers, and a verify checklist. " +
+				"structuredContent carries the full ChangeForecast.",
+			InputSchema: object(filesProp, baseProp, depthProp,
+				integer("limit", "Max rows per section in the text (structuredContent is never truncated).", 20, 1, -1),
+				boolean("verbose", "List every row in the text.")),
+			OutputSchema: forecastSchema,
+			Annotations:  openWorld,
+			Run:          c.run(c.predictImpact),
+		},
+		{
+			Name:  "affected_tests",
+			Title: "Affected tests",
+			Description: "Predictive test selection: the tests that reach the change through the reverse-impact walk, with hop, relation, label and file. " +
+				"Tests are found by each language's markers (Go TestX in _test.go, pytest test_*, JUnit @Test, Rust #[test]) and by path " +
+				"(test/tests/__tests__/testing directories, test_*, *_test, *_spec, *.test.*, *.spec.*, *Test, conftest; a bare spec/ is not a test tree).",
+			InputSchema:  object(filesProp, baseProp, depthProp),
+			OutputSchema: testsSchema,
+			Annotations:  openWorld,
+			Run:          c.run(c.affectedTests),
+		},
+		{
+			Name:  "predict_edit",
+			Title: "Predict edit",
+			Description: "What breaks if you make one kind of edit to a symbol, split into \"will break\" and \"to review\" with totals and a by-depth rollup: " +
+				"delete (every dependent breaks), signature (callers and type users break; bare imports go to review), " +
+				"visibility (uses from other files, other packages in Go, break when narrowing). Pure in-memory graph query.",
+			InputSchema: object(
+				str("symbol", "The symbol to edit (name, bare name, node id, or name@file).").required(),
+				str("kind", "delete, signature or visibility.").required(),
+				depthProp,
+				integer("limit", "Max entries per section before a +N more summary. Ignored when verbose.", 20, 1, -1),
+				boolean("verbose", "List every dependent."),
+			),
+			Annotations: readOnly,
+			Run:         c.run(c.predictEdit),
+		},
+	}
+}
+
+var (
+	testRowSchema = arrayOf(map[string]any{"id": typ("string"), "label": typ("string"), "file": typ("string"),
+		"depth": typ("integer"), "via_relation": typ("string")})
+
+	testsSchema = outSchema(map[string]any{"tests": testRowSchema, "total": typ("integer")}, "tests", "total")
+
+	forecastSchema = outSchema(map[string]any{
+		"summary": typ("string"),
+		"changed_files": arrayOf(map[string]any{"path": typ("string"), "old_path": typ("string"), "status": typ("string"),
+			"binary": typ("boolean"), "lines": typ("integer"), "in_graph": typ("boolean"), "nodes": typ("integer")}),
+		"changed_nodes": arrayOf(map[string]any{"id": typ("string"), "label": typ("string"), "kind": typ("string"), "file": typ("string"), "line": typ("integer")}),
+		"public_api_breaks": arrayOf(map[string]any{"id": typ("string"), "label": typ("string"), "file": typ("string"), "visibility": typ("string"),
+			"dependents_other_files": typ("integer"), "dependents_other_modules": typ("integer"),
+			"sample_dependents": map[string]any{"type": "array", "items": typ("string")}}),
+		"blast_radius":       testRowSchema,
+		"blast_radius_total": typ("integer"),
+		"at_risk_tests":      testRowSchema,
+		"verify_checklist":   map[string]any{"type": "array", "items": typ("string")},
+		"risk": map[string]any{"type": "object", "properties": map[string]any{
+			"score": typ("number"), "level": map[string]any{"type": "string", "enum": []string{"low", "medium", "high"}},
+			"drivers": arrayOf(map[string]any{"name": typ("string"), "value": typ("integer"), "cap": typ("integer"),
+				"weight": typ("number"), "contribution": typ("number")}),
+		}},
+	}, "summary", "changed_files", "changed_nodes", "public_api_breaks", "blast_radius", "blast_radius_total", "at_risk_tests", "verify_checklist", "risk")
+)
