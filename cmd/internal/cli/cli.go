@@ -38,6 +38,8 @@ func commands() []command {
 		{"call", "run one serve tool from the command line (same output as MCP)", runCall},
 		{"query", "ask the graph a question (the query_graph tool)", runQuery},
 		{"report", "regenerate GRAPH_REPORT.md from an existing graph.json", runReport},
+		{"predict", "forecast the impact of the working changes or of FILES (predict_impact)", runPredict},
+		{"affected-tests", "the tests that reach the working changes or FILES (affected_tests)", runAffectedTests},
 		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
 			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
 			return nil
@@ -95,7 +97,7 @@ func printUsage(w io.Writer, cmds []command) {
 	fmt.Fprint(w, "synaptic turns a source tree into a code knowledge graph and serves it over MCP.\n\nUsage:\n\n  synaptic <command> [arguments]\n\nCommands:\n\n")
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	for _, c := range cmds {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nRun 'synaptic <command> --help' for a command's flags.\n\nTypical use:\n\n  synaptic extract path/to/repo\n  synaptic serve --graph path/to/repo/synaptic-out/graph.json\n")
 }

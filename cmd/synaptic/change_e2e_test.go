@@ -1,0 +1,82 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestPredictAndAffectedTests runs the CLI mirrors on a real repository:
+// extract, edit one function, and ask which tests reach the edit.
+func TestPredictAndAffectedTests(t *testing.T) {
+	needBin(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	root := t.TempDir()
+	write(t, root, fixtureRepo)
+	write(t, root, map[string]string{".gitignore": "ignored/\nsynaptic-out/\n"})
+
+	// Outside git: the spec's message, exit 1; explicit files still work.
+	run(t, root, false, "extract", root, "--quiet")
+	out := run(t, root, true, "affected-tests")
+	if !strings.Contains(out, "git unavailable or not a git repository") || !strings.Contains(out, "Graph audit continues offline.") {
+		t.Fatalf("outside git:\n%s", out)
+	}
+	if out := run(t, root, false, "affected-tests", "price/price.go"); !strings.Contains(out, "TestTotal()") {
+		t.Fatalf("explicit files:\n%s", out)
+	}
+
+	gitIn(t, root, "init", "-q", "-b", "main")
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "base")
+	if out := run(t, root, false, "predict"); strings.TrimSpace(out) != "No changes vs main (detected: local branch)." {
+		t.Fatalf("clean tree:\n%s", out)
+	}
+	// Break round(): TestTotal reaches it through .Total() and WithTax().
+	p := filepath.Join(root, "price/price.go")
+	src := strings.Replace(string(read(t, p)), "x / 100", "x / 99", 1)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var tests struct {
+		Tests []struct {
+			Label, File string
+			Depth       int
+			ViaRelation string `json:"via_relation"`
+		}
+		Total int
+	}
+	if err := json.Unmarshal([]byte(run(t, root, false, "affected-tests", "--json")), &tests); err != nil {
+		t.Fatal(err)
+	}
+	if tests.Total != 1 || tests.Tests[0].Label != "TestTotal()" || tests.Tests[0].File != "cart/cart_test.go" || tests.Tests[0].Depth != 3 {
+		t.Fatalf("affected-tests = %+v", tests)
+	}
+	out = run(t, root, false, "predict", "--base", "main")
+	for _, want := range []string{"Changed nodes (1):\n  round() [function] price/price.go:L8", "Risk: low",
+		"go test ./cart -run '^(TestTotal)$'"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("predict lacks %q:\n%s", want, out)
+		}
+	}
+	if out := run(t, root, true, "predict", "--base", "no-such-branch"); !strings.Contains(out, `"no-such-branch" does not exist`) {
+		t.Errorf("bad base:\n%s", out)
+	}
+	if out := run(t, root, true, "predict", "--base", "main", "price/price.go"); !strings.Contains(out, "not both") {
+		t.Errorf("files and base:\n%s", out)
+	}
+}
