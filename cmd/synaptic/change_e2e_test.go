@@ -80,3 +80,13 @@ func TestPredictAndAffectedTests(t *testing.T) {
 		t.Errorf("files and base:\n%s", out)
 	}
 }
+
+// TestServeRefusesAllowExec: the flag is accepted only once speculate
+// exists; until then serve refuses it instead of ignoring it.
+func TestServeRefusesAllowExec(t *testing.T) {
+	needBin(t)
+	out := run(t, t.TempDir(), true, "serve", "--allow-exec")
+	if !strings.Contains(out, "--allow-exec: the speculate tool is not part of this build yet") {
+		t.Fatalf("serve --allow-exec:\n%s", out)
+	}
+}
