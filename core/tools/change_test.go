@@ -198,3 +198,36 @@ func TestRiskScore(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanRename(t *testing.T) {
+	c := newFixtureCatalog(t, Options{})
+	r := call(t, c, "plan_rename", `{"name":"NewServer","to":"MakeServer"}`)
+	for _, want := range []string{
+		"Rename NewServer -> MakeServer [medium], ",
+		"pkg/server.go:26:6  NewServer -> MakeServer  (definition, 1.00)",
+		"cmd/main.go:6:",
+		"Review (",
+		"pkg/server.go:25:4  NewServer -> MakeServer  (in a string or comment",
+		"Plan only: nothing was edited.",
+	} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("plan lacks %q:\n%s", want, r.Text)
+		}
+	}
+	p, err := c.RenamePlan("NewServer", "MakeServer", "", "")
+	if err != nil || len(p.Edits) == 0 || p.TargetID != "pkg_server_newserver" {
+		t.Fatalf("RenamePlan = %+v, %v", p, err)
+	}
+	for _, tc := range []struct{ args, want string }{
+		{`{"name":"Serve","to":"Run"}`, "ambiguous"},
+		{`{"name":"Serve","to":"Run","file":"other/"}`, "Rename Serve -> Run"},
+		{`{"name":".Serve()","to":"Run","id":"pkg_server_server_serve"}`, "Rename Serve -> Run"},
+		{`{"name":"NewServer","to":"not valid"}`, "not a valid identifier"},
+		{`{"name":"NewServer","to":"NewServer"}`, "already has that name"},
+		{`{"name":"nothing_here","to":"x"}`, "No node matches"},
+	} {
+		if r := call(t, c, "plan_rename", tc.args); !strings.Contains(r.Text, tc.want) {
+			t.Errorf("%s: want %q:\n%s", tc.args, tc.want, r.Text)
+		}
+	}
+}

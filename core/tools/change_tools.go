@@ -65,6 +65,23 @@ func (c *Catalog) changeTools() []Tool {
 			Annotations: readOnly,
 			Run:         c.run(c.predictEdit),
 		},
+		{
+			Name:  "plan_rename",
+			Title: "Plan rename",
+			Description: "Plan-only: a confidence-scored rename plan an agent can apply. Exact edit sites (file:line:col, old -> new, reason, confidence) " +
+				"from the definition, call sites, references, imports and re-exports, plus lower-confidence Review sites (strings, comments, " +
+				"unlinked text matches, same-named symbols). Never edits source; after applying, run synaptic refactor verify.",
+			InputSchema: object(
+				str("name", "The symbol to rename (its name, or a node id).").required(),
+				str("to", "The new name.").required(),
+				str("id", "Disambiguate by node id when the name matches several definitions."),
+				str("file", "Disambiguate by a file-path substring."),
+				integer("limit", "Max sites listed per section (Edits, Review) before a +N more summary. Ignored when verbose is true.", 50, 1, -1),
+				boolean("verbose", "List every edit/review site."),
+			),
+			Annotations: readOnly,
+			Run:         c.run(c.planRename),
+		},
 	}
 }
 
