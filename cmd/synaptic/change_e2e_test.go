@@ -90,3 +90,36 @@ func TestServeRefusesAllowExec(t *testing.T) {
 		t.Fatalf("serve --allow-exec:\n%s", out)
 	}
 }
+
+// TestRefactorRenameVerify: plan, apply half, verify fails naming the
+// site left; apply the rest, verify passes. The plan itself edits nothing.
+func TestRefactorRenameVerify(t *testing.T) {
+	needBin(t)
+	root := t.TempDir()
+	write(t, root, fixtureRepo)
+	run(t, root, false, "extract", root, "--quiet")
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	before := string(read(t, filepath.Join(root, "price/price.go")))
+	out := run(t, root, false, "refactor", "rename", "WithTax", "AddTax", "--out", plan)
+	if !strings.Contains(out, "cart/cart.go:15:16  WithTax -> AddTax") || !strings.Contains(out, "price/price.go:6:6  WithTax -> AddTax  (definition") {
+		t.Fatalf("plan:\n%s", out)
+	}
+	if string(read(t, filepath.Join(root, "price/price.go"))) != before {
+		t.Fatal("refactor rename edited a file")
+	}
+	edit := func(rel, old, new string) {
+		p := filepath.Join(root, rel)
+		if err := os.WriteFile(p, []byte(strings.ReplaceAll(string(read(t, p)), old, new)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("price/price.go", "WithTax", "AddTax")
+	out = run(t, root, true, "refactor", "verify", "--from", plan)
+	if !strings.Contains(out, `cart/cart.go:15:16: still "WithTax"`) {
+		t.Fatalf("half applied:\n%s", out)
+	}
+	edit("cart/cart.go", "price.WithTax", "price.AddTax")
+	if out := run(t, root, false, "refactor", "verify", "--from", plan); !strings.Contains(out, "verified") {
+		t.Fatalf("applied:\n%s", out)
+	}
+}

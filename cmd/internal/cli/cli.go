@@ -39,6 +39,7 @@ func commands() []command {
 		{"query", "ask the graph a question (the query_graph tool)", runQuery},
 		{"report", "regenerate GRAPH_REPORT.md from an existing graph.json", runReport},
 		{"predict", "forecast the impact of the working changes or of FILES (predict_impact)", runPredict},
+		{"refactor", "plan a rename (never edits) and verify it after applying", runRefactor},
 		{"affected-tests", "the tests that reach the working changes or FILES (affected_tests)", runAffectedTests},
 		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
 			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
