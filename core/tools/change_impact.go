@@ -93,13 +93,24 @@ type testRow struct {
 	ViaRelation string `json:"via_relation"`
 }
 
-// impactOf walks the reverse-impact set of the change set's seeds.
-func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
+// impactRels is the default impact relation set as a relation-id mask.
+func (s *snapshot) impactRels() []bool {
 	want := map[string]bool{}
 	for _, r := range defaultImpactRelations {
 		want[r] = true
 	}
-	return s.reverseImpact(cs.seeds, s.p.relSet(func(rel string) bool { return want[strings.ToLower(rel)] }), depth)
+	return s.p.relSet(func(rel string) bool { return want[strings.ToLower(rel)] })
+}
+
+// impactOf walks the reverse-impact set of the change set's seeds.
+func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
+	return s.reverseImpact(cs.seeds, s.impactRels(), depth)
+}
+
+// selectTests is the test selection: the tests the walk reached, plus
+// those found by widening the seeds no test reaches (see widenedTests).
+func (s *snapshot) selectTests(cs changeSet, hits []impactHit, depth int) []testRow {
+	return s.atRiskTests(cs, append(slices.Clip(hits), s.widenedTests(cs, s.impactRels(), depth)...))
 }
 
 // atRiskTests keeps the test nodes among the changed nodes (hop 0) and
@@ -107,13 +118,16 @@ func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
 // symbols is (it stands for file-level tests, e.g. Jest's describe/it).
 func (s *snapshot) atRiskTests(cs changeSet, hits []impactHit) []testRow {
 	var found []impactHit
+	dup := map[int32]bool{}
 	for _, i := range cs.seeds {
 		if graph.IsTestNode(s.x.Node(i)) {
+			dup[i] = true
 			found = append(found, impactHit{node: i, depth: 0, via: "changed"})
 		}
 	}
 	for _, h := range hits {
-		if graph.IsTestNode(s.x.Node(h.node)) {
+		if graph.IsTestNode(s.x.Node(h.node)) && !dup[h.node] {
+			dup[h.node] = true
 			found = append(found, h)
 		}
 	}
@@ -172,7 +186,7 @@ func (c *Catalog) affectedTests(ctx context.Context, s *snapshot, args json.RawM
 		return *fail
 	}
 	depth := a.depth()
-	tests := s.atRiskTests(cs, s.impactOf(cs, depth))
+	tests := s.selectTests(cs, s.impactOf(cs, depth), depth)
 	st := map[string]any{"tests": tests, "total": len(tests)}
 	var b strings.Builder
 	if len(cs.files) == 0 {

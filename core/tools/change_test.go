@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/gitdiff"
 )
 
 // gitRepo makes a real git repository holding the fixture's pkg/server.go
@@ -229,5 +231,25 @@ func TestPlanRename(t *testing.T) {
 		if r := call(t, c, "plan_rename", tc.args); !strings.Contains(r.Text, tc.want) {
 			t.Errorf("%s: want %q:\n%s", tc.args, tc.want, r.Text)
 		}
+	}
+}
+
+// TestWidenedSelection: .Close() has no static test; a test of its type's
+// sibling method is selected and says it was found by widening.
+func TestWidenedSelection(t *testing.T) {
+	c := newFixtureCatalog(t, Options{})
+	s := c.current()
+	cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: "pkg/server.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 22, OldLines: 1, NewStart: 22, NewLines: 1}}}})
+	if static := s.atRiskTests(cs, s.impactOf(cs, 3)); len(static) != 0 {
+		t.Fatalf("static tests = %+v, want none", static)
+	}
+	got := s.selectTests(cs, s.impactOf(cs, 3), 3)
+	if len(got) != 1 || got[0].Label != "TestServe()" || got[0].ViaRelation != "fallback: same type as .Close()" {
+		t.Fatalf("widened = %+v", got)
+	}
+	// A seed a test reaches statically is not widened.
+	cs = newChangeSet(s.x, nil, []gitdiff.File{{Path: "pkg/server.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 27, OldLines: 1, NewStart: 27, NewLines: 1}}}})
+	if got := s.selectTests(cs, s.impactOf(cs, 3), 3); len(got) != 1 || got[0].ViaRelation != "calls" {
+		t.Fatalf("static = %+v", got)
 	}
 }

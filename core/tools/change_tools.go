@@ -43,7 +43,8 @@ func (c *Catalog) changeTools() []Tool {
 			Title: "Affected tests",
 			Description: "Predictive test selection: the tests that reach the change through the reverse-impact walk, with hop, relation, label and file. " +
 				"Tests are found by each language's markers (Go TestX in _test.go, pytest test_*, JUnit @Test, Rust #[test]) and by path " +
-				"(test/tests/__tests__/testing directories, test_*, *_test, *_spec, *.test.*, *.spec.*, *Test, conftest; a bare spec/ is not a test tree).",
+				"(test/tests/__tests__/testing directories, test_*, *_test, *_spec, *.test.*, *.spec.*, *Test, conftest; a bare spec/ is not a test tree). " +
+				"A changed symbol no test reaches statically (interface calls, function values) widens to its type's members, then its file; those tests say \"fallback\".",
 			InputSchema:  object(filesProp, baseProp, depthProp),
 			OutputSchema: testsSchema,
 			Annotations:  openWorld,
