@@ -56,6 +56,14 @@ type Options struct {
 	// GraphPath is the loaded graph.json; its directory is where
 	// GRAPH_REPORT.md and workspace-state.json are looked for.
 	GraphPath string
+	// ExtractRevision runs the extraction pipeline on dir (a throwaway
+	// worktree of one revision) and writes graph.json into outDir. It is
+	// injected by the composition root, so core never imports the plugin
+	// host; nil makes time_travel_diff say it is unavailable.
+	ExtractRevision func(ctx context.Context, dir, outDir string) error
+	// ExtractKey identifies the extraction build (synaptic and its
+	// plugins), so graphs cached per commit are rebuilt by a new build.
+	ExtractKey string
 }
 
 // Catalog serves everything over the current graph snapshot. All methods

@@ -83,6 +83,20 @@ func (c *Catalog) changeTools() []Tool {
 			Annotations: readOnly,
 			Run:         c.run(c.planRename),
 		},
+		{
+			Name:  "time_travel_diff",
+			Title: "Time travel diff",
+			Description: "How the code graph changed between two git revisions: added/removed module dependencies, removed APIs, " +
+				"architectural drift (communities, cross-community edges), new dependency cycles and change hotspots. Each revision is built " +
+				"in a throwaway git worktree (always removed) and its graph cached per commit SHA under the user cache dir, so a second call is fast.",
+			InputSchema: object(
+				str("rev1", "The base revision (HEAD~10, a branch, a tag, a SHA).").required(),
+				str("rev2", "The target revision. Default: the working tree (the served graph)."),
+				integer("top", "Max rows per ranked section.", 20, 1, -1),
+			),
+			Annotations: openWorld,
+			Run:         c.run(c.timeTravelDiff),
+		},
 	}
 }
 

@@ -25,7 +25,7 @@ func openCatalog(graphPath, sourceRoot string, concise bool) (*tools.Catalog, er
 	if sourceRoot == "" {
 		sourceRoot = defaultSourceRoot(graphPath)
 	}
-	c := tools.New(tools.Options{SourceRoot: sourceRoot, Concise: concise, GraphPath: graphPath})
+	c := tools.New(withRevisionExtraction(tools.Options{SourceRoot: sourceRoot, Concise: concise, GraphPath: graphPath}, envOr("SYNAPTIC_PLUGINS", "")))
 	c.SetGraph(g)
 	return c, nil
 }

@@ -107,7 +107,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	if f.sourceRoot == "" {
 		f.sourceRoot = defaultSourceRoot(f.graph)
 	}
-	cat := tools.New(tools.Options{SourceRoot: f.sourceRoot, Concise: f.concise, AllowExec: f.allowExec, GraphPath: f.graph})
+	cat := tools.New(withRevisionExtraction(tools.Options{SourceRoot: f.sourceRoot, Concise: f.concise, AllowExec: f.allowExec, GraphPath: f.graph}, envOr("SYNAPTIC_PLUGINS", "")))
 	cat.SetGraph(g)
 	debug.SetGCPercent(gcPercent)
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
