@@ -97,6 +97,40 @@ func (c *Catalog) changeTools() []Tool {
 			Annotations: openWorld,
 			Run:         c.run(c.timeTravelDiff),
 		},
+		{
+			Name:        "list_prs",
+			Title:       "List PRs",
+			Description: "Open PRs with CI and review state targeting the base branch, through the gh CLI. Without gh (or logged out) it says so and only the PR tools are affected.",
+			InputSchema: object(
+				str("base", "Base branch; default: the repository's detected default branch."),
+				str("repo", "Target repo owner/name; default: the current directory's repo."),
+			),
+			Annotations: openWorld,
+			Run:         c.run(c.listPRs),
+		},
+		{
+			Name:        "get_pr_impact",
+			Title:       "PR impact",
+			Description: "One PR's detail plus its graph blast radius (communities, nodes and tests touched), mapped from the PR's diff. Requires gh.",
+			InputSchema: object(
+				integer("pr_number", "The PR number.", -1, 1, -1).required(),
+				str("repo", "Target repo owner/name; default: the current directory's repo."),
+			),
+			Annotations: openWorld,
+			Run:         c.run(c.getPRImpact),
+		},
+		{
+			Name:  "triage_prs",
+			Title: "Triage PRs",
+			Description: "Actionable PRs ranked by status with blast radius, as JSON data with an instruction for the calling model to prioritise " +
+				"(no LLM call is made here). Fetches each PR's changed files concurrently. Requires gh.",
+			InputSchema: object(
+				str("base", "Base branch; default: the detected default branch."),
+				str("repo", "Target repo owner/name; default: the current directory's repo."),
+			),
+			Annotations: openWorld,
+			Run:         c.run(c.triagePRs),
+		},
 	}
 }
 

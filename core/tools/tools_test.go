@@ -19,7 +19,7 @@ func TestCatalogListing(t *testing.T) {
 	c := New(Options{})
 	want := []string{"query_graph", "get_node", "get_source", "get_neighbors", "get_community", "god_nodes",
 		"graph_stats", "list_repos", "repo_stats", "shortest_path", "affected", "find_callers", "find_callees",
-		"find_references", "describe_node", "working_changes_impact", "predict_impact", "affected_tests", "predict_edit", "plan_rename", "time_travel_diff"}
+		"find_references", "describe_node", "working_changes_impact", "predict_impact", "affected_tests", "predict_edit", "plan_rename", "time_travel_diff", "list_prs", "get_pr_impact", "triage_prs"}
 	// openWorldHint is true exactly for the tools that shell out (the spec's list).
 	shellsOut := map[string]bool{"working_changes_impact": true, "predict_impact": true, "affected_tests": true,
 		"time_travel_diff": true, "list_prs": true, "get_pr_impact": true, "triage_prs": true}
