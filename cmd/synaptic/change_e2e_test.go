@@ -81,13 +81,54 @@ func TestPredictAndAffectedTests(t *testing.T) {
 	}
 }
 
-// TestServeRefusesAllowExec: the flag is accepted only once speculate
-// exists; until then serve refuses it instead of ignoring it.
-func TestServeRefusesAllowExec(t *testing.T) {
+// TestServeAllowExec: speculate is listed (not read-only) only with
+// --allow-exec, and a default server refuses to run it.
+func TestServeAllowExec(t *testing.T) {
 	needBin(t)
-	out := run(t, t.TempDir(), true, "serve", "--allow-exec")
-	if !strings.Contains(out, "--allow-exec: the speculate tool is not part of this build yet") {
-		t.Fatalf("serve --allow-exec:\n%s", out)
+	root := t.TempDir()
+	write(t, root, fixtureRepo)
+	run(t, root, false, "extract", root, "--quiet")
+	session := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"speculate","arguments":{}}}
+`
+	serve := func(extra ...string) string {
+		cmd := exec.Command(bin, append([]string{"serve", "--graph", filepath.Join(root, "synaptic-out", "graph.json")}, extra...)...)
+		cmd.Stdin = strings.NewReader(session)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("serve %v: %v", extra, err)
+		}
+		return string(out)
+	}
+	out := serve()
+	if strings.Contains(out, `"name":"speculate"`) || !strings.Contains(out, `"id":3,"error"`) {
+		t.Fatalf("default server lists or runs speculate:\n%s", out)
+	}
+	out = serve("--allow-exec")
+	if !strings.Contains(out, `"name":"speculate"`) {
+		t.Fatalf("--allow-exec does not list speculate:\n%s", out)
+	}
+	var list struct {
+		Result struct {
+			Tools []struct {
+				Name        string
+				Annotations map[string]any
+			}
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, `"id":2`) {
+			if err := json.Unmarshal([]byte(line), &list); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, tl := range list.Result.Tools {
+		if tl.Name == "speculate" && tl.Annotations["readOnlyHint"] != false {
+			t.Fatalf("speculate annotations %v", tl.Annotations)
+		}
 	}
 }
 

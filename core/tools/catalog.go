@@ -50,8 +50,8 @@ type Options struct {
 	SourceRoot string
 	// Concise lowers list and budget defaults (explicit arguments win).
 	Concise bool
-	// AllowExec would advertise speculate; that tool is a later issue and
-	// is not part of this build, so the flag changes nothing yet.
+	// AllowExec advertises speculate, which runs the project's tests in a
+	// throwaway worktree; without it the tool is neither listed nor callable.
 	AllowExec bool
 	// GraphPath is the loaded graph.json; its directory is where
 	// GRAPH_REPORT.md and workspace-state.json are looked for.

@@ -20,8 +20,8 @@ func (c *Catalog) defaults() defaults {
 	return defaults{limit: 50, community: 100, topN: 10, contextLines: 40, tokenBudget: 1200, terse: 15}
 }
 
-// buildTools returns the catalog in its advertised order. speculate (only
-// with AllowExec) is a later issue and deliberately absent.
+// buildTools returns the catalog in its advertised order; speculate is
+// present only with AllowExec.
 func (c *Catalog) buildTools() []Tool {
 	d := c.defaults()
 	labelProp := func(desc string) prop { return str("label", desc).required() }
@@ -193,6 +193,7 @@ func (c *Catalog) buildTools() []Tool {
 		},
 	}
 	tools = append(tools, c.changeTools()...)
+	tools = append(tools, c.speculateTool()...)
 	// Tools that set no annotations are read-only and closed-world; the
 	// ones that shell out or run commands carry their own.
 	for i := range tools {

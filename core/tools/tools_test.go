@@ -43,9 +43,16 @@ func TestCatalogListing(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("tools = %v\nwant %v", got, want)
 	}
-	// speculate is a later issue: never advertised, even with AllowExec.
-	if _, ok := New(Options{AllowExec: true}).Tool("speculate"); ok {
-		t.Fatal("speculate advertised")
+	// speculate exists only with AllowExec, annotated as not read-only.
+	if _, ok := c.Tool("speculate"); ok {
+		t.Fatal("speculate advertised without AllowExec")
+	}
+	if _, err := c.Call(context.Background(), "speculate", nil); !errors.Is(err, ErrUnknownTool) {
+		t.Fatalf("speculate callable without AllowExec: %v", err)
+	}
+	withExec := New(Options{AllowExec: true})
+	if sp, ok := withExec.Tool("speculate"); !ok || sp.Annotations != (Annotations{OpenWorldHint: true}) || len(withExec.Tools()) != len(want)+1 {
+		t.Fatalf("speculate with AllowExec: %+v %v", sp.Annotations, ok)
 	}
 	withOut := map[string]bool{}
 	for _, tl := range c.Tools() {

@@ -53,7 +53,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	fs.StringVar(&f.httpAddr, "http", "", "serve HTTP on host:port (e.g. 127.0.0.1:8765) instead of stdio")
 	fs.StringVar(&f.apiKey, "api-key", "", "require this key on HTTP requests (default $SYNAPTIC_API_KEY; blank disables)")
 	fs.StringVar(&f.sourceRoot, "source-root", "", "trusted root for get_source (default: the directory above synaptic-out/, else the current directory)")
-	fs.BoolVar(&f.allowExec, "allow-exec", false, "expose speculate, which runs commands (refused: not in this build yet)")
+	fs.BoolVar(&f.allowExec, "allow-exec", false, "expose speculate, which runs the project's tests in a throwaway worktree (the server is then not read-only)")
 	fs.BoolVar(&f.concise, "concise", os.Getenv("SYNAPTIC_CONCISE") != "" && os.Getenv("SYNAPTIC_CONCISE") != "0", "token-lean defaults (also $SYNAPTIC_CONCISE)")
 	fs.BoolVar(&f.watch, "watch", os.Getenv("SYNAPTIC_SERVE_WATCH") == "1", "watch the source tree (accepted; the graph file itself is always watched unless --immutable-graph)")
 	fs.BoolVar(&f.immutable, "immutable-graph", false, "pin the graph loaded at startup: no hot reload")
@@ -78,12 +78,6 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	f.apiKey = strings.TrimSpace(f.apiKey)
 	if f.expectSHA != "" && !f.immutable {
 		return usageError{"--expected-graph-sha256 requires --immutable-graph"}
-	}
-	if f.allowExec {
-		// A flag that is accepted must do what it says: speculate is not
-		// built yet, so the server refuses rather than silently serving
-		// without it.
-		return usageError{"--allow-exec: the speculate tool is not part of this build yet; serve without --allow-exec"}
 	}
 	if f.readyFile != "" && f.httpAddr == "" {
 		return usageError{"--ready-file requires --http"}
