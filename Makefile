@@ -84,6 +84,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./plugins/manifest
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./mcp/internal/jsonrpc
 	$(GO) test -run '^$$' -fuzz '^FuzzServeStdio$$' -fuzztime $(FUZZTIME) ./mcp
+	$(GO) test -run '^$$' -fuzz '^FuzzParseDiff$$' -fuzztime $(FUZZTIME) ./core/gitdiff
 
 clean:
 	rm -rf $(BIN)
