@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
@@ -46,8 +47,9 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 				continue
 			}
 			var found []impactHit
-			for _, h := range s.reverseImpact(wider, rels, depth) {
-				if graph.IsTestNode(s.x.Node(h.node)) {
+			wide := s.reverseImpact(wider, rels, depth)
+			for _, h := range append(wide, s.throughTestCode(wide, rels)...) {
+				if runsByDefault(s.x.Node(h.node)) {
 					h.via = fmt.Sprintf("%s %s", step, s.label(sd))
 					found = append(found, h)
 				}
@@ -66,9 +68,12 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 	return out
 }
 
-// reachesTest reports whether any test is within depth of seeds.
+// reachesTest reports whether a test the default command runs is within
+// depth of seeds (through test helpers included).
 func (s *snapshot) reachesTest(seeds []int32, rels []bool, depth int) bool {
-	return slices.ContainsFunc(s.reverseImpact(seeds, rels, depth), func(h impactHit) bool { return graph.IsTestNode(s.x.Node(h.node)) })
+	hits := s.reverseImpact(seeds, rels, depth)
+	hits = append(hits, s.throughTestCode(hits, rels)...)
+	return slices.ContainsFunc(hits, func(h impactHit) bool { return runsByDefault(s.x.Node(h.node)) })
 }
 
 // widen returns the seeds of one step for sd.
@@ -90,4 +95,51 @@ func (s *snapshot) widen(sd int32, step fallbackStep) []int32 {
 		return out
 	}
 	return nil
+}
+
+// testHelperHops bounds the extra walk inside test code: from a test
+// helper the walk goes on (through test code only) to the tests that
+// call it, however deep the helper chain, up to this many hops.
+const testHelperHops = 6
+
+// throughTestCode extends hits: from every reached test-code node it walks
+// further back through test-code nodes only, so a helper the depth bound
+// stopped at still leads to the tests that use it.
+func (s *snapshot) throughTestCode(hits []impactHit, rels []bool) []impactHit {
+	seen := map[int32]bool{}
+	var frontier []impactHit
+	for _, h := range hits {
+		seen[h.node] = true
+		if graph.IsTestNode(s.x.Node(h.node)) {
+			frontier = append(frontier, h)
+		}
+	}
+	var out []impactHit
+	for k := 0; k < testHelperHops && len(frontier) > 0; k++ {
+		var next []impactHit
+		for _, h := range frontier {
+			for _, e := range s.x.In(h.node) {
+				if !rels[s.p.relID[e]] {
+					continue
+				}
+				src, _ := s.x.Ends(e)
+				if seen[src] || !graph.IsTestNode(s.x.Node(src)) {
+					continue
+				}
+				seen[src] = true
+				nh := impactHit{node: src, depth: h.depth + 1, via: s.p.relNames[s.p.relID[e]] + " (through test helpers)"}
+				out = append(out, nh)
+				next = append(next, nh)
+			}
+		}
+		frontier = next
+	}
+	return out
+}
+
+// runsByDefault reports a test the default test command runs: Go
+// benchmarks are test code but run only with -bench, so reaching one
+// does not count as covering a change.
+func runsByDefault(n *graph.Node) bool {
+	return graph.IsTestNode(n) && !(n.Language == "go" && strings.HasPrefix(n.Label, "Benchmark"))
 }

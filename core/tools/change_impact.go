@@ -107,10 +107,13 @@ func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
 	return s.reverseImpact(cs.seeds, s.impactRels(), depth)
 }
 
-// selectTests is the test selection: the tests the walk reached, plus
-// those found by widening the seeds no test reaches (see widenedTests).
+// selectTests is the test selection: the tests the walk reached, those
+// reached from a reached test helper through test code (throughTestCode),
+// and those found by widening the seeds no test reaches (widenedTests).
 func (s *snapshot) selectTests(cs changeSet, hits []impactHit, depth int) []testRow {
-	return s.atRiskTests(cs, append(slices.Clip(hits), s.widenedTests(cs, s.impactRels(), depth)...))
+	rels := s.impactRels()
+	all := append(slices.Clip(hits), s.throughTestCode(hits, rels)...)
+	return s.atRiskTests(cs, append(all, s.widenedTests(cs, rels, depth)...))
 }
 
 // atRiskTests keeps the test nodes among the changed nodes (hop 0) and

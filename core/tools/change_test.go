@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/core/gitdiff"
+	"github.com/synaptic-graph/synaptic/core/graph"
 )
 
 // gitRepo makes a real git repository holding the fixture's pkg/server.go
@@ -251,5 +252,42 @@ func TestWidenedSelection(t *testing.T) {
 	cs = newChangeSet(s.x, nil, []gitdiff.File{{Path: "pkg/server.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 27, OldLines: 1, NewStart: 27, NewLines: 1}}}})
 	if got := s.selectTests(cs, s.impactOf(cs, 3), 3); len(got) != 1 || got[0].ViaRelation != "calls" {
 		t.Fatalf("static = %+v", got)
+	}
+}
+
+// TestSelectionThroughHelpers: a test reached only through a helper
+// chain longer than depth is still selected (the walk continues inside
+// test code), and a Go benchmark alone does not count as coverage.
+func TestSelectionThroughHelpers(t *testing.T) {
+	sp := func(a, b int) *graph.Span { return &graph.Span{StartLine: a, EndLine: b} }
+	g := &graph.Graph{Directed: true, Nodes: []graph.Node{
+		{ID: "f", Label: "F()", Kind: "function", SourceFile: "lib.go", Language: "go", Span: sp(3, 5)},
+		{ID: "g", Label: "G()", Kind: "function", SourceFile: "lib.go", Language: "go", Span: sp(7, 9)},
+		{ID: "h1", Label: "helper()", Kind: "function", SourceFile: "lib_test.go", Language: "go", IsTest: true},
+		{ID: "h2", Label: "check()", Kind: "function", SourceFile: "lib_test.go", Language: "go", IsTest: true},
+		{ID: "ta", Label: "TestA()", Kind: "function", SourceFile: "lib_test.go", Language: "go", IsTest: true},
+		{ID: "bg", Label: "BenchmarkG()", Kind: "function", SourceFile: "lib_test.go", Language: "go", IsTest: true},
+	}, Edges: []graph.Edge{
+		{Source: "h1", Target: "f", Relation: "calls"}, {Source: "h2", Target: "h1", Relation: "calls"},
+		{Source: "ta", Target: "h2", Relation: "calls"}, {Source: "bg", Target: "g", Relation: "calls"},
+	}}
+	c := New(Options{})
+	c.SetGraph(g)
+	s := c.current()
+	at := func(line int) []testRow {
+		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: "lib.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: line, OldLines: 1, NewStart: line, NewLines: 1}}}})
+		return s.selectTests(cs, s.impactOf(cs, 1), 1)
+	}
+	got := at(4)
+	if len(got) != 3 || got[2].Label != "TestA()" || got[2].Depth != 3 || got[2].ViaRelation != "calls (through test helpers)" {
+		t.Fatalf("through helpers: %+v", got)
+	}
+	got = at(8)
+	var labels []string
+	for _, r := range got {
+		labels = append(labels, r.Label+" "+r.ViaRelation)
+	}
+	if fmt.Sprint(labels) != "[BenchmarkG() calls helper() fallback: same file as G() check() fallback: same file as G() TestA() fallback: same file as G()]" {
+		t.Fatalf("benchmark only: %v", labels)
 	}
 }
