@@ -31,6 +31,12 @@ func (c *Catalog) workingChangesImpact(ctx context.Context, s *snapshot, args js
 	if len(cs.files) == 0 {
 		return Result{Text: fmt.Sprintf("No changes vs %s.", cs.against())}
 	}
+	return Result{Text: s.workingChangesText(cs, a.Verbose, limit, a.CodeOnly)}
+}
+
+// workingChangesText renders working_changes_impact for a change set.
+func (s *snapshot) workingChangesText(cs changeSet, verbose bool, limit int, codeOnly bool) string {
+	a := struct{ Verbose, CodeOnly bool }{verbose, codeOnly}
 	files := cs.files
 	nodes := cs.seeds
 	if a.CodeOnly {
@@ -81,7 +87,7 @@ func (c *Catalog) workingChangesImpact(ctx context.Context, s *snapshot, args js
 			fmt.Fprintf(&b, "  [%d] %s  (%d touched nodes)\n", id, s.communityLabel(id), comms[id])
 		}
 	}
-	return Result{Text: strings.TrimRight(b.String(), "\n")}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // testRow is one test that reaches the change.
