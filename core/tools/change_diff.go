@@ -144,11 +144,16 @@ func isCodeFile(s *snapshot, f change.File) bool {
 	return false
 }
 
-// communityLabel names a community by its dominant directory and its
-// three best-connected members.
+// labelSample bounds the members a community label looks at.
+const labelSample = 256
+
+// communityLabel names a community by the dominant directory of its best-
+// connected members (a bounded sample: communities of a large graph have
+// tens of thousands) and its three best-connected symbols.
 func (s *snapshot) communityLabel(id int) string {
 	comms, _ := s.communities()
 	m := comms[id]
+	m = m[:min(len(m), labelSample)]
 	dirs := map[string]int{}
 	var top []string
 	for _, i := range m {
