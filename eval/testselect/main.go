@@ -74,7 +74,8 @@ type score struct {
 	mutants                   int     // killed mutants scored
 	selectAll                 float64 // selection over every mutant, killed or not
 	all                       int
-	perfect                   int // mutants whose every failing test was predicted
+	perfect                   int     // mutants whose every failing test was predicted
+	oracleSum                 float64 // failing ÷ suite: what a perfect selector would pick
 }
 
 func run(bin string, pkgs []string, per int, depths []int, keep, verbose bool) error {
@@ -144,9 +145,9 @@ func run(bin string, pkgs []string, per int, depths []int, keep, verbose bool) e
 			fmt.Printf("depth %d: no killed mutant\n", d)
 			continue
 		}
-		fmt.Printf("depth %d: %d killed mutants (%d scored in all): recall %.3f (micro, %d/%d failing tests), %.3f (mean per mutant), %d/%d mutants fully covered; selected %.1f%% of the suite on killed mutants, %.1f%% on all\n",
+		fmt.Printf("depth %d: %d killed mutants (%d scored in all): recall %.3f (micro, %d/%d failing tests), %.3f (mean per mutant), %d/%d mutants fully covered; selected %.1f%% of the suite on killed mutants (the failing tests alone are %.1f%%), %.1f%% on all\n",
 			d, s.mutants, s.all, float64(s.predictedFailing)/float64(s.failing), s.predictedFailing, s.failing,
-			s.recallSum/float64(s.mutants), s.perfect, s.mutants, 100*s.selectSum/float64(s.mutants), 100*s.selectAll/float64(s.all))
+			s.recallSum/float64(s.mutants), s.perfect, s.mutants, 100*s.selectSum/float64(s.mutants), 100*s.oracleSum/float64(s.mutants), 100*s.selectAll/float64(s.all))
 	}
 	return nil
 }
@@ -306,6 +307,7 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 		s.predictedFailing += hit
 		s.recallSum += float64(hit) / float64(len(failing))
 		s.selectSum += frac
+		s.oracleSum += float64(len(failing)) / float64(len(suite.passed))
 		if hit == len(failing) {
 			s.perfect++
 		}
