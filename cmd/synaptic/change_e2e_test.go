@@ -164,3 +164,67 @@ func TestRefactorRenameVerify(t *testing.T) {
 		t.Fatalf("applied:\n%s", out)
 	}
 }
+
+// TestSpeculateRunsGoTest: with --allow-exec, speculate runs the detected
+// `go test` of the at-risk tests in a throwaway worktree holding the
+// uncommitted edit, and reports the test that the edit breaks.
+func TestSpeculateRunsGoTest(t *testing.T) {
+	needBin(t)
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go not installed")
+	}
+	// Keep the build cache where it is: only synaptic's cache moves.
+	if gocache, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := t.TempDir()
+	write(t, root, fixtureRepo)
+	write(t, root, map[string]string{".gitignore": "ignored/\nsynaptic-out/\n"})
+	run(t, root, false, "extract", root, "--quiet")
+	gitIn(t, root, "init", "-q", "-b", "main")
+	gitIn(t, root, "add", "-A")
+	gitIn(t, root, "commit", "-q", "-m", "base")
+	p := filepath.Join(root, "price/price.go")
+	if err := os.WriteFile(p, []byte(strings.Replace(string(read(t, p)), "x / 100", "x / 10", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	session := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"speculate","arguments":{"timeout":300}}}
+`
+	cmd := exec.Command(bin, "serve", "--allow-exec", "--graph", filepath.Join(root, "synaptic-out", "graph.json"))
+	cmd.Dir = root
+	cmd.Stdin = strings.NewReader(session)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	var resp struct {
+		Result struct {
+			Content []struct{ Text string }
+		}
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, `"id":2`) {
+			if err := json.Unmarshal([]byte(line), &resp); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(resp.Result.Content) == 0 {
+		t.Fatalf("no speculate result:\n%s", out)
+	}
+	text := resp.Result.Content[0].Text
+	for _, want := range []string{"go test -json './cart' -run '^(TestTotal)$' (detected)", "Result: FAIL (exit 1)", "fail     TestTotal()  (cart/cart_test.go)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("speculate lacks %q:\n%s", want, text)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "synaptic", "worktrees", "*", "*")); len(left) != 0 {
+		t.Errorf("worktrees left: %v", left)
+	}
+	if string(read(t, p)) == fixtureRepo["price/price.go"] {
+		t.Error("the edit in the repository was lost")
+	}
+}
