@@ -122,6 +122,7 @@ func run(bin string, pkgs []string, per int, depths []int, keep, verbose bool) e
 	}
 	scores := make([]score, len(depths))
 	start := time.Now()
+	evaluated := 0
 	for _, p := range copied {
 		suite, err := testsThatRun(repo, p, "")
 		if err != nil || len(suite.passed) == 0 {
@@ -132,13 +133,14 @@ func run(bin string, pkgs []string, per int, depths []int, keep, verbose bool) e
 		if err != nil {
 			return err
 		}
+		evaluated++
 		for _, m := range muts {
 			if err := evalMutant(repo, bin, p, m, suite, depths, scores, verbose); err != nil {
 				fmt.Fprintf(os.Stderr, "%s %s: %v\n", p, m.name, err)
 			}
 		}
 	}
-	fmt.Printf("test selection by mutation: %d packages of GOROOT/src, %.0fs\n", len(copied), time.Since(start).Seconds())
+	fmt.Printf("test selection by mutation: %d packages of GOROOT/src evaluated (%d copied), %.0fs\n", evaluated, len(copied), time.Since(start).Seconds())
 	for k, d := range depths {
 		s := scores[k]
 		if s.mutants == 0 {
