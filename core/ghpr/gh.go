@@ -40,14 +40,14 @@ type Client struct {
 var authHints = []string{"gh auth login", "not logged in", "authentication", "GH_TOKEN", "401"}
 
 func (c Client) run(ctx context.Context, args ...string) ([]byte, error) {
-	if _, err := exec.LookPath("gh"); err != nil {
-		return nil, ErrUnavailable
-	}
 	if c.Repo != "" {
 		if strings.HasPrefix(c.Repo, "-") || strings.Count(c.Repo, "/") != 1 {
 			return nil, fmt.Errorf("repo %q is not owner/name", c.Repo)
 		}
 		args = append(args, "--repo", c.Repo)
+	}
+	if _, err := exec.LookPath("gh"); err != nil {
+		return nil, ErrUnavailable
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
