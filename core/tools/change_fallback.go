@@ -143,3 +143,67 @@ func (s *snapshot) throughTestCode(hits []impactHit, rels []bool) []impactHit {
 func runsByDefault(n *graph.Node) bool {
 	return graph.IsTestNode(n) && !(n.Language == "go" && strings.HasPrefix(n.Label, "Benchmark"))
 }
+
+// throughDispatch extends hits past dynamic dispatch: a method the walk
+// reached (or a changed one) with no static caller at all is called
+// through an interface or a function value, so the code that obtains
+// values of its type (constructors, references to the type, its other
+// methods) stands in for its callers, for the hops left.
+func (s *snapshot) throughDispatch(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
+	seen := map[int32]bool{}
+	for _, sd := range seeds {
+		seen[sd] = true
+	}
+	for _, h := range hits {
+		seen[h.node] = true
+	}
+	type at struct {
+		node  int32
+		depth int
+	}
+	var todo []at
+	for _, sd := range seeds {
+		todo = append(todo, at{sd, 0})
+	}
+	for _, h := range hits {
+		todo = append(todo, at{h.node, h.depth})
+	}
+	var out []impactHit
+	for _, t := range todo {
+		n := s.x.Node(t.node)
+		if n.Kind != "method" || t.depth >= depth || s.hasStaticCaller(t.node, rels) {
+			continue
+		}
+		owner := s.ownerType(t.node)
+		if owner < 0 {
+			continue
+		}
+		via := fmt.Sprintf("dispatch: %s has no static caller; via its type %s", s.label(t.node), s.label(owner))
+		for _, h := range s.reverseImpact(append([]int32{owner}, s.members(owner)...), rels, depth-t.depth) {
+			if !seen[h.node] {
+				seen[h.node] = true
+				out = append(out, impactHit{node: h.node, depth: t.depth + h.depth, via: via})
+			}
+		}
+	}
+	return out
+}
+
+func (s *snapshot) hasStaticCaller(i int32, rels []bool) bool {
+	for _, e := range s.x.In(i) {
+		if rels[s.p.relID[e]] {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerType returns the type a method belongs to, or -1.
+func (s *snapshot) ownerType(i int32) int32 {
+	for _, e := range s.x.In(i) {
+		if owner, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(owner).Kind] {
+			return owner
+		}
+	}
+	return -1
+}
