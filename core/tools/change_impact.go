@@ -114,13 +114,11 @@ func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
 }
 
 // selectTests is the test selection: the tests the walk reached, those
-// reached past dynamic dispatch (throughDispatch), those reached from a
-// reached test helper through test code (throughTestCode), and those found
-// by widening the seeds no test reaches (widenedTests).
+// reached from a reached test helper through test code (throughTestCode),
+// and those found by widening the seeds no test reaches (widenedTests).
 func (s *snapshot) selectTests(cs changeSet, hits []impactHit, depth int) []testRow {
 	rels := s.impactRels()
-	all := append(slices.Clip(hits), s.throughDispatch(cs.seeds, hits, rels, depth)...)
-	all = append(all, s.throughTestCode(all, rels)...)
+	all := append(slices.Clip(hits), s.throughTestCode(hits, rels)...)
 	return s.atRiskTests(cs, append(all, s.widenedTests(cs, rels, depth)...))
 }
 

@@ -235,8 +235,8 @@ func TestPlanRename(t *testing.T) {
 	}
 }
 
-// TestWidenedSelection: .Close() has no static caller (so it is called
-// dynamically): a test reaching its type is selected and says why.
+// TestWidenedSelection: .Close() has no static test; a test of its type's
+// sibling method is selected and says it was found by widening.
 func TestWidenedSelection(t *testing.T) {
 	c := newFixtureCatalog(t, Options{})
 	s := c.current()
@@ -245,7 +245,7 @@ func TestWidenedSelection(t *testing.T) {
 		t.Fatalf("static tests = %+v, want none", static)
 	}
 	got := s.selectTests(cs, s.impactOf(cs, 3), 3)
-	if len(got) != 1 || got[0].Label != "TestServe()" || got[0].ViaRelation != "dispatch: .Close() has no static caller; via its type Server" {
+	if len(got) != 1 || got[0].Label != "TestServe()" || got[0].ViaRelation != "fallback: same type as .Close()" {
 		t.Fatalf("widened = %+v", got)
 	}
 	// A seed a test reaches statically is not widened.
