@@ -46,15 +46,43 @@ URL=$(head -n1 "$WORK/url")
 echo "fixture server at $URL" >&2
 
 status=0
+excused=0
+# excuse lists the failed checks of the last run ($WORK/out) whose scenario
+# matches $1, each with the reason $2, and counts them; any other failed
+# check is excused with the reason $3 when given, else printed as a
+# failure (and excuse returns 1).
+excuse() {
+	local pattern=$1 why=$2 otherwise=${3:-} line name other=0
+	while IFS= read -r line; do
+		name=$(printf '%s\n' "$line" | sed -n 's/^.*\[\([^]]*\)\] FAILURE.*$/\1/p' | tr -d ' ')
+		if [ -n "$name" ] && printf '%s\n' "$name" | grep -qxE "$pattern"; then
+			echo "excused: $name: $why" >&2
+			excused=$((excused + 1))
+		elif [ -n "$otherwise" ]; then
+			echo "excused: ${name:-$line}: $otherwise" >&2
+			excused=$((excused + 1))
+		else
+			echo "FAILED:  $line" >&2
+			other=1
+		fi
+	done < <(grep -E '\] FAILURE' "$WORK/out" || true)
+	return $other
+}
 run() {
 	echo "=== conformance server $* ===" >&2
 	# With --requirements the exit code counts scored scenarios only: the
 	# unscored tasks-* extension scenarios fail by design (the server
 	# advertises no tasks extension), as they do for the Go SDK's server.
+	local scored=ok
 	if ! "$SUITE" server --url "$URL" "$@" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' | tee "$WORK/out"; then
 		status=1
+		scored=
 	fi
 	grep -qE 'Total: [0-9]+ passed|Passed: [0-9]+/' "$WORK/out" || status=1
+	# When the suite's exit code says every scored scenario passed, what
+	# else failed is unscored: excused, but named with the reason.
+	excuse 'tasks-.*' "unscored tasks extension scenario; the server advertises no tasks extension" \
+		${scored:+"not scored by the suite for $*: its exit code counts scored scenarios only, and it passed"} || status=1
 	echo "=== done in ${SECONDS}s so far ===" >&2
 }
 run --requirements 2025-11-25
@@ -84,9 +112,7 @@ if [ -x "$BIN" ]; then
 		echo "=== conformance (synaptic serve) $* ===" >&2
 		"$SUITE" server --url "$URL" "$@" 2>&1 | sed 's/\x1b\[[0-9;]*m//g' >"$WORK/out" || true
 		grep -E 'Passed: [0-9]+/' "$WORK/out" >&2 || { cat "$WORK/out" >&2; status=1; return; }
-		if grep -E '\] FAILURE' "$WORK/out" | grep -vE "\[($FIXTURE_ONLY) *\]" >&2; then
-			status=1
-		fi
+		excuse "$FIXTURE_ONLY" "drives the suite's fixture tools, which a graph server does not have (the fixture server above passes it)" || status=1
 	}
 	for s in server-stateless tools-list caching dns-rebinding-protection http-header-validation resources-list prompts-list sep-2164-resource-not-found; do
 		run_real --scenario "$s" --spec-version 2026-07-28
@@ -103,4 +129,8 @@ if [ "$status" -ne 0 ]; then
 	echo "MCP conformance: FAILED" >&2
 	exit 1
 fi
-echo "MCP conformance: all passed" >&2
+if [ "$excused" -gt 0 ]; then
+	echo "MCP conformance: every scored check passed; $excused failed check(s) excused, each listed above with the reason" >&2
+else
+	echo "MCP conformance: every check passed" >&2
+fi

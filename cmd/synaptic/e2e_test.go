@@ -394,7 +394,7 @@ func buildPlugin(t *testing.T, cwd, pkg, dest, module, manifest string) {
 
 // TestCustomPluginDropIn writes a new extractor with sdk/ in a folder of its
 // own module, builds it, drops it into <repo>/.synaptic/plugins, and checks
-// that the already-built binary uses it.
+// that the already-built binary uses it (with the --repo-plugins opt-in).
 func TestCustomPluginDropIn(t *testing.T) {
 	needBin(t)
 	src := t.TempDir()
@@ -442,11 +442,11 @@ name = "recipe"
 grammar = "python"
 extensions = [".recipe"]
 `)
-	out := run(t, repo, false, "plugins")
+	out := run(t, repo, false, "plugins", "--repo-plugins")
 	if !strings.Contains(out, "toy") || !strings.Contains(out, "repo") {
 		t.Errorf("plugins listing lacks the drop-in:\n%s", out)
 	}
-	run(t, repo, false, "extract", ".")
+	run(t, repo, false, "extract", "--repo-plugins", ".")
 	g := parseGraph(t, filepath.Join(repo, "synaptic-out", "graph.json"))
 	found := 0
 	for _, n := range g.Nodes {
@@ -492,7 +492,7 @@ timeout = "500ms"
 		"pinned/plugin.toml": "name = \"pinned\"\nversion = \"1\"\nkind = \"extractor\"\nabi = 1\nmodule = \"p.wasm\"\nsha256 = \"" + strings.Repeat("0", 64) + "\"\n[[languages]]\nname = \"p\"\ngrammar = \"python\"\nextensions = [\".p\"]\n",
 		"pinned/p.wasm":      "\x00asm\x01\x00\x00\x00",
 	})
-	out := run(t, repo, false, "extract", ".")
+	out := run(t, repo, false, "extract", "--repo-plugins", ".")
 	for _, want := range []string{
 		"broken", "extensionz", // bad manifest named, with the key
 		"pinned", "sha256", // pin mismatch reported

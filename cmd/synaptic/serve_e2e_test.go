@@ -67,7 +67,7 @@ func serveEnv(extra ...string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		switch k, _, _ := strings.Cut(kv, "="); k {
-		case "SYNAPTIC_API_KEY", "SYNAPTIC_CONCISE", "SYNAPTIC_SERVE_WATCH", "SYNAPTIC_PLUGINS":
+		case "SYNAPTIC_API_KEY", "SYNAPTIC_CONCISE", "SYNAPTIC_SERVE_WATCH", "SYNAPTIC_PLUGINS", "SYNAPTIC_SERVE_AUTOFRESH", "SYNAPTIC_CATALOG":
 			continue
 		}
 		env = append(env, kv)
@@ -798,6 +798,8 @@ func TestServeGraphPinAndStartupErrors(t *testing.T) {
 		{"truncated graph", []string{"--graph", truncated}, false, []string{truncated, "synaptic extract"}},
 		{"non-JSON graph", []string{"--graph", notJSON}, false, []string{notJSON, "synaptic extract"}},
 		{"empty graph", []string{"--graph", empty}, false, []string{empty, "synaptic extract"}},
+		// A flag whose behaviour is missing is refused, never accepted silently.
+		{"--watch not implemented", []string{"--graph", graphPath, "--watch"}, false, []string{"--watch", "not implemented"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runServe(t, serveEnv(), tc.args...)
@@ -827,7 +829,9 @@ func TestServeGraphPinAndStartupErrors(t *testing.T) {
 
 func TestServeHotReload(t *testing.T) {
 	root, graphPath := serveFixture(t)
-	live := startHTTP(t, serveEnv(), "--graph", graphPath)
+	// Auto-freshen would repair the half-written graph.json below from
+	// the source; this test is about reloading the file itself.
+	live := startHTTP(t, serveEnv("SYNAPTIC_SERVE_AUTOFRESH=0"), "--graph", graphPath)
 	pinned := startHTTP(t, serveEnv(), "--graph", graphPath, "--immutable-graph")
 	liveCS := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: live.mcpURL, MaxRetries: -1}, "")
 	defer liveCS.Close()

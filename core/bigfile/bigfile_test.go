@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -158,5 +159,24 @@ func TestReadWithoutLease(t *testing.T) {
 	}
 	if !bytes.Equal(b.Bytes(), want) {
 		t.Fatalf("fallback read %d bytes that differ from the file", len(b.Bytes()))
+	}
+}
+
+// TestReadRefusesFIFO: a FIFO where graph.json should be is refused at
+// once; it used to block the reader (and with it hot reload) forever.
+func TestReadRefusesFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "graph.json")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Read(p); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Fatalf("Read(FIFO) = %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Read blocked on a FIFO")
 	}
 }

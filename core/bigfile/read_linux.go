@@ -10,8 +10,18 @@ import (
 // Read reads the whole file at path. Large files are mapped from the page
 // cache under a read lease when the kernel grants one (leased), else read
 // into huge-page memory (hugeRead), else read plainly.
+//
+// Only a regular file is read: the path is checked before the open, the
+// open never blocks (O_NONBLOCK: a FIFO put in its place cannot hang the
+// reader, as it once hung hot reload for good), and the open file is
+// checked again.
 func Read(path string) (*Buffer, error) {
-	f, err := os.Open(path)
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, notRegular(path, st.Mode())
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -19,6 +29,10 @@ func Read(path string) (*Buffer, error) {
 	if err != nil {
 		f.Close()
 		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular(path, st.Mode())
 	}
 	size := st.Size()
 	if size >= minMapped && size == int64(int(size)) {

@@ -59,6 +59,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/synaptic-graph/synaptic/core/safefile"
 )
 
 // DefaultMaxFileSize is the size cap when Options.MaxFileSize is 0: 2 MiB
@@ -86,6 +88,7 @@ type Options struct {
 type File struct {
 	Rel     string    // slash-separated path relative to the root; the file's identity
 	Abs     string    // resolved absolute path to read (symlinks already followed, inside the root)
+	Real    string    // Abs relative to the root, slash-separated: open it relative to a held root (see package doc)
 	Size    int64     // bytes, from the walk's lstat/stat
 	ModTime time.Time // from the same stat, for incremental extraction
 }
@@ -176,6 +179,10 @@ func Walk(root string, opts Options) (*Result, error) {
 	return w.res, nil
 }
 
+// maxIgnoreBytes caps an ignore file (and git's small files next to it):
+// far above any real one, and it bounds what a swapped-in /dev/zero costs.
+const maxIgnoreBytes = 16 << 20
+
 // useStatAt is haveStatAt, a variable so tests can compare both paths.
 var useStatAt = haveStatAt
 
@@ -237,7 +244,7 @@ func joinRel(dir, name string) string {
 // commondir, where git keeps info/exclude for all worktrees.
 func (w *walker) readExclude() *ignoreFile {
 	gitDir := filepath.Join(w.rootReal, ".git")
-	if data, err := os.ReadFile(gitDir); err == nil {
+	if data, err := safefile.ReadPath(gitDir, maxIgnoreBytes); err == nil {
 		line, _, _ := strings.Cut(string(data), "\n")
 		dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
 		if !ok {
@@ -247,7 +254,7 @@ func (w *walker) readExclude() *ignoreFile {
 		if !filepath.IsAbs(gitDir) {
 			gitDir = filepath.Join(w.rootReal, gitDir)
 		}
-		if c, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		if c, err := safefile.ReadPath(filepath.Join(gitDir, "commondir"), maxIgnoreBytes); err == nil {
 			common := strings.TrimSpace(string(c))
 			if !filepath.IsAbs(common) {
 				common = filepath.Join(gitDir, common)
@@ -255,7 +262,7 @@ func (w *walker) readExclude() *ignoreFile {
 			gitDir = common
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(gitDir, "info", "exclude"))
+	data, err := safefile.ReadPath(filepath.Join(gitDir, "info", "exclude"), maxIgnoreBytes)
 	if err != nil {
 		return nil
 	}
@@ -271,7 +278,7 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 	w.visited[abs] = rel
 	w.mu.Unlock()
 	a := &acc{}
-	f, err := os.Open(abs)
+	f, err := openDir(abs)
 	if err != nil {
 		if isRoot {
 			return err
@@ -390,7 +397,7 @@ func (w *walker) readIgnore(a *acc, dirAbs, dirRel string, e fs.DirEntry) (f *ig
 	if !e.Type().IsRegular() {
 		return nil, true // a directory or link by that name: just walked as such
 	}
-	data, err := os.ReadFile(filepath.Join(dirAbs, e.Name()))
+	data, err := safefile.ReadPath(filepath.Join(dirAbs, e.Name()), maxIgnoreBytes)
 	if err != nil {
 		a.skip(rel, SkipUnreadable, "ignore file not applied: "+err.Error())
 		return nil, false
@@ -464,7 +471,7 @@ func (w *walker) keep(a *acc, rel, abs string, fi fs.FileInfo, err error) {
 		a.skip(rel, SkipUnreadable, "no read permission")
 		return
 	}
-	a.files = append(a.files, File{Rel: rel, Abs: abs, Size: fi.Size(), ModTime: fi.ModTime()})
+	a.files = append(a.files, File{Rel: rel, Abs: abs, Real: w.relOf(abs), Size: fi.Size(), ModTime: fi.ModTime()})
 }
 
 // joinAbs joins a clean absolute directory and a name without the
@@ -480,6 +487,9 @@ func joinAbs(dir, name string) string {
 func (w *walker) relOf(abs string) string {
 	if abs == w.rootReal {
 		return ""
+	}
+	if strings.HasSuffix(w.rootReal, string(filepath.Separator)) { // a root of "/"
+		return filepath.ToSlash(abs[len(w.rootReal):])
 	}
 	return filepath.ToSlash(abs[len(w.rootReal)+1:])
 }

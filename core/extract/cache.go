@@ -1,30 +1,40 @@
 package extract
 
 import (
-	"bufio"
+	"bytes"
+	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/synaptic-graph/synaptic/core/safefile"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
 
 // ManifestFile and FactsFile live in the output directory.
 const (
 	ManifestFile = ".manifest.json"
-	FactsFile    = "cache/facts.bin"
+	FactsFile    = cacheDirName + "/" + factsName
+	cacheDirName = "cache"
+	factsName    = "facts.bin"
 )
+
+// maxManifestBytes caps the manifest read: ~200 bytes a file, so far
+// above any repository, and far below memory.
+const maxManifestBytes = 512 << 20
 
 // Manifest records what the graph was built from, so the next run can tell
 // which files changed and which plugins were upgraded.
 type Manifest struct {
+	Seal    string                   `json:"seal,omitempty"` // see writeManifest; never set in memory
 	Version int                      `json:"version"`
 	Files   map[string]ManifestEntry `json:"files"`
 	Plugins map[string]PluginInfo    `json:"plugins"`
@@ -48,27 +58,60 @@ type PluginInfo struct {
 
 const manifestVersion = 1
 
-func readManifest(path string) (*Manifest, error) {
-	data, err := os.ReadFile(path)
+// sealPrefix opens a sealed manifest: the seal is its first member, so it
+// can be cut out and checked over the exact bytes that follow.
+const sealPrefix = "{\n  \"seal\": \""
+
+// readManifest reads and checks the manifest in dir. A manifest the key
+// did not seal is errUntrusted.
+func readManifest(dir *os.Root, key sealKey) (*Manifest, error) {
+	data, err := safefile.ReadFile(dir, ManifestFile, maxManifestBytes, nil)
 	if err != nil {
 		return nil, err
 	}
+	body, ok := unsealManifest(data, key)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w; ignoring it and the facts cache: doing a full extraction", ManifestFile, errUntrusted)
+	}
 	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s is corrupted (%v); doing a full extraction", path, err)
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, fmt.Errorf("%s is corrupted (%v); doing a full extraction", ManifestFile, err)
 	}
 	if m.Version != manifestVersion || m.Files == nil {
-		return nil, fmt.Errorf("%s has an unknown format (version %d); doing a full extraction", path, m.Version)
+		return nil, fmt.Errorf("%s has an unknown format (version %d); doing a full extraction", ManifestFile, m.Version)
 	}
 	return &m, nil
 }
 
-func writeManifest(path string, m *Manifest) error {
-	data, err := json.MarshalIndent(m, "", "  ") // map keys are sorted: stable bytes
+// unsealManifest returns the manifest's JSON without its seal when key
+// sealed it.
+func unsealManifest(data []byte, key sealKey) ([]byte, bool) {
+	const hexLen = 2 * keySize
+	rest, ok := bytes.CutPrefix(data, []byte(sealPrefix))
+	if !ok || len(rest) < hexLen+3 || string(rest[hexLen:hexLen+3]) != "\",\n" {
+		return nil, false
+	}
+	mac, err := hex.DecodeString(string(rest[:hexLen]))
+	if err != nil {
+		return nil, false
+	}
+	body := append([]byte("{\n"), rest[hexLen+3:]...)
+	return body, key.verify(domainManifest, body, mac)
+}
+
+// writeManifest writes m into dir, sealed with key: the seal member goes
+// first and covers every byte after it.
+func writeManifest(ctx context.Context, dir *os.Root, key sealKey, m *Manifest) error {
+	c := *m
+	c.Seal = ""
+	data, err := json.MarshalIndent(&c, "", "  ") // map keys are sorted: stable bytes
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(data, '\n'))
+	data = append(data, '\n')
+	mac := hex.EncodeToString(key.sum(domainManifest, data))
+	sealed := slices.Concat([]byte(sealPrefix), []byte(mac), []byte("\",\n"), data[len("{\n"):])
+	return writeFileAtomic(ctx, dir, ManifestFile, sealed)
 }
 
 // cachedFile is one file's extraction result, kept between runs so
@@ -89,15 +132,17 @@ type cachedFile struct {
 	encoded []byte
 }
 
-var factsMagic = []byte("SYNFACTS2\n")
+// factsMagic opens the facts cache; a keyed seal of everything before it
+// closes it (see sealKey).
+var factsMagic = []byte("SYNFACTS3\n")
 
-// writeFacts writes the facts cache, feeding each file to digest too
-// when it is not nil (see newDigest).
-func writeFacts(path string, files []cachedFile, digest hash.Hash) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return writeAtomic(path, func(w io.Writer) error {
+// writeFacts writes the facts cache into the cache directory dir, sealed
+// with key, feeding each file to digest too when it is not nil (see
+// newDigest).
+func writeFacts(ctx context.Context, dir *os.Root, key sealKey, files []cachedFile, digest hash.Hash) error {
+	return writeAtomic(ctx, dir, factsName, func(out io.Writer) error {
+		seal := key.hasher(domainFacts)
+		w := io.MultiWriter(out, seal)
 		var e abi.Encoder
 		e.Buf = append(e.Buf, factsMagic...)
 		e.Uvarint(uint64(len(files)))
@@ -125,22 +170,34 @@ func writeFacts(path string, files []cachedFile, digest hash.Hash) error {
 					return err
 				}
 				e.Buf = e.Buf[:0]
+				if err := ctx.Err(); err != nil {
+					return err
+				}
 			}
 		}
-		_, err := w.Write(e.Buf)
+		if _, err := w.Write(e.Buf); err != nil {
+			return err
+		}
+		_, err := out.Write(seal.Sum(nil))
 		return err
 	})
 }
 
-func readFacts(path string) (map[string]cachedFile, error) {
-	data, err := os.ReadFile(path) // one allocation of the file's size
+// readFacts reads the facts cache in the cache directory dir. A cache the
+// key did not seal (forged, or corrupted in any byte) is errUntrusted.
+func readFacts(dir *os.Root, key sealKey) (map[string]cachedFile, error) {
+	data, err := safefile.ReadFile(dir, factsName, -1, nil) // one allocation of the file's size
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < len(factsMagic) || string(data[:len(factsMagic)]) != string(factsMagic) {
+	if len(data) < len(factsMagic)+keySize || string(data[:len(factsMagic)]) != string(factsMagic) {
 		return nil, errors.New("facts cache has an unknown format")
 	}
-	d := abi.NewDecoder(data[len(factsMagic):])
+	body, mac := data[:len(data)-keySize], data[len(data)-keySize:]
+	if !key.verify(domainFacts, body, mac) {
+		return nil, errUntrusted
+	}
+	d := abi.NewDecoder(body[len(factsMagic):])
 	n := d.Len(6)
 	entries := make([]cachedFile, 0, n)
 	for i := 0; i < n && d.Err() == nil; i++ {
@@ -175,43 +232,4 @@ func readFacts(path string) (map[string]cachedFile, error) {
 		out[c.Path] = c
 	}
 	return out, nil
-}
-
-// writeFileAtomic writes data to path atomically (see writeAtomic).
-func writeFileAtomic(path string, data []byte) error {
-	return writeAtomic(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// writeAtomic streams fill into a temporary file in the same directory and
-// renames it over path, so readers (a serving `synaptic serve`) never see a
-// half-written file and big outputs never sit whole in memory.
-func writeAtomic(path string, fill func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err := fill(bw); err != nil {
-		return fail(err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

@@ -39,6 +39,7 @@ import (
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/report"
 	"github.com/synaptic-graph/synaptic/core/resolve"
+	"github.com/synaptic-graph/synaptic/core/safefile"
 	"github.com/synaptic-graph/synaptic/core/syntax"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
@@ -77,6 +78,10 @@ type Options struct {
 	ParseTimeout time.Duration
 	// Progress, if set, is called as files finish (done of total to extract).
 	Progress func(done, total int)
+	// PhaseDone, if set, is called as each phase ends, with its name (the
+	// names of Summary.Phases), so a progress display can say what runs
+	// after the last file is done.
+	PhaseDone func(name string)
 	// Full ignores the previous manifest and cache.
 	Full bool
 }
@@ -132,8 +137,18 @@ type Phase struct {
 	Seconds float64
 }
 
-// Run extracts opts.Root.
+// Run extracts opts.Root. Canceling ctx (SIGINT, SIGTERM) stops the run
+// at the next file or phase; the previous outputs are then left as they
+// were, since every output is replaced by a rename of a complete file.
 func Run(ctx context.Context, opts Options) (*Summary, error) {
+	sum, err := run(ctx, opts)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("extraction canceled; the previous outputs are left as they were: %w", ctx.Err())
+	}
+	return sum, err
+}
+
+func run(ctx context.Context, opts Options) (*Summary, error) {
 	start := time.Now()
 	root, err := filepath.Abs(opts.Root)
 	if err != nil {
@@ -142,12 +157,29 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory", opts.Root)
 	}
-	out := opts.OutDir
-	if out == "" {
-		out = filepath.Join(root, "synaptic-out")
+	// Every input is read relative to the repository held open here, and
+	// every output written relative to the output directory held open
+	// below: renaming or symlinking things during the run cannot redirect
+	// a read or a write out of them.
+	repo, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("create output directory: %w", err)
+	defer repo.Close()
+	out, err := openOutDir(repo, root, opts.OutDir)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+	lock, err := lockOutDir(out)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Close()
+	removeStaleTemps(out.root)
+	if c, err := out.cacheDir(false); err == nil {
+		removeStaleTemps(c)
+		c.Close()
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = defaultWorkers()
@@ -156,12 +188,19 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		opts.ParseTimeout = 10 * time.Second
 	}
 	defer limitMemory()()
-	sum := &Summary{Root: root, OutDir: out, PerLanguage: map[string]int{}}
+	sum := &Summary{Root: root, OutDir: out.path, PerLanguage: map[string]int{}}
+	key, err := loadKey()
+	if err != nil {
+		sum.Warnings = append(sum.Warnings, err.Error()+"; without it no cache can be trusted: doing a full extraction")
+	}
 	last := time.Now()
 	phase := func(name string) {
 		now := time.Now()
 		sum.Phases = append(sum.Phases, Phase{name, now.Sub(last).Seconds()})
 		last = now
+		if opts.PhaseDone != nil {
+			opts.PhaseDone(name)
+		}
 	}
 
 	match := opts.Route
@@ -174,13 +213,16 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	sum.IgnoredCount, sum.PrunedDirs = walked.IgnoredCount, walked.PrunedDirs
 	for _, s := range walked.Skipped {
 		sum.Skipped = append(sum.Skipped, Skip{Path: s.Rel, Reason: string(s.Reason), Detail: s.Detail})
 	}
 
 	phase("discover")
-	prev := loadManifest(out, opts.Full, sum)
+	prev := loadManifest(out, key, opts.Full, sum)
 	plugins := map[string]PluginInfo{}
 	for _, l := range opts.Languages {
 		plugins[l.Plugin.Name] = l.Plugin
@@ -198,7 +240,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	var routed []*job
 	for _, f := range walked.Files {
 		if path.Base(f.Rel) == "go.mod" {
-			if mod := readGoModule(f.Abs); mod != "" {
+			if mod := readGoModule(repo, f.Real); mod != "" {
 				goMods[path.Dir(f.Rel)] = mod
 			}
 			if match(f.Rel) == nil {
@@ -218,12 +260,12 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	goRoot := gopathImportPath(root)
 	quick := quickDigest(buildID(), goRoot, goMods, sum.Skipped, routed)
-	if prev != nil && prev.Graph != nil && prev.Graph.current(out, prev.Graph.Quick, quick) {
+	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
 		// Every file as it was when the graph was made: not even the
 		// facts cache is read.
-		return keepGraph(out, sum, prev, nil, nil, false, routed, quick, phase, start)
+		return keepGraph(ctx, out, key, sum, prev, nil, nil, false, routed, quick, phase, start)
 	}
-	cache := loadCache(out, &prev, sum)
+	cache := loadCache(out, key, &prev, sum)
 	phase("load cache")
 
 	var jobs []*job
@@ -269,7 +311,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	phase("stat")
-	if err := runJobs(ctx, opts, jobs, cache, &sum.Workers); err != nil {
+	if err := runJobs(ctx, opts, repo, jobs, cache, &sum.Workers); err != nil {
 		return nil, err
 	}
 	phase("parse+extract")
@@ -325,16 +367,21 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		// Incremental: only this run's facts need encoding for the digest;
 		// a full run digests them while writing the facts cache.
 		digest = inputsDigest(buildID(), goRoot, goMods, sum.Skipped, cached)
-		if prev.Graph.current(out, prev.Graph.Inputs, digest) {
+		if prev.Graph.current(out.root, prev.Graph.Inputs, digest) {
 			changed := len(jobs) > 0 || sum.Removed > 0 // touched or edited without new facts
 			if !changed && prev.Graph.Quick == quick {
 				manifest = nil // nothing to rewrite
 			}
-			return keepGraph(out, sum, prev, manifest, cached, changed, routed, quick, phase, start)
+			return keepGraph(ctx, out, key, sum, prev, manifest, cached, changed, routed, quick, phase, start)
 		}
 	}
 	// The facts cache does not depend on the graph: write it on the other
 	// core while resolution runs on this one.
+	cacheDir, err := out.cacheDir(true)
+	if err != nil {
+		return nil, err
+	}
+	defer cacheDir.Close()
 	factsDone := make(chan error, 1)
 	skipped := slices.Clone(sum.Skipped) // sorted below while the digest reads it
 	go func() {
@@ -342,7 +389,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		if digest == "" {
 			h = newDigest(buildID(), goRoot, goMods, skipped)
 		}
-		err := writeFacts(filepath.Join(out, FactsFile), cached, h)
+		err := writeFacts(ctx, cacheDir, key, cached, h)
 		if h != nil {
 			digest = finishDigest(h)
 		}
@@ -350,7 +397,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}()
 	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot})
 	if err := <-factsDone; err != nil {
-		return nil, fmt.Errorf("write facts cache: %w", err)
+		return nil, writeError(ctx, out, FactsFile, err)
 	}
 	// Facts are in the cache and in the graph: let the collector have them
 	// before the graph's index, communities and writers need memory.
@@ -362,6 +409,9 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	clear(cache)
 	cached, files, results, jobs, cache = nil, nil, nil, nil, nil
 	phase("resolve")
+	if err := ctx.Err(); err != nil {
+		return nil, writeError(ctx, out, GraphFile, err)
+	}
 	// graph.json holds its links before its nodes, and only nodes carry a
 	// community: the links (most of the bytes) are written on the other
 	// core while communities are computed on this one.
@@ -372,7 +422,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	graphDone := make(chan written, 1)
 	go func() {
-		n, err := writeGraph(filepath.Join(out, "graph.json"), g, func() { <-commsSet })
+		n, err := writeGraph(ctx, out.root, g, func() { <-commsSet })
 		graphDone <- written{n, err}
 	}()
 	// Communities are a pure function of the graph (no memory of earlier
@@ -415,8 +465,8 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			repDone <- err
 			return
 		}
-		if err := writeFileAtomic(filepath.Join(out, "GRAPH_REPORT.md"), rep.Bytes()); err != nil {
-			repDone <- fmt.Errorf("write GRAPH_REPORT.md: %w", err)
+		if err := writeFileAtomic(ctx, out.root, ReportFile, rep.Bytes()); err != nil {
+			repDone <- writeError(ctx, out, ReportFile, err)
 			return
 		}
 		repDone <- nil
@@ -424,7 +474,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	gw := <-graphDone
 	repErr := <-repDone
 	if gw.err != nil {
-		return nil, fmt.Errorf("write graph.json: %w", gw.err)
+		return nil, writeError(ctx, out, GraphFile, gw.err)
 	}
 	n := gw.n
 	if repErr != nil {
@@ -432,7 +482,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	sum.GraphBytes = n
 	phase("write graph+report")
-	if outputs, err := stampOutputs(out); err == nil {
+	if outputs, err := stampOutputs(out.root); err == nil {
 		st := StampSummary{
 			Files: sum.Files, PerLanguage: sum.PerLanguage, Nodes: sum.Nodes, Edges: sum.Edges,
 			ByRelation: sum.ByRelation, ByKind: sum.ByKind, Resolution: sum.Resolution, GraphBytes: sum.GraphBytes,
@@ -442,8 +492,11 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	// The manifest goes last: if anything above failed, the next run still
 	// sees the old manifest and redoes the work.
-	if err := writeManifest(filepath.Join(out, ManifestFile), manifest); err != nil {
-		return nil, fmt.Errorf("write manifest: %w", err)
+	// Past graph.json's rename the manifest is written even when the run
+	// is being canceled: it is small, and it makes the new graph one the
+	// next run can keep.
+	if err := writeManifest(context.WithoutCancel(ctx), out.root, key, manifest); err != nil {
+		return nil, writeError(ctx, out, ManifestFile, err)
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
@@ -455,7 +508,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 // The manifest is rewritten when it is not nil, the facts cache when
 // files changed without changing their facts (a touched file, an edited
 // comment). cached is nil when the cache was not even read.
-func keepGraph(out string, sum *Summary, prev, manifest *Manifest, cached []cachedFile, filesChanged bool, routed []*job, quick string, phase func(string), start time.Time) (*Summary, error) {
+func keepGraph(ctx context.Context, out *outDir, key sealKey, sum *Summary, prev, manifest *Manifest, cached []cachedFile, filesChanged bool, routed []*job, quick string, phase func(string), start time.Time) (*Summary, error) {
 	st := prev.Graph.Summary
 	sum.Files, sum.PerLanguage, sum.Nodes, sum.Edges = st.Files, st.PerLanguage, st.Nodes, st.Edges
 	sum.ByRelation, sum.ByKind, sum.Resolution, sum.GraphBytes = st.ByRelation, st.ByKind, st.Resolution, st.GraphBytes
@@ -470,16 +523,21 @@ func keepGraph(out string, sum *Summary, prev, manifest *Manifest, cached []cach
 	sum.GraphKept = true
 	sortSkipped(sum.Skipped)
 	if filesChanged {
-		if err := writeFacts(filepath.Join(out, FactsFile), cached, nil); err != nil {
-			return nil, fmt.Errorf("write facts cache: %w", err)
+		cacheDir, err := out.cacheDir(true)
+		if err != nil {
+			return nil, err
+		}
+		defer cacheDir.Close()
+		if err := writeFacts(ctx, cacheDir, key, cached, nil); err != nil {
+			return nil, writeError(ctx, out, FactsFile, err)
 		}
 	}
 	if manifest != nil {
 		kept := *prev.Graph
 		kept.Quick = quick // the files' new times
 		manifest.Graph = &kept
-		if err := writeManifest(filepath.Join(out, ManifestFile), manifest); err != nil {
-			return nil, fmt.Errorf("write manifest: %w", err)
+		if err := writeManifest(ctx, out.root, key, manifest); err != nil {
+			return nil, writeError(ctx, out, ManifestFile, err)
 		}
 	}
 	phase("graph unchanged")
@@ -498,12 +556,12 @@ type job struct {
 
 // loadManifest reads the previous run's manifest; nil means a full run
 // (asked for, first run, or a manifest that cannot be read).
-func loadManifest(out string, full bool, sum *Summary) *Manifest {
-	if full {
+func loadManifest(out *outDir, key sealKey, full bool, sum *Summary) *Manifest {
+	if full || key == nil {
 		sum.FullRebuild = true
 		return nil
 	}
-	m, err := readManifest(filepath.Join(out, ManifestFile))
+	m, err := readManifest(out.root, key)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			sum.Warnings = append(sum.Warnings, err.Error())
@@ -516,11 +574,16 @@ func loadManifest(out string, full bool, sum *Summary) *Manifest {
 
 // loadCache reads the facts cache of the run *prev describes. Without one
 // the run is a full one: *prev becomes nil.
-func loadCache(out string, prev **Manifest, sum *Summary) map[string]cachedFile {
+func loadCache(out *outDir, key sealKey, prev **Manifest, sum *Summary) map[string]cachedFile {
 	if *prev == nil {
 		return nil
 	}
-	cache, err := readFacts(filepath.Join(out, FactsFile))
+	var cache map[string]cachedFile
+	dir, err := out.cacheDir(false)
+	if err == nil {
+		cache, err = readFacts(dir, key)
+		dir.Close()
+	}
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			sum.Warnings = append(sum.Warnings, fmt.Sprintf("%s: %v; doing a full extraction", FactsFile, err))
@@ -532,7 +595,7 @@ func loadCache(out string, prev **Manifest, sum *Summary) map[string]cachedFile 
 	return cache
 }
 
-func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]cachedFile, times *WorkerTime) error {
+func runJobs(ctx context.Context, opts Options, repo *os.Root, jobs []*job, cache map[string]cachedFile, times *WorkerTime) error {
 	if len(jobs) == 0 {
 		return nil
 	}
@@ -568,7 +631,7 @@ func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]ca
 					return err
 				}
 				j := order[i]
-				plugin += extractOne(ctx, opts, w, parser, j, cache, &buf)
+				plugin += extractOne(ctx, opts, repo, w, parser, j, cache, &buf)
 				d := int(done.Add(1))
 				if opts.Progress != nil {
 					progressMu.Lock()
@@ -584,11 +647,11 @@ func runJobs(ctx context.Context, opts Options, jobs []*job, cache map[string]ca
 // extractOne fills j.result and returns the time spent in the plugin.
 // buf is the worker's read buffer, reused across files (nothing keeps the
 // source once extractOne returns).
-func extractOne(ctx context.Context, opts Options, worker int, parser *syntax.Parser, j *job, cache map[string]cachedFile, buf *[]byte) (plugin time.Duration) {
+func extractOne(ctx context.Context, opts Options, repo *os.Root, worker int, parser *syntax.Parser, j *job, cache map[string]cachedFile, buf *[]byte) (plugin time.Duration) {
 	j.result = cachedFile{Path: j.file.Rel, Plugin: j.pluginKey, Language: j.lang.Name}
-	src, err := readFileInto(j.file.Abs, buf)
+	src, err := readInput(repo, j, buf)
 	if err != nil {
-		j.result.Skip = string(discover.SkipUnreadable) + ": " + err.Error()
+		j.result.Skip = err.Error()
 		return plugin
 	}
 	sum := blake3.Sum256(src)
@@ -627,32 +690,32 @@ func extractOne(ctx context.Context, opts Options, worker int, parser *syntax.Pa
 	return plugin
 }
 
-// readFileInto reads the file at p into *buf, growing it as needed, and
-// returns the bytes read (valid until the next call with the same buffer).
-// Reusing one buffer per worker spares a fresh allocation, and its page
-// faults, per file.
-func readFileInto(p string, buf *[]byte) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
+// readInput reads j's file relative to the held repository root into
+// *buf (reused across a worker's files: no fresh allocation and page
+// faults per file). The walk's view is not trusted: a file replaced since
+// by a FIFO, a device or a link out of the tree, or grown past the size
+// cap, is refused here, by the open itself or the descriptor's fstat,
+// with the skip reason as the error's text ("reason: detail").
+func readInput(repo *os.Root, j *job, buf *[]byte) ([]byte, error) {
+	limit := int64(discover.DefaultMaxFileSize)
+	if m := j.lang.MaxFileBytes; m > 0 && m < limit {
+		limit = m
 	}
-	defer f.Close()
-	b := (*buf)[:0]
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // grow
-		}
-		n, err := f.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			*buf = b
-			return b, nil
-		}
-		if err != nil {
-			*buf = b
-			return nil, err
-		}
+	b, err := safefile.ReadFile(repo, filepath.FromSlash(j.file.Real), limit, *buf)
+	var notReg *safefile.NotRegularError
+	var large *safefile.TooLargeError
+	switch {
+	case err == nil:
+		*buf = b
+		return b, nil
+	case errors.As(err, &notReg):
+		return nil, fmt.Errorf("%s: now a %s (replaced after the scan); not read", discover.SkipSpecial, safefile.Kind(notReg.Mode))
+	case errors.As(err, &large):
+		return nil, fmt.Errorf("%s: grew past the %d byte limit after the scan; not read", discover.SkipTooLarge, large.Max)
+	case safefile.EscapesRoot(err):
+		return nil, fmt.Errorf("%s: now leads outside the root (replaced after the scan); not read", discover.SkipSymlinkOutside)
 	}
+	return nil, fmt.Errorf("%s: %v", discover.SkipUnreadable, err)
 }
 
 // sortSkipped orders skipped files by reason, then path.
@@ -665,10 +728,11 @@ func sortSkipped(s []Skip) {
 	})
 }
 
-// writeGraph writes graph.json; see graph.WriteStaged for beforeNodes.
-func writeGraph(p string, g *graph.Graph, beforeNodes func()) (int, error) {
+// writeGraph writes graph.json into dir; see graph.WriteStaged for
+// beforeNodes.
+func writeGraph(ctx context.Context, dir *os.Root, g *graph.Graph, beforeNodes func()) (int, error) {
 	var n countingWriter
-	err := writeAtomic(p, func(w io.Writer) error {
+	err := writeAtomic(ctx, dir, GraphFile, func(w io.Writer) error {
 		n.w = w
 		return graph.WriteStaged(&n, g, beforeNodes)
 	})
@@ -722,9 +786,10 @@ func gopathImportPath(root string) string {
 	return ""
 }
 
-// readGoModule returns the module path declared by a go.mod file.
-func readGoModule(p string) string {
-	data, err := os.ReadFile(p)
+// readGoModule returns the module path declared by the go.mod file at rel
+// (slash-separated) inside repo.
+func readGoModule(repo *os.Root, rel string) string {
+	data, err := safefile.ReadFile(repo, filepath.FromSlash(rel), 1<<20, nil)
 	if err != nil {
 		return ""
 	}

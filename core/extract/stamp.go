@@ -9,7 +9,6 @@ import (
 	"hash"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"sync"
@@ -55,13 +54,14 @@ type StampSummary struct {
 }
 
 // stampedOutputs are the files a GraphStamp vouches for.
-var stampedOutputs = []string{"graph.json", "GRAPH_REPORT.md"}
+var stampedOutputs = []string{GraphFile, ReportFile}
 
-// stampOutputs stats the outputs just written.
-func stampOutputs(out string) (map[string]FileStamp, error) {
+// stampOutputs stats the outputs just written in dir (the files
+// themselves: a link put in their place does not count as them).
+func stampOutputs(dir *os.Root) (map[string]FileStamp, error) {
 	m := make(map[string]FileStamp, len(stampedOutputs))
 	for _, name := range stampedOutputs {
-		st, err := os.Stat(filepath.Join(out, name))
+		st, err := dir.Lstat(name)
 		if err != nil {
 			return nil, err
 		}
@@ -74,7 +74,7 @@ func stampOutputs(out string) (map[string]FileStamp, error) {
 // recorded (stamped: s.Inputs or s.Quick) and both outputs are still as
 // written. With s.Quick the facts cache need not even be read: every file
 // has the size, time and plugin build it had.
-func (s *GraphStamp) current(out, stamped, digest string) bool {
+func (s *GraphStamp) current(out *os.Root, stamped, digest string) bool {
 	if s == nil || stamped == "" || stamped != digest {
 		return false
 	}

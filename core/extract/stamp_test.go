@@ -2,7 +2,6 @@ package extract
 
 import (
 	"maps"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
@@ -79,11 +78,11 @@ func TestDigestWhileWritingFacts(t *testing.T) {
 	files := sampleCache()
 	mods := map[string]string{".": "example.com/m"}
 	h := newDigest("build", "root", mods, nil)
-	p := filepath.Join(t.TempDir(), "facts.bin")
-	if err := writeFacts(p, files, h); err != nil {
+	dir, _ := testDir(t)
+	if err := writeFacts(t.Context(), dir, testKey, files, h); err != nil {
 		t.Fatal(err)
 	}
-	back, err := readFacts(p)
+	back, err := readFacts(dir, testKey)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package graph
 import (
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
@@ -27,6 +28,9 @@ type Index struct {
 	// src and dst hold each edge's endpoint node indices (-1 when dangling),
 	// so walks never go back through the id map.
 	src, dst []int32
+	owners   ownerTable // built on first use (names.go)
+	qualOnce sync.Once
+	qual     []atomic.Pointer[string] // Qualified, per node, filled on first use
 }
 
 // groups maps a key to a set of node indices, in ascending order.
@@ -316,49 +320,91 @@ func (x *Index) WithLabel(label string) []int32 { return x.byLabel.get(strings.T
 // FileNodes returns the nodes defined in a source file.
 func (x *Index) FileNodes(file string) []int32 { return x.byFile.get(file) }
 
-// Qualified returns a copy-ready reference that resolves back to node i:
-// "label@source_file", or the id for nodes without a file.
-func (x *Index) Qualified(i int32) string {
-	n := &x.G.Nodes[i]
-	if n.SourceFile == "" {
-		return n.ID
-	}
-	return n.Label + "@" + n.SourceFile
-}
-
 // Resolution is the outcome of resolving a user-supplied node reference.
 type Resolution struct {
 	Node       int32   // the node, or -1
 	Candidates []int32 // when ambiguous: every match, highest degree first
-	How        string  // which rule matched: id, label, name, file, substring, qualified
+	How        string  // which rule of the cascade matched: ByID, ByQualified, ByLabel, …
 }
 
 // Found reports whether exactly one node matched.
 func (r Resolution) Found() bool { return r.Node >= 0 }
 
 // Resolve finds the node a user means by ref, through the cascade every tool
-// shares: exact id, case-insensitive label, bare name, source file, unique
-// label substring. "name@file-substring" pins a name to the files whose path
-// contains the substring.
+// shares, most exact first: the id; a "name@file" or "name@file:line"
+// qualifier (the name resolved by the rest of the cascade among the nodes
+// of the files matching file, an exact path beating a path suffix beating a
+// substring, and the line picking the node declared there); the exact
+// label; an owner-qualified spelling (Type.method, (*Type).method,
+// pkg.Func, module.Class.method, Class#method, Class::method); the label
+// ignoring case; the bare name; a source file; a unique label substring.
 func (x *Index) Resolve(ref string) Resolution {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
 		return Resolution{Node: -1}
 	}
 	if i := x.ID(ref); i >= 0 {
-		return Resolution{Node: i, How: "id"}
+		return Resolution{Node: i, How: ByID}
 	}
-	if at := strings.LastIndexByte(ref, '@'); at > 0 && at < len(ref)-1 {
-		name, file := ref[:at], ref[at+1:]
-		r := x.resolveName(name, func(i int32) bool { return strings.Contains(x.G.Nodes[i].SourceFile, file) })
-		if r.Node >= 0 || len(r.Candidates) > 0 {
-			if r.How != "" {
-				r.How = "qualified"
-			}
+	if name, file, line, ok := splitQualifier(ref); ok {
+		if r, ok := x.resolveQualified(name, file, line); ok {
 			return r
 		}
 	}
 	return x.resolveName(ref, nil)
+}
+
+// resolveQualified resolves name among the nodes of the files matching
+// file, best file match first; line, when given, must be the node's first
+// line (or fall inside its span, innermost span first).
+func (x *Index) resolveQualified(name, file string, line int) (Resolution, bool) {
+	for rank := 3; rank >= 1; rank-- {
+		keep := func(i int32) bool { return fileMatches(x.G.Nodes[i].SourceFile, file) == rank }
+		r := x.resolveName(name, keep)
+		if line > 0 && (r.Node >= 0 || len(r.Candidates) > 0) {
+			r = x.atLine(r, line)
+		}
+		if r.Node >= 0 || len(r.Candidates) > 0 {
+			r.How = ByQualified
+			return r, true
+		}
+	}
+	return Resolution{}, false
+}
+
+// atLine narrows a resolution to the nodes declared at line, else to the
+// innermost spans holding it.
+func (x *Index) atLine(r Resolution, line int) Resolution {
+	c := r.Candidates
+	if r.Node >= 0 {
+		c = []int32{r.Node}
+	}
+	var at, within []int32
+	best := int(^uint(0) >> 1)
+	for _, i := range c {
+		if x.Line(i) == line {
+			at = append(at, i)
+			continue
+		}
+		if sp := x.G.Nodes[i].Span; sp != nil && sp.StartLine <= line && line <= sp.EndLine {
+			switch size := sp.EndLine - sp.StartLine; {
+			case size < best:
+				best, within = size, []int32{i}
+			case size == best:
+				within = append(within, i)
+			}
+		}
+	}
+	for _, set := range [][]int32{at, within} {
+		switch len(set) {
+		case 0:
+			continue
+		case 1:
+			return Resolution{Node: set[0]}
+		}
+		return Resolution{Node: -1, Candidates: x.byDegree(set)}
+	}
+	return Resolution{Node: -1}
 }
 
 // ResolveCallable is Resolve for the questions about calls (callers,
@@ -368,7 +414,7 @@ func (x *Index) Resolve(ref string) Resolution {
 // first pick stays among the candidates).
 func (x *Index) ResolveCallable(ref string) Resolution {
 	r := x.Resolve(ref)
-	if r.How != "label" || r.Node < 0 || isCallableKind(x.G.Nodes[r.Node].Kind) {
+	if (r.How != ByLabel && r.How != ByLabelFold) || r.Node < 0 || isCallableKind(x.G.Nodes[r.Node].Kind) {
 		return r
 	}
 	var calls []int32
@@ -381,9 +427,9 @@ func (x *Index) ResolveCallable(ref string) Resolution {
 	case 0:
 		return r
 	case 1:
-		return Resolution{Node: calls[0], How: "name"}
+		return Resolution{Node: calls[0], How: ByName}
 	}
-	return Resolution{Node: -1, Candidates: x.byDegree(append(calls, r.Node)), How: "name"}
+	return Resolution{Node: -1, Candidates: x.byDegree(append(calls, r.Node)), How: ByName}
 }
 
 func isCallableKind(kind string) bool {
@@ -414,17 +460,30 @@ func (x *Index) resolveName(ref string, keep func(int32) bool) Resolution {
 		}
 		return Resolution{Node: -1, Candidates: x.byDegree(c), How: how}, true
 	}
-	if r, ok := try(x.byLabel.get(l), "label"); ok {
+	folded := x.byLabel.get(l)
+	var exact []int32
+	for _, i := range folded {
+		if x.G.Nodes[i].Label == ref {
+			exact = append(exact, i)
+		}
+	}
+	if r, ok := try(exact, ByLabel); ok {
+		return r
+	}
+	if r, ok := x.resolveOwner(ref, keep); ok {
+		return r
+	}
+	if r, ok := try(folded, ByLabelFold); ok {
 		return r
 	}
 	bare := BareName(ref)
-	if r, ok := try(append(x.byName(bare), x.byLabel.get(bare)...), "name"); ok {
+	if r, ok := try(append(x.byName(bare), x.byLabel.get(bare)...), ByName); ok {
 		return r
 	}
 	if c := x.byFile.get(ref); len(c) > 0 {
 		for _, i := range c {
 			if x.G.Nodes[i].Kind == "file" && (keep == nil || keep(i)) {
-				return Resolution{Node: i, How: "file"}
+				return Resolution{Node: i, How: ByFile}
 			}
 		}
 	}
@@ -439,10 +498,10 @@ func (x *Index) resolveName(ref string, keep func(int32) bool) Resolution {
 			}
 		}
 		if len(subs) == 1 {
-			return Resolution{Node: subs[0], How: "substring"}
+			return Resolution{Node: subs[0], How: BySubstring}
 		}
 		if len(subs) > 1 {
-			return Resolution{Node: -1, Candidates: x.byDegree(subs), How: "substring"}
+			return Resolution{Node: -1, Candidates: x.byDegree(subs), How: BySubstring}
 		}
 	}
 	return Resolution{Node: -1}

@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -259,5 +260,142 @@ func TestResolveCallable(t *testing.T) {
 	}
 	if r := x.Resolve("memberType"); !r.Found() || x.Node(r.Node).ID != "py_lang_membertype" {
 		t.Errorf("Resolve keeps the exact label: got %+v", r)
+	}
+}
+
+// TestQualifiedRoundTrip: every node's printed qualifier resolves back to
+// that node (SYNAPTIC_ROUNDTRIP_GRAPH=path checks a real graph.json too).
+func TestQualifiedRoundTrip(t *testing.T) {
+	paths := []string{"../tools/testdata/real/graph.json"}
+	if p := os.Getenv("SYNAPTIC_ROUNDTRIP_GRAPH"); p != "" {
+		paths = append(paths, p)
+	}
+	for _, p := range paths {
+		g, err := ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := NewIndex(g)
+		bad, byID := 0, 0
+		for i := range g.Nodes {
+			q := x.Qualified(int32(i))
+			if q == g.Nodes[i].ID && g.Nodes[i].SourceFile != "" {
+				byID++
+			}
+			if r := x.Resolve(q); r.Node != int32(i) {
+				if bad < 5 {
+					t.Errorf("%s: node %s printed as %q resolves to %d (%s), candidates %d", p, g.Nodes[i].ID, q, r.Node, r.How, len(r.Candidates))
+				}
+				bad++
+			}
+		}
+		t.Logf("%s: %d nodes, %d round-trip failures, %d fall back to the id", p, len(g.Nodes), bad, byID)
+	}
+}
+
+// namesFixture has the shapes the name cascade must tell apart: methods of
+// two types in one file, case twins, a package function, build-variant
+// twins and a Python module function.
+func namesFixture() *Index {
+	n := func(id, label, file, kind string, line int) Node {
+		return Node{ID: id, Label: label, SourceFile: file, Kind: kind, Span: &Span{StartLine: line, EndLine: line + 5}}
+	}
+	g := &Graph{Directed: true, Nodes: []Node{
+		{ID: "http", Label: "http", Kind: "package"},
+		n("client_go", "client.go", "net/http/client.go", "file", 1),
+		n("client", "Client", "net/http/client.go", "struct", 10),
+		n("client_do", ".Do()", "net/http/client.go", "method", 20),
+		n("client_do_lower", ".do()", "net/http/client.go", "method", 40),
+		n("get", "Get()", "net/http/client.go", "function", 60),
+		n("zs", "ZodString", "v3/types.ts", "class", 100),
+		n("zs_parse", "._parse()", "v3/types.ts", "method", 110),
+		n("zn", "ZodNumber", "v3/types.ts", "class", 200),
+		n("zn_parse", "._parse()", "v3/types.ts", "method", 210),
+		n("dumps", "dumps()", "json/__init__.py", "function", 5),
+		n("sock_linux", "sysSocket()", "net/sock_linux.go", "function", 7),
+		n("sock_windows", "sysSocket()", "net/sock_windows.go", "function", 7),
+		n("dup1", "twin()", "x/gen.go", "function", 3),
+		n("dup2", "twin()", "x/gen.go", "function", 9),
+	}, Edges: []Edge{
+		{Source: "http", Target: "client_go", Relation: "contains"},
+		{Source: "client", Target: "client_do", Relation: "method"},
+		{Source: "client", Target: "client_do_lower", Relation: "method"},
+		{Source: "zs", Target: "zs_parse", Relation: "method"},
+		{Source: "zn", Target: "zn_parse", Relation: "method"},
+	}}
+	return NewIndex(g)
+}
+
+func TestResolveNameCascade(t *testing.T) {
+	x := namesFixture()
+	tests := []struct {
+		ref, want, how string // want: node id, "?" ambiguous, "" none
+	}{
+		{".do()", "client_do_lower", ByLabel}, // exact case before case-insensitive
+		{".Do()", "client_do", ByLabel},
+		{".do()@net/http/client.go", "client_do_lower", ByQualified},
+		{"Client.Do", "client_do", ByOwner},
+		{"(*Client).Do", "client_do", ByOwner},
+		{"Client.do()", "client_do_lower", ByOwner},
+		{"http.Client.Do", "client_do", ByOwner},
+		{"http.Get", "get", ByOwner},
+		{"client.Get", "get", ByOwner}, // file stem
+		{"ZodString._parse", "zs_parse", ByOwner},
+		{"ZodNumber#_parse", "zn_parse", ByOwner},
+		{"ZodNumber::_parse", "zn_parse", ByOwner},
+		{"json.dumps", "dumps", ByOwner},
+		{"._parse()@v3/types.ts", "?", ByQualified},
+		{"._parse()@v3/types.ts:210", "zn_parse", ByQualified},
+		{"._parse()@types.ts:212", "zn_parse", ByQualified}, // a line inside the span
+		{"twin()@x/gen.go:9", "dup2", ByQualified},
+		{"sysSocket", "?", ByName},
+		{"sysSocket()@sock_linux.go", "sock_linux", ByQualified},
+		{"CLIENT.DO", "?", ByOwner}, // case-insensitive: both Do and do
+		{"Nope.Do", "", ""},
+	}
+	for _, tt := range tests {
+		r := x.Resolve(tt.ref)
+		got := ""
+		switch {
+		case r.Found():
+			got = x.Node(r.Node).ID
+		case len(r.Candidates) > 0:
+			got = "?"
+		}
+		if got != tt.want || (tt.want != "" && r.How != tt.how) {
+			t.Errorf("Resolve(%q) = %q by %q, want %q by %q", tt.ref, got, r.How, tt.want, tt.how)
+		}
+	}
+	for i := range x.Len() {
+		if r := x.Resolve(x.Qualified(int32(i))); r.Node != int32(i) {
+			t.Errorf("node %s printed as %q does not resolve back", x.Node(int32(i)).ID, x.Qualified(int32(i)))
+		}
+	}
+	for id, want := range map[string]string{
+		"zs_parse": "ZodString._parse()@v3/types.ts",
+		"dup2":     "twin()@x/gen.go:9",
+		"get":      "Get()@net/http/client.go",
+		"http":     "http",
+	} {
+		if got := x.Qualified(x.ID(id)); got != want {
+			t.Errorf("Qualified(%s) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestNearest(t *testing.T) {
+	x := namesFixture()
+	for ref, want := range map[string]string{"Clent.Do": "client_do", "dumsp": "dumps", "sysSockte": "sock_linux"} {
+		got := x.Nearest(ref, 3)
+		if len(got) == 0 || x.Node(got[0]).ID != want {
+			var ids []string
+			for _, i := range got {
+				ids = append(ids, x.Node(i).ID)
+			}
+			t.Errorf("Nearest(%q) = %v, want %s first", ref, ids, want)
+		}
+	}
+	if got := x.Nearest("completelyunrelated", 3); len(got) != 0 {
+		t.Errorf("Nearest offered %d unrelated names", len(got))
 	}
 }

@@ -42,6 +42,7 @@ type Engine struct {
 	ownerOf   []int32   // node → owning type node, -1
 	prior     []float32 // node prior
 	nbPrior   []float32 // neighbour prior (repeated labels fade)
+	test      []bool    // test and benchmark nodes (see Tuning.TestDemote)
 	avgDegree float64
 
 	idSorted bool      // node order is id order, so ties compare indices
@@ -120,6 +121,7 @@ func (e *Engine) build() {
 	e.labelKey = make([]string, n)
 	e.prior = make([]float32, n)
 	e.nbPrior = make([]float32, n)
+	e.test = make([]bool, n)
 	e.nodeFile = make([]int32, n)
 	e.ownerOf = e.owners()
 
@@ -141,6 +143,7 @@ func (e *Engine) build() {
 		e.keyCount[e.labelKey[i]]++
 		labelCount[strings.ToLower(nd.Label)]++
 		e.prior[i] = float32(e.nodePrior(nd))
+		e.test[i] = nd.IsTest || graph.IsTestPath(nd.SourceFile)
 
 		countDF := func(t int32) {
 			if e.mark[t] != ni {

@@ -3,9 +3,11 @@ package query
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Defaults from the spec.
@@ -85,10 +87,54 @@ type Response struct {
 	Elapsed time.Duration
 }
 
+// testWords make a question one about tests, so test nodes keep their
+// full weight.
+var testWords = map[string]bool{
+	"test": true, "tests": true, "testing": true, "tested": true, "bench": true, "benchmark": true,
+	"benchmarks": true, "spec": true, "specs": true, "fixture": true, "fixtures": true, "mock": true,
+	"mocks": true, "e2e": true, "golden": true, "fuzz": true, "conftest": true, "pytest": true,
+}
+
+// testDemote is the factor test nodes get for this request: 1 when the
+// question or the context filter is about tests, Tuning.TestDemote else.
+func (e *Engine) testDemote(r Request) float64 {
+	for _, t := range Tokenize(r.Question) {
+		if testWords[t] {
+			return 1
+		}
+	}
+	for _, f := range r.ContextFilter {
+		if strings.Contains(strings.ToLower(f), "test") || strings.Contains(strings.ToLower(f), "spec") {
+			return 1
+		}
+	}
+	if e.t.TestDemote <= 0 {
+		return 1
+	}
+	return e.t.TestDemote
+}
+
+// MaxQuestion bounds the question text ranked, in bytes. A question is a
+// sentence or a symbol; the cap keeps a pasted megabyte from costing
+// seconds of CPU (ranking grows with the number of distinct words).
+const MaxQuestion = 8 << 10
+
+// truncateUTF8 cuts s to at most n bytes at a rune boundary.
+func truncateUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
 // Query answers one request. It never fails: a question that matches
 // nothing gets a "no nodes match" text. ctx bounds the git calls of Since.
 func (e *Engine) Query(ctx context.Context, r Request) Response {
 	start := time.Now()
+	cut := len(r.Question) > MaxQuestion
+	if cut {
+		r.Question = truncateUTF8(r.Question, MaxQuestion)
+	}
 	budget := r.TokenBudget
 	if budget <= 0 {
 		budget = DefaultBudget
@@ -101,6 +147,8 @@ func (e *Engine) Query(ctx context.Context, r Request) Response {
 		mode = "dfs"
 	}
 	p := rankParams{
+		ctx:      ctx,
+		demote:   e.testDemote(r),
 		question: r.Question,
 		maxNodes: min(max(budget/tokensPerNode, minNodes), maxNodes),
 		dfs:      mode == "dfs",
@@ -128,6 +176,9 @@ func (e *Engine) Query(ctx context.Context, r Request) Response {
 	}
 	resp := e.render(rk, renderParams{mode: mode, full: r.Full, terse: terse, question: r.Question, rec: rec})
 	resp.Text, resp.Truncated = TruncateToBudget(resp.Text, budget)
+	if cut {
+		resp.Text = fmt.Sprintf("(question cut to its first %d KiB; ask a shorter question for a sharper answer)\n", MaxQuestion>>10) + resp.Text
+	}
 	resp.Elapsed = time.Since(start)
 	if l := e.opts.logger; l != nil {
 		l.Log(Entry{

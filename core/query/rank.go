@@ -2,6 +2,7 @@ package query
 
 import (
 	"container/heap"
+	"context"
 	"math"
 	"math/bits"
 	"slices"
@@ -76,6 +77,8 @@ func (e *Engine) putScratch(s *scratch) {
 
 // rankParams are the inputs of one ranking.
 type rankParams struct {
+	ctx      context.Context // a cancelled request stops expanding
+	demote   float64         // factor for test nodes (1: the question is about tests)
 	question string
 	maxNodes int
 	dfs      bool
@@ -89,7 +92,7 @@ type rankParams struct {
 func (e *Engine) rank(p rankParams) ranking {
 	n := len(e.x.G.Nodes)
 	known := func(t string) bool { i, ok := e.tok[t]; return ok && e.df[i] > 0 }
-	pq := parseQuestion(p.question, known, e.t.AgentNouns, e.t.Abbrev)
+	pq := parseQuestion(p.question, known, e.t.AgentNouns, e.t.Abbrev, e.t.Synonyms)
 	concepts := pq.concepts
 	out := ranking{concepts: concepts}
 	if n == 0 {
@@ -161,7 +164,10 @@ func (e *Engine) rank(p rankParams) ranking {
 		v float64
 	}
 	cands := make([]cand, 0, len(s.touched))
-	for _, i := range s.touched {
+	for k, i := range s.touched {
+		if k%4096 == 0 && p.ctx != nil && p.ctx.Err() != nil {
+			break
+		}
 		if p.keep != nil && !p.keep(i) {
 			s.rel[i] = 0
 			continue
@@ -174,6 +180,8 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 		if exact {
 			v *= e.t.ExactBoost
+		} else if e.test[i] {
+			v *= p.demote
 		}
 		v *= float64(e.prior[i])
 		s.rel[i] = v
@@ -422,6 +430,9 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 	}
 	var hits []hit
 	for h.Len() > 0 && len(hits) < p.maxNodes {
+		if p.ctx != nil && len(hits)%64 == 0 && p.ctx.Err() != nil {
+			break // the client is gone: what is settled is all it gets
+		}
 		it := heap.Pop(h).(frontierItem)
 		if s.state[it.node] == 2 {
 			continue
@@ -445,6 +456,9 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 					nb = 1
 				}
 				offer := it.rel * e.t.Decay * e.relationFactor(ed) * nb * float64(e.prior[o])
+				if e.test[o] {
+					offer *= p.demote
+				}
 				if e.t.Accumulate {
 					// Several relevant neighbours are more evidence than
 					// one: offers add up (to at most the best parent's rel).

@@ -226,3 +226,50 @@ func TestIdentifierWordNamesFewSymbolsOnly(t *testing.T) {
 		t.Errorf("ranked %q, want generateInit first", got)
 	}
 }
+
+// TestHugeQuestionIsBounded: a pasted megabyte of distinct graph words is
+// cut to MaxQuestion and says so (the attack run spent 19 CPU-s on 1.6 MB),
+// and a cancelled request stops expanding.
+func TestHugeQuestionIsBounded(t *testing.T) {
+	b := &gb{}
+	for i := range 2000 {
+		b.node(fmt.Sprintf("n%d", i), fmt.Sprintf("Word%dThing()", i), fmt.Sprintf("p%d/f.go", i%50), "function")
+		if i > 0 {
+			b.edge(fmt.Sprintf("n%d", i), "calls", fmt.Sprintf("n%d", i-1))
+		}
+	}
+	e := b.engine()
+	var q strings.Builder
+	for i := 0; q.Len() < 1<<20; i++ {
+		fmt.Fprintf(&q, "Word%dThing ", i%2000)
+	}
+	r := e.Query(context.Background(), Request{Question: q.String()})
+	if !strings.HasPrefix(r.Text, "(question cut to its first 8 KiB") {
+		t.Errorf("no cut note: %.120q", r.Text)
+	}
+	p := parseQuestion(q.String(), func(string) bool { return true }, false, false, false)
+	if len(p.names) > maxConcepts || len(p.concepts) > maxConcepts {
+		t.Errorf("names %d, concepts %d: unbounded", len(p.names), len(p.concepts))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r = e.Query(ctx, Request{Question: "word thing", Full: true, TokenBudget: 100000})
+	if len(r.Ranked) > 0 {
+		t.Errorf("cancelled query ranked %d nodes", len(r.Ranked))
+	}
+}
+
+func BenchmarkHugeQuestion(b *testing.B) {
+	g := &gb{}
+	for i := range 5000 {
+		g.node(fmt.Sprintf("n%d", i), fmt.Sprintf("Word%dThing()", i), fmt.Sprintf("p%d/f.go", i%50), "function")
+	}
+	e := g.engine()
+	var q strings.Builder
+	for i := 0; q.Len() < 4<<20; i++ {
+		fmt.Fprintf(&q, "Word%dThing ", i%5000)
+	}
+	for b.Loop() {
+		e.Query(context.Background(), Request{Question: q.String()})
+	}
+}

@@ -131,7 +131,7 @@ type parsed struct {
 // added: inflections, abbreviations ("connection" → conn), agent nouns
 // ("server" → serve) and compounds of adjacent words ("copy tree" →
 // copytree, as Python and C names are often written).
-func parseQuestion(q string, known func(string) bool, agentNouns, abbrev bool) parsed {
+func parseQuestion(q string, known func(string) bool, agentNouns, abbrev, synonyms bool) parsed {
 	var p parsed
 	p.symbol = symbolShaped(q)
 	// Identifier-shaped words in prose keep every token and name a symbol.
@@ -139,7 +139,7 @@ func parseQuestion(q string, known func(string) bool, agentNouns, abbrev bool) p
 	for _, w := range strings.Fields(q) {
 		w = strings.Trim(w, "?!,;:\"'`()[]{}")
 		w = strings.TrimSuffix(w, ".")
-		if symbolShaped(w) {
+		if symbolShaped(w) && len(p.names) < maxConcepts {
 			p.names = append(p.names, exactKey(w))
 			for _, t := range Tokenize(w) {
 				keepTok[t] = true
@@ -192,6 +192,16 @@ func parseQuestion(q string, known func(string) bool, agentNouns, abbrev bool) p
 				p.terms = append(p.terms, term{tok: v, weight: inflectionWeight, mask: bit})
 			}
 		}
+		if synonyms {
+			for _, syn := range synonymTable[t] {
+				for _, v := range append([]string{syn}, inflections(syn)...) {
+					if !seen[v] && known(v) {
+						seen[v] = true
+						p.terms = append(p.terms, term{tok: v, weight: synonymWeight, mask: bit})
+					}
+				}
+			}
+		}
 	}
 	// Compounds of words one or two apart ("copy a directory tree" →
 	// copytree), in question order.
@@ -240,7 +250,37 @@ func inflections(t string) []string {
 	case strings.HasSuffix(t, "s") && n > 4 && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is"):
 		add(t[:n-1])
 	}
+	derivations(t, add)
 	return out
+}
+
+// derivations adds the base of a derived word, so a question's noun finds
+// the verb code is named by: extraction → extract, canonicalization →
+// canonicalize, canonicalize → canonical, recorder → record, management →
+// manage, rotation → rotate.
+func derivations(t string, add func(string)) {
+	n := len(t)
+	switch {
+	case strings.HasSuffix(t, "ization") && n > 9:
+		add(t[:n-5] + "e") // canonicalization → canonicalize
+		add(t[:n-7])       // → canonical
+	case strings.HasSuffix(t, "ation") && n > 7:
+		add(t[:n-3] + "e") // rotation → rotate, validation → validate
+		add(t[:n-5])       // information → inform
+	case strings.HasSuffix(t, "tion") && n > 6:
+		add(t[:n-3])       // extraction → extract
+		add(t[:n-3] + "e") // completion → complete
+	case strings.HasSuffix(t, "ment") && n > 6:
+		add(t[:n-4]) // management → manage
+	case strings.HasSuffix(t, "ize") && n > 6:
+		add(t[:n-3]) // canonicalize → canonical
+	case strings.HasSuffix(t, "izer") && n > 7:
+		add(t[:n-1]) // tokenizer → tokenize
+	case strings.HasSuffix(t, "er") && n > 5:
+		add(t[:n-2]) // recorder → record
+	case strings.HasSuffix(t, "or") && n > 5:
+		add(t[:n-2]) // extractor → extract
+	}
 }
 
 // stemVariants adds a stripped stem, the stem plus "e" (pars-ing → parse),
@@ -291,5 +331,51 @@ func init() {
 		short, long, _ := strings.Cut(pair, ":")
 		abbreviations[long] = append(abbreviations[long], short)
 		abbreviations[short] = append(abbreviations[short], long)
+	}
+}
+
+// synonymWeight is the weight of a graph-confirmed synonym: below an
+// inflection, since "remove" for "delete" is a guess about intent.
+const synonymWeight = 0.5
+
+// synonymTable maps a question word to the words code often uses for the
+// same thing (both directions are listed where both are common). A synonym
+// counts only when the graph has it (known), so it cannot invent matches.
+var synonymTable = map[string][]string{}
+
+func init() {
+	groups := [][]string{
+		{"login", "signin", "logon", "authenticate", "auth"},
+		{"logout", "signout", "logoff"},
+		{"signup", "register", "enroll"},
+		{"delete", "remove", "destroy", "erase", "unlink", "drop"},
+		{"config", "configuration", "settings", "options", "preferences", "conf"},
+		{"start", "begin", "launch", "boot", "spawn"},
+		{"stop", "halt", "terminate", "shutdown", "kill"},
+		{"fetch", "retrieve", "download", "load"},
+		{"save", "store", "persist"},
+		{"user", "account", "member"},
+		{"error", "failure", "exception", "fault"},
+		{"parse", "decode", "unmarshal", "deserialize"},
+		{"serialize", "encode", "marshal"},
+		{"send", "emit", "dispatch", "publish", "post"},
+		{"receive", "recv", "consume"},
+		{"cache", "memo", "memoize"},
+		{"permission", "authorize", "authorization", "acl", "access"},
+		{"password", "passwd", "credential", "secret"},
+		{"reload", "refresh", "reread"},
+		{"watch", "observe", "monitor", "poll"},
+		{"retry", "backoff", "reattempt"},
+		{"timeout", "deadline"},
+		{"log", "logger", "logging", "trace"},
+	}
+	for _, g := range groups {
+		for _, w := range g {
+			for _, o := range g {
+				if o != w {
+					synonymTable[w] = append(synonymTable[w], o)
+				}
+			}
+		}
 	}
 }

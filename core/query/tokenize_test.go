@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -61,14 +62,14 @@ func TestParseQuestion(t *testing.T) {
 		return out
 	}
 
-	p := parseQuestion("how does the server cache work", known, false, false)
+	p := parseQuestion("how does the server cache work", known, false, false, false)
 	if !slices.Equal(p.concepts, []string{"server", "cache"}) {
 		t.Errorf("scaffolding kept: %q", p.concepts)
 	}
 
 	// Inflections only when the graph has them, at lower weight, in the
 	// same concept as the word they come from.
-	p = parseQuestion("parsing caches", known, false, false)
+	p = parseQuestion("parsing caches", known, false, false, false)
 	if got := toks(p); !slices.Equal(got, []string{"parsing", "parse", "caches", "cache"}) {
 		t.Errorf("inflections = %q", got)
 	}
@@ -79,24 +80,24 @@ func TestParseQuestion(t *testing.T) {
 	}
 
 	// A question made only of scaffolding keeps it rather than nothing.
-	if p := parseQuestion("how does it work", known, false, false); len(p.concepts) == 0 {
+	if p := parseQuestion("how does it work", known, false, false, false); len(p.concepts) == 0 {
 		t.Error("all-scaffolding question lost every token")
 	}
 
 	// Symbol-shaped questions keep every identifier token, even "get".
-	p = parseQuestion("getHandler", known, false, false)
+	p = parseQuestion("getHandler", known, false, false, false)
 	if !slices.Equal(p.concepts, []string{"get", "handler"}) || !p.symbol {
 		t.Errorf("symbol-shaped: %q symbol=%v", p.concepts, p.symbol)
 	}
 
 	// An identifier word inside prose names a symbol and keeps its tokens.
-	p = parseQuestion("what does getHandler do?", known, false, false)
+	p = parseQuestion("what does getHandler do?", known, false, false, false)
 	if !slices.Contains(p.concepts, "get") || !slices.Equal(p.names, []string{"gethandler"}) {
 		t.Errorf("identifier word: concepts %q names %q", p.concepts, p.names)
 	}
 
 	// Abbreviations and compounds of adjacent words, when the graph has them.
-	p = parseQuestion("copy tree connection", known, false, true)
+	p = parseQuestion("copy tree connection", known, false, true, false)
 	got := toks(p)
 	if !slices.Contains(got, "conn") || !slices.Contains(got, "copytree") {
 		t.Errorf("abbrev/compound terms = %q", got)
@@ -109,7 +110,7 @@ func TestParseQuestion(t *testing.T) {
 
 	// Compounds reach over one word: "copy a directory tree" → copytree.
 	vocab["directory"] = true
-	p = parseQuestion("copy a directory tree", known, false, false)
+	p = parseQuestion("copy a directory tree", known, false, false, false)
 	for _, tm := range p.terms {
 		if tm.tok == "copytree" && tm.mask != 0b101 {
 			t.Errorf("gap-2 compound mask %b", tm.mask)
@@ -120,7 +121,34 @@ func TestParseQuestion(t *testing.T) {
 	}
 
 	// Agent nouns: "server" → serve.
-	if got := toks(parseQuestion("server", known, true, false)); !slices.Contains(got, "serve") {
+	if got := toks(parseQuestion("server", known, true, false, false)); !slices.Contains(got, "serve") {
 		t.Errorf("agent noun terms = %q", got)
+	}
+}
+
+func TestSynonymsOnlyWhenConfirmed(t *testing.T) {
+	known := func(s string) bool { return s == "authenticate" || s == "login" || s == "remove" }
+	p := parseQuestion("how does login work", known, false, false, true)
+	var got []string
+	for _, tm := range p.terms {
+		got = append(got, fmt.Sprintf("%s:%.2f", tm.tok, tm.weight))
+	}
+	if !slices.Contains(got, "authenticate:0.50") || slices.Contains(got, "signin:0.50") {
+		t.Errorf("terms = %v, want authenticate (in the graph) and not signin (absent)", got)
+	}
+	if p := parseQuestion("how does login work", known, false, false, false); len(p.terms) != 1 {
+		t.Errorf("synonyms off: %d terms", len(p.terms))
+	}
+}
+
+func TestDerivations(t *testing.T) {
+	for in, want := range map[string]string{
+		"extraction": "extract", "canonicalization": "canonicalize", "canonicalize": "canonical",
+		"recorder": "record", "management": "manage", "rotation": "rotate", "tokenizer": "tokenize",
+		"information": "inform", "extractor": "extract", "completion": "complete",
+	} {
+		if got := inflections(in); !slices.Contains(got, want) {
+			t.Errorf("inflections(%q) = %v, want %q among them", in, got, want)
+		}
 	}
 }

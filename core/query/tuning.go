@@ -13,6 +13,16 @@ type Tuning struct {
 	// TestPrior multiplies test nodes (original 0.85): questions ask how
 	// code works, and tests repeat the words of what they test.
 	TestPrior float64
+	// TestDemote multiplies test and benchmark nodes once more, in
+	// matching and in expansion, when the question is not about tests (no
+	// test/bench/spec word, no context_filter naming tests): otherwise
+	// TestServeHotReload outranks the reload code for "how does hot
+	// reload work". Exact label matches are exempt. 1 turns it off.
+	TestDemote float64
+	// Synonyms adds graph-confirmed programming synonyms (login →
+	// authenticate, delete → remove, config → settings) at
+	// synonymWeight.
+	Synonyms bool
 	// MemberPrior multiplies fields, variables and constants (original
 	// 1.0): a struct field named "timer" rarely answers "how does the
 	// deadline timer work" better than the function that sets it.
@@ -67,16 +77,16 @@ type Tuning struct {
 // where eval/ measured a gain (see eval/RESULTS.md).
 var DefaultTuning = Tuning{
 	Label: 1.0, Owner: 0.8, Path: 0.5, Alias: 0.55,
-	TestPrior: 0.5, MemberPrior: 0.3, VarPrior: 0.3, FilePrior: 1,
+	TestPrior: 0.5, TestDemote: 0.25, MemberPrior: 0.3, VarPrior: 0.3, FilePrior: 1,
 	ExactBoost: 2.0, Decay: 0.5, RefDecay: 0.5, PostDiversity: 0, HubExp: 1, HubLexical: 0,
-	Abbrev: true, OwnedMembers: true, Raise: true,
+	Abbrev: true, Synonyms: true, OwnedMembers: true, Raise: true,
 }
 
 // OriginalTuning is the reference implementation's constants, kept for the
 // evaluation's before/after.
 var OriginalTuning = Tuning{
 	Label: 1.0, Owner: 0, Path: 0.35, Alias: 0.55,
-	TestPrior: 0.85, MemberPrior: 1.0, VarPrior: 1.0, FilePrior: 1,
+	TestPrior: 0.85, TestDemote: 1, MemberPrior: 1.0, VarPrior: 1.0, FilePrior: 1,
 	ExactBoost: 1.0, Decay: 0.5, RefDecay: 1, PostDiversity: 1, HubExp: 1, HubLexical: 1,
 }
 

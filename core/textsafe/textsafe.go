@@ -22,8 +22,11 @@ const MaxLabel = 256
 //   - Every other control character (C0 incl. tab/newline, DEL, C1) becomes a
 //     space, so a label can never start a line of its own and forge an
 //     output row ("EDGE a --calls--> b", a fake "Node:" header, ...).
-//   - Bidirectional overrides/isolates and zero-width characters are
-//     dropped (Trojan Source): the text the model reads is the text shown.
+//   - U+2028/U+2029 become a space too (other tools split lines at them).
+//   - Bidirectional overrides/isolates, zero-width characters, TAG
+//     characters and the other invisibles of isInvisible are dropped
+//     (Trojan Source, ASCII smuggling): the text the model reads is the
+//     text shown.
 //   - Runs of spaces collapse to one, invalid UTF-8 becomes U+FFFD, and the
 //     result is capped at MaxLabel runes.
 func Label(s string) string {
@@ -44,7 +47,7 @@ func Label(s string) string {
 		case r == 0x9b: // 8-bit CSI
 			i = skipCSIParams(s, i)
 			continue
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isLineBreak(r):
 			r = ' '
 		case isInvisible(r):
 			continue
@@ -75,17 +78,35 @@ func isPlain(s string) bool {
 	return true
 }
 
-// isInvisible reports bidi controls and zero-width characters.
+// isInvisible reports characters that render as nothing (or nearly
+// nothing) yet change what a model reads: bidi controls (Trojan Source),
+// zero-width and joiner characters, invisible operators, interlinear
+// annotation marks, variation selectors, Hangul fillers, the soft hyphen,
+// and the Unicode TAG block used to smuggle hidden ASCII instructions into
+// prompts.
 func isInvisible(r rune) bool {
 	switch {
 	case r >= 0x202a && r <= 0x202e, // LRE RLE PDF LRO RLO
 		r >= 0x2066 && r <= 0x2069,            // LRI RLI FSI PDI
 		r == 0x200e, r == 0x200f, r == 0x061c, // LRM RLM ALM
-		r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff: // zero width, BOM
+		r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff, // zero width, BOM
+		r >= 0x2061 && r <= 0x2064, // invisible times/separator/plus, function application
+		r == 0x00ad, r == 0x180e,   // soft hyphen, Mongolian vowel separator
+		r == 0x034f,                                        // combining grapheme joiner
+		r >= 0xfff9 && r <= 0xfffb,                         // interlinear annotation anchor/separator/terminator
+		r >= 0xfe00 && r <= 0xfe0f,                         // variation selectors
+		r >= 0xe0100 && r <= 0xe01ef,                       // variation selectors supplement
+		r >= 0xe0000 && r <= 0xe007f,                       // TAG characters (ASCII smuggling)
+		r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0: // Hangul fillers
 		return true
 	}
 	return false
 }
+
+// isLineBreak reports the Unicode line and paragraph separators, which
+// Python's splitlines and JavaScript treat as line ends: left in a label,
+// they would start a forged output row.
+func isLineBreak(r rune) bool { return r == 0x2028 || r == 0x2029 }
 
 // skipEscape returns the index after the escape sequence starting at s[i]
 // (an ESC byte).
@@ -127,4 +148,36 @@ func skipCSIParams(s string, i int) int {
 		}
 	}
 	return i
+}
+
+// Text makes a multi-line document taken from disk (GRAPH_REPORT.md) safe
+// to serve: the same rules as Label, except that newlines and tabs stay,
+// nothing is collapsed and there is no length cap (callers bound the size
+// they read). A CR before a newline is dropped; a lone CR becomes a space,
+// so it cannot overwrite a terminal line.
+func Text(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b {
+			i = skipEscape(s, i)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '\n' || r == '\t':
+		case r == '\r' && i < len(s) && s[i] == '\n':
+			continue
+		case r == 0x9b:
+			i = skipCSIParams(s, i)
+			continue
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || isLineBreak(r):
+			r = ' '
+		case isInvisible(r):
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -148,6 +148,8 @@ func (c *Catalog) affected(_ context.Context, s *snapshot, args json.RawMessage)
 			}
 		}
 		fmt.Fprintf(&b, "By depth: %s", strings.Join(parts, ", "))
+	} else if twins := s.twinNote(i); twins != "" {
+		b.WriteString("  (no linked dependents) " + twins)
 	} else {
 		b.WriteString("  (no static dependents; a symbol reached only by dynamic dispatch, reflection or DI still shows 0 here)")
 	}

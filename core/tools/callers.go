@@ -145,7 +145,11 @@ func (c *Catalog) finder(mode finderMode) func(context.Context, *snapshot, json.
 		fmt.Fprintf(&b, "%d %s(s) %s %s (%s)", total, mode.noun(), prep, seed, s.qualified(i))
 		if total == 0 {
 			if mode == callersMode {
-				b.WriteString(": no static caller (a handler reached by dynamic dispatch, reflection or DI can still run)")
+				if twins := s.twinNote(i); twins != "" {
+					b.WriteString(": none linked. " + twins)
+				} else {
+					b.WriteString(": no static caller (a handler reached by dynamic dispatch, reflection or DI can still run)")
+				}
 			}
 			return Result{Text: b.String()}
 		}
@@ -176,4 +180,39 @@ func (c *Catalog) finder(mode finderMode) func(context.Context, *snapshot, json.
 		}
 		return Result{Text: strings.TrimRight(b.String(), "\n")}
 	}
+}
+
+// maxTwinsShown bounds the same-named definitions a twin note lists.
+const maxTwinsShown = 3
+
+// twinNote explains a 0 that may be false: when other definitions share
+// node i's name (build variants such as sock_linux.go / sock_windows.go,
+// overloads, same-named methods of sibling types), a call the resolver
+// could not pin to one of them was left unlinked rather than guessed, so
+// "no caller" must not read as "unused". "" when the name is unique.
+func (s *snapshot) twinNote(i int32) string {
+	n := s.x.Node(i)
+	var twins []int32
+	for _, j := range s.x.WithLabel(n.Label) {
+		if j != i && isCallable(s.x.Node(j).Kind) == isCallable(n.Kind) {
+			twins = append(twins, j)
+		}
+	}
+	if len(twins) == 0 {
+		return ""
+	}
+	slices.SortFunc(twins, s.byDegree)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d other definition(s) share this name, so calls the resolver could not pin to one of them (build variants, overloads, same-named members) were left unlinked, not guessed: 0 here does not mean unused. Check the twins, or search the source for the name:", len(twins))
+	for _, j := range twins[:min(len(twins), maxTwinsShown)] {
+		fmt.Fprintf(&b, "\n  %s (%d incoming)", s.qualified(j), len(s.x.In(j)))
+	}
+	if len(twins) > maxTwinsShown {
+		fmt.Fprintf(&b, "\n  +%d more", len(twins)-maxTwinsShown)
+	}
+	return b.String()
+}
+
+func isCallable(kind string) bool {
+	return kind == "function" || kind == "method" || kind == "constructor"
 }

@@ -56,6 +56,16 @@ type Options struct {
 	// GraphPath is the loaded graph.json; its directory is where
 	// GRAPH_REPORT.md and workspace-state.json are looked for.
 	GraphPath string
+	// RenderReport serves synaptic://report rendered from the loaded graph
+	// instead of the GRAPH_REPORT.md beside it: a pinned snapshot
+	// (--immutable-graph) verifies graph.json only, so a file beside it
+	// must not change what the pinned server says.
+	RenderReport bool
+	// Freshen, when set, runs before every data request, after the graph
+	// is loaded: serve's auto-freshen, which may publish a newer graph
+	// (SetGraph) before the request reads one. A non-empty note is put in
+	// front of the answer (the graph could not be refreshed).
+	Freshen func(ctx context.Context) (note string)
 	// ExtractRevision runs the extraction pipeline on dir (a throwaway
 	// worktree of one revision) and writes graph.json into outDir. It is
 	// injected by the composition root, so core never imports the plugin
@@ -71,10 +81,51 @@ type Options struct {
 // hot reload never tears a request in flight (a request keeps the snapshot
 // it started with).
 type Catalog struct {
-	opts  Options
-	snap  atomic.Pointer[snapshot]
-	tools []Tool
-	byTo  map[string]int
+	opts    Options
+	snap    atomic.Pointer[snapshot]
+	tools   []Tool
+	byTo    map[string]int
+	loading atomic.Pointer[graphLoad] // set while the first graph loads
+}
+
+// graphLoad is a graph load in progress: done closes when it ends, err is
+// set (before done closes) when it failed.
+type graphLoad struct {
+	done chan struct{}
+	err  error
+}
+
+// BeginLoad says a graph is being loaded in the background (serve answers
+// the handshake before a large graph is parsed): data requests arriving
+// meanwhile wait for it instead of answering "no graph". EndLoad ends it.
+func (c *Catalog) BeginLoad() { c.loading.Store(&graphLoad{done: make(chan struct{})}) }
+
+// EndLoad ends the load BeginLoad announced; on err the waiting requests
+// get it as their answer.
+func (c *Catalog) EndLoad(err error) {
+	if l := c.loading.Load(); l != nil {
+		l.err = err
+		close(l.done)
+	}
+}
+
+// await returns the snapshot in effect, first waiting for a load in
+// progress (or for ctx); nil with the reason when there is no graph.
+func (c *Catalog) await(ctx context.Context) (*snapshot, error) {
+	if l := c.loading.Load(); l != nil {
+		select {
+		case <-l.done:
+			if l.err != nil && c.current() == nil {
+				return nil, fmt.Errorf("the graph could not be loaded: %w", l.err)
+			}
+		case <-ctx.Done():
+			return nil, fmt.Errorf("still loading the graph: %w", ctx.Err())
+		}
+	}
+	if s := c.current(); s != nil {
+		return s, nil
+	}
+	return nil, errNoGraph
 }
 
 // ErrUnknownTool is returned by Call for a name that is not in Tools().
@@ -148,9 +199,21 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage) (
 // missing graph into a tool error.
 func (c *Catalog) run(h func(ctx context.Context, s *snapshot, args json.RawMessage) Result) func(context.Context, json.RawMessage) Result {
 	return func(ctx context.Context, args json.RawMessage) Result {
-		s := c.current()
-		if s == nil {
+		s, err := c.await(ctx)
+		if errors.Is(err, errNoGraph) {
 			return errorf("No graph loaded (run synaptic extract first).")
+		}
+		if err != nil {
+			return errorf("%s", sanitize(err.Error()))
+		}
+		if c.opts.Freshen != nil {
+			note := c.opts.Freshen(ctx)
+			s = c.current()
+			res := h(ctx, s, normArgs(args))
+			if note != "" {
+				res.Text = sanitize(note) + "\n" + res.Text
+			}
+			return res
 		}
 		return h(ctx, s, normArgs(args))
 	}

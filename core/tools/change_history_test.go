@@ -78,10 +78,10 @@ func worktreesLeft(t *testing.T) []string {
 func TestTimeTravelDiff(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	dir := gitRepo(t)
-	writeFile(t, dir, "a.go", "package a\nimport \"fmt\"\nfunc Old() {}\nfunc keep() {}\n")
+	writeRepoFile(t, dir, "a.go", "package a\nimport \"fmt\"\nfunc Old() {}\nfunc keep() {}\n")
 	runGit(t, dir, "add", "-A")
 	runGit(t, dir, "commit", "-qm", "v1")
-	writeFile(t, dir, "a.go", "package a\nimport \"os\"\nfunc keep() {}\nfunc New() {}\n")
+	writeRepoFile(t, dir, "a.go", "package a\nimport \"os\"\nfunc keep() {}\nfunc New() {}\n")
 	runGit(t, dir, "commit", "-qam", "v2")
 
 	var calls atomic.Int32

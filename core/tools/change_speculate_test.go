@@ -10,7 +10,7 @@ func TestSpeculate(t *testing.T) {
 	dir := gitRepo(t)
 	c := newFixtureCatalog(t, Options{SourceRoot: dir, AllowExec: true})
 	editLine(t, dir, "pkg/server.go", 27, "// edited")
-	writeFile(t, dir, "new.txt", "untracked\n")
+	writeRepoFile(t, dir, "new.txt", "untracked\n")
 
 	// The command sees the uncommitted edit and the untracked file, runs in
 	// the worktree (not the repo), and its go test -json events are read.
@@ -36,11 +36,11 @@ func TestSpeculate(t *testing.T) {
 		t.Fatalf("flood: %d bytes of text", len(r.Text))
 	}
 	// .synaptic/config.toml names the command; a broken one says where.
-	writeFile(t, dir, ".synaptic/config.toml", "[speculate]\ntest_cmd = \"echo from-config\"\n")
+	writeRepoFile(t, dir, ".synaptic/config.toml", "[speculate]\ntest_cmd = \"echo from-config\"\n")
 	if r := call(t, c, "speculate", `{}`); !strings.Contains(r.Text, "(.synaptic/config.toml)") || !strings.Contains(r.Text, "from-config") {
 		t.Fatalf("config:\n%s", r.Text)
 	}
-	writeFile(t, dir, ".synaptic/config.toml", "[speculate\n")
+	writeRepoFile(t, dir, ".synaptic/config.toml", "[speculate\n")
 	if r := call(t, c, "speculate", `{}`); !r.IsError || !strings.Contains(r.Text, "config.toml") {
 		t.Fatalf("bad config: %+v", r)
 	}
@@ -62,7 +62,7 @@ func jsonString(s string) string {
 
 func TestDetectCommand(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, dir, "go.mod", "module x\n")
+	writeRepoFile(t, dir, "go.mod", "module x\n")
 	got, ok := detectCommand(dir, []testRow{{Label: "TestB()", File: "a/b_test.go"}, {Label: "TestA()", File: "a/a_test.go"}}, nil)
 	if !ok || got != `go test -json './a' -run '^(TestA|TestB)$'` {
 		t.Fatalf("go: %q", got)

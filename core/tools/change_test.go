@@ -25,15 +25,15 @@ func gitRepo(t *testing.T) string {
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&src, "// line %d\n", i)
 	}
-	writeFile(t, dir, "pkg/server.go", src.String())
-	writeFile(t, dir, "pkg/server_test.go", "package pkg\n")
+	writeRepoFile(t, dir, "pkg/server.go", src.String())
+	writeRepoFile(t, dir, "pkg/server_test.go", "package pkg\n")
 	runGit(t, dir, "init", "-q", "-b", "main")
 	runGit(t, dir, "add", "-A")
 	runGit(t, dir, "commit", "-q", "-m", "base")
 	return dir
 }
 
-func writeFile(t *testing.T, dir, rel, content string) {
+func writeRepoFile(t *testing.T, dir, rel, content string) {
 	t.Helper()
 	p := filepath.Join(dir, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -63,7 +63,7 @@ func editLine(t *testing.T, dir, rel string, n int, text string) {
 	}
 	lines := strings.Split(string(b), "\n")
 	lines[n-1] = text
-	writeFile(t, dir, rel, strings.Join(lines, "\n"))
+	writeRepoFile(t, dir, rel, strings.Join(lines, "\n"))
 }
 
 func TestChangeToolsOutsideGit(t *testing.T) {
@@ -97,7 +97,7 @@ func TestChangeToolsOnGit(t *testing.T) {
 
 	// A one-line edit inside NewServer (L26-28) touches NewServer only.
 	editLine(t, dir, "pkg/server.go", 27, "// edited")
-	writeFile(t, dir, "notes.md", "new\n")
+	writeRepoFile(t, dir, "notes.md", "new\n")
 	r = call(t, c, "working_changes_impact", `{"verbose":true}`)
 	for _, want := range []string{"Working changes vs main (detected: local branch): 2 files, 1 graph nodes, 1 communities touched",
 		"modified  pkg/server.go  +1 -1, 1 nodes", "untracked notes.md  [not in graph]", "NewServer()", "Communities touched:\n  [0] pkg: "} {

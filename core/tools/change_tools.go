@@ -14,8 +14,8 @@ func (c *Catalog) changeTools() []Tool {
 		{
 			Name:  "working_changes_impact",
 			Title: "Working changes impact",
-			Description: "Graph blast radius of your branch's changes against a base (git diff from the merge base: committed, uncommitted and untracked): " +
-				"which files, graph nodes and communities they touch. A hunk inside a function touches that function, not the whole file. Uses git only.",
+			Description: "Blast radius of the branch's git changes vs a base. " +
+				"The diff runs from the merge base (committed, uncommitted and untracked): which files, graph nodes and communities it touches. A hunk inside a function touches that function, not the whole file. Uses git only.",
 			InputSchema: object(
 				str("base", "Base branch to diff against; default: the detected default branch."),
 				boolean("verbose", "Also list the top touched nodes (by connectivity) and the touched communities with labels."),
@@ -28,7 +28,8 @@ func (c *Catalog) changeTools() []Tool {
 		{
 			Name:  "predict_impact",
 			Title: "Predict impact",
-			Description: "Forecast a change before or after editing: the changed nodes, the reverse-impact blast radius, the public APIs at risk " +
+			Description: "Forecast a change: dependents, APIs and tests at risk, risk score. " +
+				"The changed nodes, the reverse-impact blast radius, the public APIs at risk " +
 				"(dependents in other files or modules), the tests at risk, a low/medium/high change-risk score with its drivers, and a verify checklist. " +
 				"structuredContent carries the full ChangeForecast.",
 			InputSchema: object(filesProp, baseProp, depthProp,
@@ -41,7 +42,8 @@ func (c *Catalog) changeTools() []Tool {
 		{
 			Name:  "affected_tests",
 			Title: "Affected tests",
-			Description: "Predictive test selection: the tests that reach the change through the reverse-impact walk, with hop, relation, label and file. " +
+			Description: "The tests to run for a change. " +
+				"Predictive test selection: the tests that reach the change through the reverse-impact walk, with hop, relation, label and file. " +
 				"Tests are found by each language's markers (Go TestX in _test.go, pytest test_*, JUnit @Test, Rust #[test]) and by path " +
 				"(test/tests/__tests__/testing directories, test_*, *_test, *_spec, *.test.*, *.spec.*, *Test, conftest; a bare spec/ is not a test tree). " +
 				"A changed symbol no test reaches statically (interface calls, function values) widens to its type's members, then its file; those tests say \"fallback\".",
@@ -53,7 +55,8 @@ func (c *Catalog) changeTools() []Tool {
 		{
 			Name:  "predict_edit",
 			Title: "Predict edit",
-			Description: "What breaks if you make one kind of edit to a symbol, split into \"will break\" and \"to review\" with totals and a by-depth rollup: " +
+			Description: "What a delete, signature or visibility edit of a symbol breaks. " +
+				"What breaks if you make one kind of edit to a symbol, split into \"will break\" and \"to review\" with totals and a by-depth rollup: " +
 				"delete (every dependent breaks), signature (callers and type users break; bare imports go to review), " +
 				"visibility (uses from other files, other packages in Go, break when narrowing). Pure in-memory graph query.",
 			InputSchema: object(
@@ -69,7 +72,7 @@ func (c *Catalog) changeTools() []Tool {
 		{
 			Name:  "plan_rename",
 			Title: "Plan rename",
-			Description: "Plan-only: a confidence-scored rename plan an agent can apply. Exact edit sites (file:line:col, old -> new, reason, confidence) " +
+			Description: "A rename plan; never edits. A confidence-scored rename plan an agent can apply. Exact edit sites (file:line:col, old -> new, reason, confidence) " +
 				"from the definition, call sites, references, imports and re-exports, plus lower-confidence Review sites (strings, comments, " +
 				"unlinked text matches, same-named symbols). Never edits source; after applying, run synaptic refactor verify.",
 			InputSchema: object(
@@ -86,7 +89,8 @@ func (c *Catalog) changeTools() []Tool {
 		{
 			Name:  "time_travel_diff",
 			Title: "Time travel diff",
-			Description: "How the code graph changed between two git revisions: added/removed module dependencies, removed APIs, " +
+			Description: "How the graph changed between two revisions. " +
+				"Added/removed module dependencies, removed APIs, " +
 				"architectural drift (communities, cross-community edges), new dependency cycles and change hotspots. Each revision is built " +
 				"in a throwaway git worktree (always removed) and its graph cached per commit SHA under the user cache dir, so a second call is fast.",
 			InputSchema: object(
@@ -100,7 +104,7 @@ func (c *Catalog) changeTools() []Tool {
 		{
 			Name:        "list_prs",
 			Title:       "List PRs",
-			Description: "Open PRs with CI and review state targeting the base branch, through the gh CLI. Without gh (or logged out) it says so and only the PR tools are affected.",
+			Description: "Open PRs with CI and review state (gh). Targets the base branch, through the gh CLI. Without gh (or logged out) it says so and only the PR tools are affected.",
 			InputSchema: object(
 				str("base", "Base branch; default: the repository's detected default branch."),
 				str("repo", "Target repo owner/name; default: the current directory's repo."),
@@ -111,7 +115,7 @@ func (c *Catalog) changeTools() []Tool {
 		{
 			Name:        "get_pr_impact",
 			Title:       "PR impact",
-			Description: "One PR's detail plus its graph blast radius (communities, nodes and tests touched), mapped from the PR's diff. Requires gh.",
+			Description: "One PR and its blast radius (gh). One PR's detail plus its graph blast radius (communities, nodes and tests touched), mapped from the PR's diff. Requires gh.",
 			InputSchema: object(
 				integer("pr_number", "The PR number.", -1, 1, -1).required(),
 				str("repo", "Target repo owner/name; default: the current directory's repo."),
@@ -122,7 +126,7 @@ func (c *Catalog) changeTools() []Tool {
 		{
 			Name:  "triage_prs",
 			Title: "Triage PRs",
-			Description: "Actionable PRs ranked by status with blast radius, as JSON data with an instruction for the calling model to prioritise " +
+			Description: "Open PRs ranked for triage (gh). Actionable PRs ranked by status with blast radius, as JSON data with an instruction for the calling model to prioritise " +
 				"(no LLM call is made here). Fetches each PR's changed files concurrently. Requires gh.",
 			InputSchema: object(
 				str("base", "Base branch; default: the detected default branch."),

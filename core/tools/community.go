@@ -17,14 +17,15 @@ func (s *snapshot) communityText(id, offset, limit int) (string, bool) {
 	if len(m) == 0 {
 		return fmt.Sprintf("No community %d", id), false
 	}
-	page := m[min(offset, len(m)):min(offset+limit, len(m))]
+	start := min(max(offset, 0), len(m))
+	page := m[start : start+min(max(limit, 0), len(m)-start)] // no offset+limit: it can wrap
 	var b strings.Builder
 	fmt.Fprintf(&b, "Community %d (showing %d of %d):\n", id, len(page), len(m))
 	for _, i := range page {
 		fmt.Fprintf(&b, "  %s  (%s)\n", s.label(i), s.fileOrExternal(i))
 	}
-	if rest := len(m) - offset - len(page); rest > 0 {
-		fmt.Fprintf(&b, "  +%d more (pass offset=%d)\n", rest, offset+len(page))
+	if rest := len(m) - start - len(page); rest > 0 {
+		fmt.Fprintf(&b, "  +%d more (pass offset=%d)\n", rest, start+len(page))
 	}
 	return strings.TrimRight(b.String(), "\n"), true
 }

@@ -81,8 +81,8 @@ func prefixRange(es []entry, p string) []entry {
 // case-insensitive prefix that also sees past leading punctuation. Direct
 // prefix matches come first, then the punctuation-skipping ones, each in
 // sorted order; at most 100 values, with the full total and hasMore.
-func (c *Catalog) Complete(_ context.Context, ref Ref, argName, prefix string) (values []string, total int, hasMore bool) {
-	s := c.current()
+func (c *Catalog) Complete(ctx context.Context, ref Ref, argName, prefix string) (values []string, total int, hasMore bool) {
+	s, _ := c.await(ctx)
 	if s == nil {
 		return []string{}, 0, false
 	}

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/discover"
 )
 
 // maxSourceFile bounds what get_source and show_sites will read.
@@ -16,7 +19,7 @@ const maxSourceFile = 32 << 20
 
 // jailError says why a source file could not be read, naming the root tried.
 type jailError struct {
-	Kind string // "noroot", "notfound", "outside", "read"
+	Kind string // "noroot", "notfound", "outside", "policy", "read"
 	Root string
 	Path string
 	Err  error
@@ -30,6 +33,8 @@ func (e *jailError) Error() string {
 		return fmt.Sprintf("source not available: %s was not found under %s (in a federated workspace it may live in a sibling repo outside this root)", sanitize(e.Path), sanitize(e.Root))
 	case "outside":
 		return fmt.Sprintf("refused: %s resolves outside the configured --source-root %s", sanitize(e.Path), sanitize(e.Root))
+	case "policy":
+		return "refused: " + e.Err.Error()
 	}
 	return fmt.Sprintf("source not available: reading %s under %s: %v", sanitize(e.Path), sanitize(e.Root), e.Err)
 }
@@ -84,20 +89,52 @@ func within(root, path string) bool {
 	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
 }
 
-// readJailed reads a whole file through the jail.
+// readJailed reads a whole file through the jail. jailPath gives the
+// precise refusal messages; the read itself goes through an os.Root held on
+// the real root, so a component swapped for a symlink between the check
+// and the open cannot lead outside (the open fails instead), and through
+// discover.OpenRegular, so a FIFO, socket or device is refused without
+// ever blocking. Files that extraction leaves out as sensitive, VCS
+// metadata or ignored are refused by name, under both the path asked for
+// and the path it resolves to.
 func readJailed(root, p string) ([]byte, error) {
 	real, err := jailPath(root, p)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(real)
+	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: err}
 	}
+	realRoot, _ = filepath.Abs(realRoot)
+	rel, err := filepath.Rel(realRoot, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, &jailError{Kind: "outside", Root: root, Path: p}
+	}
+	r, err := os.OpenRoot(realRoot)
+	if err != nil {
+		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: err}
+	}
+	defer r.Close()
+	policy := discover.ReadPolicy{Root: r, Allow: sourceAllowList(r)}
+	for _, name := range []string{lexicalRel(realRoot, root, p), filepath.ToSlash(rel)} {
+		if name == "" {
+			continue
+		}
+		if ref := policy.Check(name); ref != nil {
+			return nil, &jailError{Kind: "policy", Root: root, Path: p, Err: refusalError{name, ref}}
+		}
+	}
+	f, fi, err := discover.OpenRegular(r, rel)
+	if err != nil {
+		if strings.Contains(err.Error(), "escapes") {
+			return nil, &jailError{Kind: "outside", Root: root, Path: p}
+		}
+		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: err}
+	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: errors.New("not a regular file")}
+	if fi.Size() > maxSourceFile {
+		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: fmt.Errorf("file larger than %d MiB", maxSourceFile>>20)}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxSourceFile+1))
 	if err != nil {
@@ -107,6 +144,31 @@ func readJailed(root, p string) ([]byte, error) {
 		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: fmt.Errorf("file larger than %d MiB", maxSourceFile>>20)}
 	}
 	return data, nil
+}
+
+// lexicalRel is p as asked for, relative to the root and slash-separated,
+// before any symlink is followed ("" when it cannot be expressed so).
+func lexicalRel(realRoot, root, p string) string {
+	if !filepath.IsAbs(p) {
+		return path.Clean(filepath.ToSlash(p))
+	}
+	for _, base := range []string{realRoot, filepath.Clean(root)} {
+		if rel, err := filepath.Rel(base, filepath.Clean(p)); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return ""
+}
+
+// refusalError explains a read-policy refusal and how to lift it.
+type refusalError struct {
+	name string
+	ref  *discover.Refusal
+}
+
+func (e refusalError) Error() string {
+	return fmt.Sprintf("%s is %s (%s), which extraction leaves out too; to serve it anyway, list it under [source] allow in %s",
+		sanitize(e.name), e.ref.Reason, sanitize(e.ref.Rule), sourceConfigFile)
 }
 
 // splitLines splits file bytes into lines without their terminators.

@@ -37,7 +37,7 @@ func edgePriority(rel string) int {
 // backward, choosing at every step among the predecessors one hop closer
 // to a by edge priority, then lower degree, then node id, then edge index.
 // Only those few candidates are ever sorted, so the walk stays linear.
-func (s *snapshot) path(a, b int32, maxHops int) (p []hop, connected bool) {
+func (s *snapshot) path(a, b int32, maxHops int, directed bool) (p []hop, connected bool) {
 	sc := s.p.scratch(s.x.Len())
 	defer s.p.release(sc)
 	dist := sc.i32
@@ -59,10 +59,14 @@ func (s *snapshot) path(a, b int32, maxHops int) (p []hop, connected bool) {
 				found = found || o == b
 			}
 			for _, e := range s.x.Out(u) {
-				visit(e)
+				if !directed || s.flows(e) {
+					visit(e)
+				}
 			}
-			for _, e := range s.x.In(u) {
-				visit(e)
+			if !directed {
+				for _, e := range s.x.In(u) {
+					visit(e)
+				}
 			}
 		}
 		frontier, next = next, frontier
@@ -93,10 +97,14 @@ func (s *snapshot) path(a, b int32, maxHops int) (p []hop, connected bool) {
 			}
 		}
 		for _, e := range s.x.In(v) {
-			consider(e, true)
+			if !directed || s.flows(e) {
+				consider(e, true)
+			}
 		}
-		for _, e := range s.x.Out(v) {
-			consider(e, false)
+		if !directed {
+			for _, e := range s.x.Out(v) {
+				consider(e, false)
+			}
 		}
 		rev = append(rev, hop{edge: best.edge, other: v, out: best.out})
 		v = best.other
@@ -105,14 +113,20 @@ func (s *snapshot) path(a, b int32, maxHops int) (p []hop, connected bool) {
 	return rev, true
 }
 
+// flows reports whether a directed path may take edge e: every relation
+// but structural ownership, which points from a container to what it holds
+// rather than along a flow.
+func (s *snapshot) flows(e int32) bool { return !ownership(s.p.relNames[s.p.relID[e]]) }
+
 // prio is an edge's shortest_path exploration priority.
 func (s *snapshot) prio(e int32) int { return edgePriority(s.p.relNames[s.p.relID[e]]) }
 
 func (c *Catalog) shortestPath(_ context.Context, s *snapshot, args json.RawMessage) Result {
 	a := struct {
-		Source  string `json:"source"`
-		Target  string `json:"target"`
-		MaxHops *int   `json:"max_hops"`
+		Source   string `json:"source"`
+		Target   string `json:"target"`
+		MaxHops  *int   `json:"max_hops"`
+		Directed bool   `json:"directed"`
 	}{}
 	if err := decode(args, &a); err != nil {
 		return errorf("%v", err)
@@ -134,15 +148,29 @@ func (c *Catalog) shortestPath(_ context.Context, s *snapshot, args json.RawMess
 	if src == dst {
 		return errorf("'%s' and '%s' resolve to the same node (%s).", sanitize(a.Source), sanitize(a.Target), s.qualified(src))
 	}
-	p, connected := s.path(src, dst, maxHops)
+	if a.Directed {
+		if p, _ := s.path(src, dst, maxHops, true); p != nil {
+			return Result{Text: s.pathText(src, p, "Directed path")}
+		}
+	}
+	p, connected := s.path(src, dst, maxHops, false)
 	switch {
 	case p == nil && !connected:
 		return errorf("No path between %s and %s: they are not connected.", s.qualified(src), s.qualified(dst))
 	case p == nil:
 		return errorf("No path between %s and %s within max_hops=%d (pass a larger max_hops).", s.qualified(src), s.qualified(dst), maxHops)
 	}
+	text := s.pathText(src, p, "Shortest path")
+	if a.Directed {
+		text = fmt.Sprintf("No directed path from %s to %s within %d hops (following calls, imports and references forward); the shortest undirected connection instead:\n", s.qualified(src), s.qualified(dst), maxHops) + text
+	}
+	return Result{Text: text}
+}
+
+// pathText renders a path, one hop per line.
+func (s *snapshot) pathText(src int32, p []hop, title string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Shortest path (%d hop(s)):\n  %s\n", len(p), s.qualified(src))
+	fmt.Fprintf(&b, "%s (%d hop(s)):\n  %s\n", title, len(p), s.qualified(src))
 	for _, h := range p {
 		rel := sanitize(s.x.Edge(h.edge).Relation)
 		if h.out {
@@ -151,6 +179,10 @@ func (c *Catalog) shortestPath(_ context.Context, s *snapshot, args json.RawMess
 			fmt.Fprintf(&b, "  <--%s-- %s\n", rel, s.qualified(h.other))
 		}
 	}
-	b.WriteString("(arrows keep the stored edge direction; a backward arrow means connected through, not called by)")
-	return Result{Text: b.String()}
+	if title == "Directed path" {
+		b.WriteString("(every hop follows its edge forward: a chain of calls, imports or references)")
+	} else {
+		b.WriteString("(arrows keep the stored edge direction; a backward arrow means connected through, not called by)")
+	}
+	return b.String()
 }

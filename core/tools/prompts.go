@@ -94,7 +94,7 @@ func (c *Catalog) Prompts() []Prompt {
 					return nil, err
 				}
 				return one(fmt.Sprintf("Trace the flow from %q to %q.\n"+
-					"1. Call shortest_path with source %q and target %q. Arrows keep the stored edge direction; a backward arrow means connected through, not called by.\n"+
+					"1. Call shortest_path with source %q, target %q and directed=true: it follows calls, imports and references forward. If it says there is no directed path, it shows the undirected connection instead: there a backward arrow means connected through, not called by, so say that the flow is indirect.\n"+
 					"2. Read each hop with get_source to confirm how control or data actually moves.\n"+
 					"Describe the flow step by step, citing label@file for every hop.", from, to, from, to)), nil
 			},

@@ -14,7 +14,10 @@ const maxCandidates = 20
 type candidate struct {
 	ID         string `json:"id"`
 	Label      string `json:"label"`
+	Kind       string `json:"kind,omitempty"`
+	Owner      string `json:"owner,omitempty"`
 	SourceFile string `json:"source_file"`
+	Line       int    `json:"line,omitempty"`
 	Degree     int    `json:"degree"`
 	Qualified  string `json:"qualified"`
 }
@@ -29,13 +32,13 @@ func (s *snapshot) label(i int32) string { return sanitize(s.x.Node(i).Label) }
 // the id for a node without a file).
 func (s *snapshot) qualified(i int32) string { return sanitize(s.x.Qualified(i)) }
 
-// exactRef returns a reference guaranteed to resolve back to node i:
-// label@file when that is unique, else the node id. Candidate lists use it
-// so a pasted reference never lands on the same ambiguity again.
+// exactRef returns a reference guaranteed to resolve back to node i (see
+// graph.Index.Qualified), or the id when sanitizing would change it: a
+// pasted reference never lands on the same ambiguity again.
 func (s *snapshot) exactRef(i int32) string {
 	q := s.x.Qualified(i)
-	if r := s.x.Resolve(q); r.Node == i {
-		return sanitize(q)
+	if sq := sanitize(q); sq == q {
+		return sq
 	}
 	return sanitize(s.x.Node(i).ID)
 }
@@ -44,20 +47,60 @@ func (s *snapshot) exactRef(i int32) string {
 func (s *snapshot) candidates(r graph.Resolution) []candidate {
 	out := make([]candidate, 0, min(len(r.Candidates), maxCandidates))
 	for _, i := range r.Candidates[:min(len(r.Candidates), maxCandidates)] {
-		n := s.x.Node(i)
-		out = append(out, candidate{
-			ID: sanitize(n.ID), Label: sanitize(n.Label), SourceFile: sanitize(n.SourceFile),
-			Degree: s.x.Degree(i), Qualified: s.exactRef(i),
-		})
+		out = append(out, s.candidate(i))
 	}
 	return out
 }
+
+// candidate describes node i for a disambiguation or suggestion list.
+func (s *snapshot) candidate(i int32) candidate {
+	n := s.x.Node(i)
+	c := candidate{
+		ID: sanitize(n.ID), Label: sanitize(n.Label), Kind: sanitize(n.Kind), SourceFile: sanitize(n.SourceFile),
+		Line: s.x.Line(i), Degree: s.x.Degree(i), Qualified: s.exactRef(i),
+	}
+	if o := s.x.Owner(i); o >= 0 {
+		c.Owner = s.label(o)
+	}
+	return c
+}
+
+// describeCandidate is one line of a candidate list: the copy-ready
+// reference, then kind, owner, file:line and degree.
+func describeCandidate(c candidate) string {
+	where := c.SourceFile
+	if where == "" {
+		where = "external"
+	} else if c.Line > 0 {
+		where = fmt.Sprintf("%s:%d", where, c.Line)
+	}
+	kind := c.Kind
+	if kind == "" {
+		kind = "node"
+	}
+	if c.Owner != "" {
+		kind += " of " + c.Owner
+	}
+	return fmt.Sprintf("  %s  (%s, %s, degree %d)", c.Qualified, kind, where, c.Degree)
+}
+
+// maxSuggestions is how many near names a "No node matches" offers.
+const maxSuggestions = 3
 
 // unresolvedText explains a failed resolution: not found, or ambiguous with
 // each candidate's degree and a copy-ready qualifier.
 func (s *snapshot) unresolvedText(ref string, r graph.Resolution) string {
 	if len(r.Candidates) == 0 {
-		return fmt.Sprintf("No node matches '%s'.", sanitize(ref))
+		near := s.x.Nearest(ref, maxSuggestions)
+		if len(near) == 0 {
+			return fmt.Sprintf("No node matches '%s'.", sanitize(ref))
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "No node matches '%s'. Nearest names:\n", sanitize(ref))
+		for _, i := range near {
+			b.WriteString(describeCandidate(s.candidate(i)) + "\n")
+		}
+		return strings.TrimRight(b.String(), "\n")
 	}
 	var b strings.Builder
 	more := ""
@@ -66,11 +109,7 @@ func (s *snapshot) unresolvedText(ref string, r graph.Resolution) string {
 	}
 	fmt.Fprintf(&b, "'%s' is ambiguous: %d%s nodes match. Pass one of these qualified references instead:\n", sanitize(ref), len(r.Candidates), more)
 	for _, c := range s.candidates(r) {
-		file := c.SourceFile
-		if file == "" {
-			file = "external"
-		}
-		fmt.Fprintf(&b, "  %s  (%s, degree %d)\n", c.Qualified, file, c.Degree)
+		b.WriteString(describeCandidate(c) + "\n")
 	}
 	if n := len(r.Candidates) - maxCandidates; n > 0 {
 		fmt.Fprintf(&b, "  +%d%s more\n", n, more)

@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/report"
+	"github.com/synaptic-graph/synaptic/core/textsafe"
 )
 
 // Resource is a fixed, readable resource.
@@ -56,10 +56,14 @@ var errNoGraph = errors.New("no graph loaded")
 // Resources lists the six fixed resources in a stable order.
 func (c *Catalog) Resources() []Resource {
 	text := func(f func(*snapshot) string) func(context.Context) (string, error) {
-		return func(context.Context) (string, error) {
-			s := c.current()
-			if s == nil {
-				return "", errNoGraph
+		return func(ctx context.Context) (string, error) {
+			s, err := c.await(ctx)
+			if err != nil {
+				return "", err
+			}
+			if c.opts.Freshen != nil {
+				c.opts.Freshen(ctx)
+				s = c.current()
 			}
 			return f(s), nil
 		}
@@ -121,14 +125,14 @@ func templateArg(uri, prefix string) (string, bool) {
 	return v, err == nil && v != ""
 }
 
-func (c *Catalog) readNode(_ context.Context, uri string) (string, error) {
+func (c *Catalog) readNode(ctx context.Context, uri string) (string, error) {
 	label, ok := templateArg(uri, "synaptic://node/")
 	if !ok {
 		return "", &NotFoundError{URI: uri, Reason: "expected synaptic://node/{label}"}
 	}
-	s := c.current()
-	if s == nil {
-		return "", errNoGraph
+	s, err := c.await(ctx)
+	if err != nil {
+		return "", err
 	}
 	r := s.lookup(label)
 	switch {
@@ -140,15 +144,15 @@ func (c *Catalog) readNode(_ context.Context, uri string) (string, error) {
 	return "", &NotFoundError{URI: uri, Reason: "no node matches '" + sanitize(label) + "'"}
 }
 
-func (c *Catalog) readCommunity(_ context.Context, uri string) (string, error) {
+func (c *Catalog) readCommunity(ctx context.Context, uri string) (string, error) {
 	raw, ok := templateArg(uri, "synaptic://community/")
 	id, err := strconv.Atoi(raw)
 	if !ok || err != nil || id < 0 {
 		return "", &NotFoundError{URI: uri, Reason: "expected synaptic://community/{id} with a non-negative integer id"}
 	}
-	s := c.current()
-	if s == nil {
-		return "", errNoGraph
+	s, err := c.await(ctx)
+	if err != nil {
+		return "", err
 	}
 	text, found := s.communityText(id, 0, int(^uint(0)>>1))
 	if !found {
@@ -158,14 +162,23 @@ func (c *Catalog) readCommunity(_ context.Context, uri string) (string, error) {
 }
 
 // reportText serves the GRAPH_REPORT.md written beside the graph, or renders
-// one from the loaded graph when the file is absent.
+// one from the loaded graph when the file is absent or cannot be read
+// safely, or when Options.RenderReport pins it to the graph. The file comes
+// from disk next to a graph that may be hostile, so it is sanitized like
+// every other graph-derived text.
 func (c *Catalog) reportText(s *snapshot) string {
-	if c.opts.GraphPath != "" {
-		if data, err := os.ReadFile(filepath.Join(filepath.Dir(c.opts.GraphPath), "GRAPH_REPORT.md")); err == nil {
-			return string(data)
+	note := ""
+	if c.opts.GraphPath != "" && !c.opts.RenderReport {
+		data, err := readBeside(c.opts.GraphPath, "GRAPH_REPORT.md", maxReportFile)
+		if err == nil {
+			return textsafe.Text(string(data))
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			note = "> GRAPH_REPORT.md beside the graph was not served (" + sanitize(err.Error()) + "); this report is rendered from the loaded graph.\n\n"
 		}
 	}
 	var b strings.Builder
+	b.WriteString(note)
 	if err := report.Write(&b, report.Input{Graph: s.g}); err != nil {
 		return "report unavailable: " + err.Error()
 	}

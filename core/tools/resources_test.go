@@ -198,7 +198,7 @@ func TestRealGraph(t *testing.T) {
 	}{
 		{"graph_stats", `{}`, false, []string{"Graph: 21 nodes, 24 edges"}},
 		{"get_node", `{"label":"NewServer"}`, false, []string{"id: pkg_server_newserver", "source: pkg/server.go:L26"}},
-		{"get_source", `{"label":"NewServer"}`, false, []string{"NewServer() [function] pkg/server.go:L26", "26  func NewServer() *Server {"}},
+		{"get_source", `{"label":"NewServer"}`, false, []string{"NewServer() [function] pkg/server.go:L25-L28 (doc comment L25-L25, symbol L26-L28)", "26  func NewServer() *Server {"}},
 		{"get_source", `{"label":".Serve()@pkg"}`, false, []string{"15  func (s *Server) Serve() error {"}},
 		{"find_callers", `{"label":".Serve()@pkg","show_sites":true}`, false, []string{"handle()  [calls]  pkg/client.go:L5", "at pkg/client.go:5: s.Serve()"}},
 		{"find_callers", `{"label":"Server"}`, false, []string{"is a struct with", "handle()", "NewServer()"}},

@@ -3,8 +3,6 @@ package tools
 import (
 	"cmp"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -134,7 +132,7 @@ func (s *snapshot) repoHashes() map[string]string {
 		if s.opts.GraphPath == "" {
 			return
 		}
-		data, err := os.ReadFile(filepath.Join(filepath.Dir(s.opts.GraphPath), "workspace-state.json"))
+		data, err := readBeside(s.opts.GraphPath, "workspace-state.json", maxWorkspaceFile)
 		if err != nil {
 			return
 		}

@@ -137,12 +137,13 @@ func (c *Catalog) buildTools() []Tool {
 		{
 			Name:  "shortest_path",
 			Title: "Shortest path",
-			Description: "Shortest undirected connection between two nodes. Each node is a copy-ready label@file identity; " +
-				"arrows keep the stored edge direction, so a backward arrow means \"connected through\", not a call chain.",
+			Description: "Shortest connection between two nodes, undirected by default. Each node is a copy-ready label@file identity; " +
+				"arrows keep the stored edge direction, so a backward arrow means \"connected through\", not a call chain. directed=true asks for a forward chain.",
 			InputSchema: object(
 				str("source", "Start node.").required(),
 				str("target", "End node.").required(),
 				integer("max_hops", "Hop limit.", 8, 1, -1),
+				boolean("directed", "Follow edges forward only (calls, imports, references; not containment), giving a call chain from source to target; falls back to the undirected path, saying so, when there is none."),
 			),
 			Run: c.run(c.shortestPath),
 		},
@@ -208,7 +209,8 @@ func (c *Catalog) buildTools() []Tool {
 // required, so the same schema covers the found and not-found shapes.
 var (
 	candidatesSchema = map[string]any{"type": "array", "items": map[string]any{"type": "object", "properties": map[string]any{
-		"id": typ("string"), "label": typ("string"), "source_file": typ("string"), "degree": typ("integer"), "qualified": typ("string"),
+		"id": typ("string"), "label": typ("string"), "kind": typ("string"), "owner": typ("string"),
+		"source_file": typ("string"), "line": typ("integer"), "degree": typ("integer"), "qualified": typ("string"),
 	}}}
 
 	statsSchema = outSchema(map[string]any{

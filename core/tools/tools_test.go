@@ -323,12 +323,13 @@ func TestConciseDefaults(t *testing.T) {
 		args    string
 		want    string
 	}{
-		{false, `{"file":"f.txt"}`, "f.txt:L1-L40"},
-		{true, `{"file":"f.txt"}`, "f.txt:L1-L25"},
-		{true, `{"file":"f.txt","context_lines":3}`, "f.txt:L1-L3"},
-		{false, `{"file":"f.txt","context_lines":9999}`, "f.txt:L1-L100"},
-		{false, `{"file":"f.txt","lines":"90"}`, "f.txt:L90-L100"},
-		{false, `{"file":"f.txt","lines":"10-12"}`, "f.txt:L10-L12"},
+		{false, `{"file":"f.txt"}`, "f.txt:L1-L40 (of 100 lines)"},
+		{true, `{"file":"f.txt"}`, "f.txt:L1-L25 (of 100 lines)"},
+		{true, `{"file":"f.txt","context_lines":3}`, "f.txt:L1-L3 (of 100 lines)"},
+		{false, `{"file":"f.txt","context_lines":9999}`, "f.txt:L1-L100 (the file ends at L100)"},
+		{false, `{"file":"f.txt","lines":"90"}`, "f.txt:L90-L100 (the file ends at L100)"},
+		{false, `{"file":"f.txt","lines":"10-12"}`, "f.txt:L10-L12 (of 100 lines)"},
+		{false, `{"file":"f.txt","lines":"61-100"}`, "f.txt:L61-L100"},
 	} {
 		c := New(Options{SourceRoot: dir, Concise: tc.concise})
 		c.SetGraph(g)

@@ -30,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 )
@@ -49,6 +50,12 @@ type Options struct {
 	// memory larger than this. 0 means half the plugin's memory limit,
 	// at most 64 MiB.
 	RecycleBytes uint64
+
+	// The caps on what any manifest may ask for (see Cap); 0 means
+	// DefaultMaxMemoryPages, DefaultMaxTimeout and DefaultMaxFileTimeout.
+	MaxMemoryPages uint32
+	MaxTimeout     time.Duration
+	MaxFileTimeout time.Duration
 }
 
 const defaultMaxOutput = 64 << 20
@@ -68,6 +75,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if opts.MaxOutputBytes <= 0 {
 		opts.MaxOutputBytes = defaultMaxOutput
 	}
+	opts.setCapDefaults()
 	return &Host{opts: opts, cache: newCache(opts.CacheDir)}, nil
 }
 

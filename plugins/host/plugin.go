@@ -8,11 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -41,7 +40,9 @@ type Plugin struct {
 	ngram    int
 	maxOut   int
 	recycle  uint64
-	memLimit uint64 // bytes
+	memLimit uint64          // bytes
+	limits   manifest.Limits // the manifest's, within the host's caps (see Host.Cap)
+	maxFile  time.Duration   // the host's cap on one file's budget
 
 	mu     sync.Mutex
 	slots  []*slot
@@ -93,13 +94,9 @@ func (h *Host) Load(ctx context.Context, m *manifest.Manifest, grammars []abi.Gr
 	if m.Kind != manifest.KindExtractor {
 		return nil, lerr(nil, "kind %q cannot be run as an extractor", m.Kind)
 	}
-	file := filepath.Join(m.Dir, filepath.FromSlash(m.Module))
-	wasm, err := os.ReadFile(file)
+	wasm, err := manifest.ReadModule(m)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, lerr(err, "module %s not found; build the plugin (GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o %s) or fix module in %s", file, m.Module, manifest.FileName)
-		}
-		return nil, lerr(err, "read module: %v", err)
+		return nil, lerr(err, "%v", err)
 	}
 	sum := sha256.Sum256(wasm)
 	hexSum := hex.EncodeToString(sum[:])
@@ -113,17 +110,20 @@ func (h *Host) Load(ctx context.Context, m *manifest.Manifest, grammars []abi.Gr
 	if closed {
 		return nil, lerr(nil, "host is closed")
 	}
+	limits, _ := h.Cap(m.Limits)
 	// One runtime per plugin: the memory limit is a runtime setting. The
 	// compilation cache is shared, so compiled code is too.
 	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().
 		WithCompilationCache(h.cache).
 		WithCloseOnContextDone(true).
-		WithMemoryLimitPages(m.Limits.MemoryPages))
+		WithMemoryLimitPages(limits.MemoryPages))
 	p := &Plugin{
 		m: m, sum: hexSum, rt: rt, ngram: len(grammars),
 		init:     abi.EncodeInit(&abi.Init{ABI: abi.Version, Plugin: m.Name, Grammars: grammars}),
 		maxOut:   h.opts.MaxOutputBytes,
-		memLimit: uint64(m.Limits.MemoryPages) << 16,
+		memLimit: uint64(limits.MemoryPages) << 16,
+		limits:   limits,
+		maxFile:  h.opts.MaxFileTimeout,
 		recycle:  h.opts.RecycleBytes,
 	}
 	if p.recycle == 0 {
@@ -216,6 +216,11 @@ func typeNames(ts []api.ValueType) string {
 	return "(" + strings.Join(s, ",") + ")"
 }
 
+// fileTimeout is the time budget for a file of size bytes.
+func (p *Plugin) fileTimeout(size int) time.Duration {
+	return min(p.limits.FileTimeout(size), p.maxFile)
+}
+
 // Name returns the plugin name.
 func (p *Plugin) Name() string { return p.m.Name }
 
@@ -235,7 +240,7 @@ func (p *Plugin) Stats() Stats {
 // Init. Instantiation runs the guest (_initialize, init), so it gets a
 // deadline too.
 func (p *Plugin) newInstance(ctx context.Context, s *slot) (*instance, error) {
-	ctx, cancel := context.WithTimeout(ctx, 4*p.m.Limits.FileTimeout(0))
+	ctx, cancel := context.WithTimeout(ctx, 4*p.fileTimeout(0))
 	defer cancel()
 	out := &tail{max: 4096}
 	cfg := wazero.NewModuleConfig().
@@ -305,9 +310,9 @@ func (p *Plugin) Extract(ctx context.Context, worker int, path string, grammar u
 	if int(grammar) >= p.ngram {
 		return nil, fmt.Errorf("host: grammar %d out of range: plugin %s was loaded with %d grammars", grammar, p.m.Name, p.ngram)
 	}
-	if int64(len(source)) > p.m.Limits.MaxFileBytes {
+	if int64(len(source)) > p.limits.MaxFileBytes {
 		return nil, &PluginError{Plugin: p.m.Name, File: path, Reason: ReasonLimit,
-			Message: fmt.Sprintf("file has %d bytes, over the plugin's max_file_bytes %d", len(source), p.m.Limits.MaxFileBytes)}
+			Message: fmt.Sprintf("file has %d bytes, over the plugin's max_file_bytes %d", len(source), p.limits.MaxFileBytes)}
 	}
 	if len(records)%abi.RecordSize != 0 {
 		return nil, fmt.Errorf("host: %d record bytes is not a multiple of %d", len(records), abi.RecordSize)
@@ -331,7 +336,7 @@ func (p *Plugin) Extract(ctx context.Context, worker int, path string, grammar u
 		s.inst = inst
 	}
 	in := s.inst
-	ctx, cancel := context.WithTimeout(ctx, p.m.Limits.FileTimeout(len(source)))
+	ctx, cancel := context.WithTimeout(ctx, p.fileTimeout(len(source)))
 	defer cancel()
 	p.calls.Add(1)
 	facts, err := in.call(ctx, p, in.extract, nil, path, grammar, records, source)
@@ -432,6 +437,7 @@ func (in *instance) call(ctx context.Context, p *Plugin, fn api.Function, raw []
 	if err != nil {
 		return nil, &PluginError{Plugin: p.m.Name, File: path, Reason: ReasonABI, Message: "bad facts: " + err.Error(), Err: err}
 	}
+	intake(facts)
 	return facts, nil
 }
 
@@ -446,10 +452,10 @@ func (p *Plugin) callError(path, export string, err error, out *tail, mem api.Me
 		pe.Message = "canceled"
 	case strings.Contains(stderr, "out of memory") || (mem != nil && uint64(mem.Size())+(1<<20) > p.memLimit):
 		pe.Reason = ReasonMemory
-		pe.Message = fmt.Sprintf("%s exceeded the memory limit of %d MiB (memory_pages = %d)", export, p.memLimit>>20, p.m.Limits.MemoryPages)
+		pe.Message = fmt.Sprintf("%s exceeded the memory limit of %d MiB (memory_pages = %d)", export, p.memLimit>>20, p.limits.MemoryPages)
 	case errors.As(err, &exit) && exit.ExitCode() == sys.ExitCodeDeadlineExceeded:
 		pe.Reason = ReasonTimeout
-		pe.Message = fmt.Sprintf("%s did not finish within its time budget (timeout = %s per started MiB) and was stopped", export, p.m.Limits.Timeout)
+		pe.Message = fmt.Sprintf("%s did not finish within its time budget (timeout = %s per started MiB) and was stopped", export, p.limits.Timeout)
 	case errors.As(err, &exit) && exit.ExitCode() == exitFatal:
 		pe.Reason = ReasonTrap
 		pe.Message = fmt.Sprintf("%s: fatal runtime error", export)

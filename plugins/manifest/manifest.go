@@ -40,6 +40,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/synaptic-graph/synaptic/core/safefile"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
 
@@ -134,7 +135,7 @@ type Rules struct {
 // Load reads and parses dir/plugin.toml.
 func Load(dir string) (*Manifest, error) {
 	p := filepath.Join(dir, FileName)
-	data, err := os.ReadFile(p)
+	data, err := safefile.ReadPath(p, maxManifestBytes)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, &Error{File: p, Msg: "no " + FileName + " in plugin folder; add one or remove the folder"}

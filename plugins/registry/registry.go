@@ -18,7 +18,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -39,6 +38,22 @@ type Source struct {
 	Dir      string
 	Origin   string // "builtin", "env", "flag", "repo": shown in listings
 	Optional bool   // a missing Dir is normal, not a problem
+	// Disabled, when set, says why the source's plugins are listed but
+	// not loaded (a repository's own plugins without the user's opt-in).
+	Disabled string
+}
+
+// OriginRepo marks the repository's own .synaptic/plugins: code that came
+// with the repository, run only when the user opts in.
+const OriginRepo = "repo"
+
+// Disabled is a plugin folder found in a disabled source.
+type Disabled struct {
+	Dir    string
+	Origin string
+	Why    string  // the source's Disabled
+	Plugin *Plugin // nil when the folder does not load
+	Err    error   // why it does not load
 }
 
 // Sources returns the search order: builtin (if not ""), each directory in
@@ -58,7 +73,7 @@ func Sources(builtin string, flagDirs []string, repoRoot string) []Source {
 		s = append(s, Source{Dir: d, Origin: "flag"})
 	}
 	if repoRoot != "" {
-		s = append(s, Source{Dir: filepath.Join(repoRoot, ".synaptic", "plugins"), Origin: "repo", Optional: true})
+		s = append(s, Source{Dir: filepath.Join(repoRoot, ".synaptic", "plugins"), Origin: OriginRepo, Optional: true})
 	}
 	return s
 }
@@ -121,6 +136,7 @@ type Registry struct {
 	Plugins   []*Plugin // usable plugins, sorted by name
 	Problems  []Problem // skipped folders, in discovery order
 	Conflicts []Conflict
+	Disabled  []Disabled // folders of disabled sources, in discovery order
 
 	exts  map[string]Route
 	globs []Route // later (winning) first
@@ -135,6 +151,16 @@ func Discover(sources []Source) *Registry {
 		dirs, err := pluginDirs(src)
 		if err != nil {
 			r.Problems = append(r.Problems, Problem{Dir: src.Dir, Err: err})
+			continue
+		}
+		if src.Disabled != "" {
+			for _, dir := range dirs {
+				p, err := load(dir)
+				if p != nil {
+					p.Origin = src.Origin
+				}
+				r.Disabled = append(r.Disabled, Disabled{Dir: dir, Origin: src.Origin, Why: src.Disabled, Plugin: p, Err: err})
+			}
 			continue
 		}
 		seen := map[string]string{} // name -> folder, within this source
@@ -310,31 +336,25 @@ func load(dir string) (*Plugin, error) {
 
 // moduleSum hashes the module and checks the manifest's pin.
 func moduleSum(m *manifest.Manifest) (string, error) {
-	file := filepath.Join(m.Dir, filepath.FromSlash(m.Module))
-	f, err := os.Open(file)
+	wasm, err := manifest.ReadModule(m)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", fmt.Errorf("module %s not found; build the plugin or fix module in %s", m.Module, manifest.FileName)
-		}
 		return "", err
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("read module %s: %w", m.Module, err)
+	sum := sha256.Sum256(wasm)
+	hexSum := hex.EncodeToString(sum[:])
+	if m.SHA256 != "" && m.SHA256 != hexSum {
+		return "", fmt.Errorf("sha256 of %s is %s, but %s pins %s; if you rebuilt the plugin on purpose, update the pin (or remove it), otherwise restore the original module", m.Module, hexSum, manifest.FileName, m.SHA256)
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
-	if m.SHA256 != "" && m.SHA256 != sum {
-		return "", fmt.Errorf("sha256 of %s is %s, but %s pins %s; if you rebuilt the plugin on purpose, update the pin (or remove it), otherwise restore the original module", m.Module, sum, manifest.FileName, m.SHA256)
-	}
-	return sum, nil
+	return hexSum, nil
 }
 
 // Check validates one plugin folder for `synaptic plugins --check DIR` and
-// returns every problem found (nil if none): all manifest errors, a missing
-// module or pin mismatch, and, if h is not nil, whatever loading the module
-// in h reports (compile errors, missing exports, ABI version, failing init).
-func Check(ctx context.Context, dir string, h *host.Host) []error {
+// returns every problem found (nil if none): all manifest errors, a
+// grammar that hasGrammar (if not nil) does not know, a missing module
+// (or one that is no regular file inside the folder) or pin mismatch,
+// and, if h is not nil, whatever loading the module in h reports
+// (compile errors, missing exports, ABI version, failing init).
+func Check(ctx context.Context, dir string, h *host.Host, hasGrammar func(string) bool) []error {
 	m, err := manifest.Load(dir)
 	if err != nil {
 		var es manifest.Errors
@@ -343,8 +363,19 @@ func Check(ctx context.Context, dir string, h *host.Host) []error {
 		}
 		return []error{err}
 	}
+	var problems []error
+	if hasGrammar != nil {
+		for _, l := range m.Languages {
+			if !hasGrammar(l.Grammar) {
+				problems = append(problems, Problem{Dir: dir, Err: fmt.Errorf("language %s needs grammar %q, which this synaptic does not have; its files would be skipped (set grammar to a built-in one, see `synaptic plugins`)", l.Name, l.Grammar)})
+			}
+		}
+	}
 	if _, err := moduleSum(m); err != nil {
-		return []error{Problem{Dir: dir, Err: err}}
+		return append(problems, Problem{Dir: dir, Err: err})
+	}
+	if len(problems) > 0 {
+		return problems
 	}
 	if h == nil || m.Kind != manifest.KindExtractor {
 		return nil

@@ -141,13 +141,13 @@ func TestSingleFolderSource(t *testing.T) {
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
 	bad := plugin(t, dir, "bad", "name = \"Bad\"\nversion = \"1\"\nkind = \"extractor\"\nabi = 2\nmodule = \"../p.wasm\"\nlanguagez = 1\n", nil)
-	errs := Check(t.Context(), bad, nil)
+	errs := Check(t.Context(), bad, nil, nil)
 	if len(errs) != 5 { // name, abi, module, unknown key, no languages
 		t.Errorf("Check(bad) = %d errors, want 5:\n%v", len(errs), errs)
 	}
 
 	notWasm := plugin(t, dir, "notwasm", extractor("go", "1", goLang), []byte("#!/bin/sh\n"))
-	if errs := Check(t.Context(), notWasm, nil); errs != nil {
+	if errs := Check(t.Context(), notWasm, nil, nil); errs != nil {
 		t.Errorf("Check(static) = %v, want no problems", errs)
 	}
 	h, err := host.New(context.Background(), host.Options{CacheDir: t.TempDir()})
@@ -155,7 +155,7 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close(context.Background())
-	errs = Check(t.Context(), notWasm, h)
+	errs = Check(t.Context(), notWasm, h, nil)
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "WebAssembly") {
 		t.Errorf("Check(with host) = %v, want a compile error", errs)
 	}

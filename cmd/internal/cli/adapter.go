@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,13 +11,39 @@ import (
 	"github.com/synaptic-graph/synaptic/mcp"
 )
 
+// toolset is what MCP's tools/list and tools/call are answered from: the
+// full catalog or its compact view.
+type toolset interface {
+	Tools() []tools.Tool
+	Call(ctx context.Context, name string, args json.RawMessage) (tools.Result, error)
+}
+
+// catalogModeKey carries a request's catalog mode (HTTP ?catalog=…).
+type catalogModeKey struct{}
+
+func withCatalogMode(ctx context.Context, m tools.CatalogMode) context.Context {
+	return context.WithValue(ctx, catalogModeKey{}, m)
+}
+
 // mcpCatalog adapts the protocol-neutral tool catalog to the MCP server.
-// This is the only place the two meet.
-func mcpCatalog(c *tools.Catalog) mcp.Catalog {
+// This is the only place the two meet. mode is the default catalog; a
+// request context can ask for the other (withCatalogMode).
+func mcpCatalog(c *tools.Catalog, mode tools.CatalogMode) mcp.Catalog {
+	compact := c.Compact()
+	pick := func(ctx context.Context) toolset {
+		m, ok := ctx.Value(catalogModeKey{}).(tools.CatalogMode)
+		if !ok {
+			m = mode
+		}
+		if m == tools.CompactCatalog {
+			return compact
+		}
+		return c
+	}
 	return mcp.Catalog{
-		Tools: func(context.Context) []mcp.Tool {
+		Tools: func(ctx context.Context) []mcp.Tool {
 			var out []mcp.Tool
-			for _, t := range c.Tools() {
+			for _, t := range pick(ctx).Tools() {
 				a := t.Annotations
 				out = append(out, mcp.Tool{
 					Name: t.Name, Title: t.Title, Description: t.Description,
@@ -33,7 +60,7 @@ func mcpCatalog(c *tools.Catalog) mcp.Catalog {
 			return out
 		},
 		CallTool: func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			res, err := c.Call(ctx, req.Name, req.Arguments)
+			res, err := pick(ctx).Call(ctx, req.Name, req.Arguments)
 			var ae *tools.ArgsError
 			switch {
 			case errors.Is(err, tools.ErrUnknownTool):

@@ -3,9 +3,12 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,9 +45,23 @@ and comma-separated lists for array arguments. Without TOOL, list the tools.
 	sourceRoot := fs.String("source-root", "", "root for get_source (default: the directory above synaptic-out/)")
 	asJSON := fs.Bool("json", false, "print structuredContent as JSON instead of the text")
 	concise := fs.Bool("concise", false, "token-lean defaults")
+	args, help := withoutHelp(args)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
+	}
+	if help {
+		if len(pos) == 0 {
+			fs.Usage()
+			return flag.ErrHelp
+		}
+		// The tool list needs no graph: answer without loading one.
+		t, ok := tools.New(tools.Options{Concise: *concise}).Tool(pos[0])
+		if !ok {
+			return usageError{fmt.Sprintf("unknown tool %q (run 'synaptic call' to list them)", pos[0])}
+		}
+		printToolHelp(stdio.Out, t)
+		return nil
 	}
 	c, err := openCatalog(*graphPath, *sourceRoot, *concise)
 	if err != nil {
@@ -65,6 +82,80 @@ and comma-separated lists for array arguments. Without TOOL, list the tools.
 		return usageError{err.Error()}
 	}
 	return printResult(ctx, c, tool.Name, argv, *asJSON, stdio)
+}
+
+// withoutHelp removes -h/--help from args and reports whether one was
+// there, so "call TOOL --help" can describe TOOL.
+func withoutHelp(args []string) ([]string, bool) {
+	var out []string
+	help := false
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...), help
+		}
+		if a == "-h" || a == "-help" || a == "--help" {
+			help = true
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, help
+}
+
+// printToolHelp describes a tool and its arguments from its input schema.
+func printToolHelp(w io.Writer, t tools.Tool) {
+	var schema struct {
+		Properties map[string]struct {
+			Type        string `json:"type"`
+			Description string `json:"description"`
+			Default     any    `json:"default"`
+			Enum        []any  `json:"enum"`
+			Items       *struct {
+				Type string `json:"type"`
+			} `json:"items"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	_ = json.Unmarshal(t.InputSchema, &schema)
+	fmt.Fprintf(w, "Usage: synaptic call %s [key=value ...]\n\n%s\n", t.Name, t.Description)
+	if len(schema.Properties) == 0 {
+		fmt.Fprintln(w, "\nNo arguments.")
+		return
+	}
+	fmt.Fprintln(w, "\nArguments:")
+	names := make([]string, 0, len(schema.Properties))
+	for n := range schema.Properties {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		ri, rj := slices.Contains(schema.Required, names[i]), slices.Contains(schema.Required, names[j])
+		if ri != rj {
+			return ri
+		}
+		return names[i] < names[j]
+	})
+	for _, n := range names {
+		p := schema.Properties[n]
+		typ := p.Type
+		if typ == "array" && p.Items != nil {
+			typ = p.Items.Type + ",... (comma-separated)"
+		}
+		var notes []string
+		if slices.Contains(schema.Required, n) {
+			notes = append(notes, "required")
+		}
+		if len(p.Enum) > 0 {
+			notes = append(notes, fmt.Sprintf("one of %v", p.Enum))
+		}
+		if p.Default != nil {
+			notes = append(notes, fmt.Sprintf("default %v", p.Default))
+		}
+		extra := ""
+		if len(notes) > 0 {
+			extra = " (" + strings.Join(notes, "; ") + ")"
+		}
+		fmt.Fprintf(w, "  %s=%s%s\n      %s\n", n, typ, extra, p.Description)
+	}
 }
 
 func printResult(ctx context.Context, c *tools.Catalog, name string, args map[string]any, asJSON bool, stdio IO) error {

@@ -21,9 +21,6 @@ type IO struct {
 	Out, Err io.Writer
 }
 
-// Version is set at build time with -ldflags "-X ...cli.Version=v1.2.3".
-var Version = "dev"
-
 type command struct {
 	name    string
 	summary string
@@ -41,10 +38,11 @@ func commands() []command {
 		{"predict", "forecast the impact of the working changes or of FILES (predict_impact)", runPredict},
 		{"refactor", "plan a rename (never edits) and verify it after applying", runRefactor},
 		{"affected-tests", "the tests that reach the working changes or FILES (affected_tests)", runAffectedTests},
-		{"version", "print the version", func(_ context.Context, _ []string, io IO) error {
-			fmt.Fprintf(io.Out, "synaptic %s\n", Version)
-			return nil
-		}},
+		{"install", "register synaptic in an assistant's MCP config (claude, codex, cursor, vscode, gemini, windsurf)", runInstall},
+		{"doctor", "check a setup end to end: binary, plugins, graph freshness, assistant configs, a real MCP handshake", runDoctor},
+		{"uninstall", "remove synaptic from an assistant's MCP config", runUninstall},
+		{"view", "browse the graph in a local web page (search, neighbourhoods, communities, source)", runView},
+		{"version", "print the version, commit, Go version and plugin ABI", runVersion},
 	}
 }
 
@@ -100,7 +98,7 @@ func printUsage(w io.Writer, cmds []command) {
 	for _, c := range cmds {
 		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nRun 'synaptic <command> --help' for a command's flags.\n\nTypical use:\n\n  synaptic extract path/to/repo\n  synaptic serve --graph path/to/repo/synaptic-out/graph.json\n")
+	fmt.Fprint(w, "\nRun 'synaptic <command> --help' for a command's flags.\n\nTypical use:\n\n  synaptic extract path/to/repo\n  synaptic install claude path/to/repo   (or codex, cursor, vscode, gemini, windsurf --global)\n  synaptic view --graph path/to/repo\n")
 }
 
 // newFlags returns a FlagSet whose usage prints a synopsis and the flags.

@@ -9,8 +9,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/synaptic-graph/synaptic/core/extract"
+	"github.com/synaptic-graph/synaptic/core/textsafe"
 )
 
 func runExtract(ctx context.Context, args []string, stdio IO) error {
@@ -21,11 +23,21 @@ and GRAPH_REPORT.md. A rerun re-extracts only files that changed.
 
 Extractors are WebAssembly plugins: the built-in set next to the binary,
 then --plugins / $SYNAPTIC_PLUGINS, then DIR/.synaptic/plugins (later
-folders override earlier ones with the same plugin name).`)
+folders override earlier ones with the same plugin name). The repository's
+own DIR/.synaptic/plugins run only with --repo-plugins (or
+$`+RepoPluginsEnv+`=1): they are code that came with the repository.
+
+The output directory must be a real directory: a synaptic-out (or
+synaptic-out/cache) that is a symlink is refused. The manifest and facts
+cache are sealed with a per-user key ($`+extract.KeyEnv+`, default
+<user cache dir>/synaptic/cache.key), so a cache you did not build (shipped
+in the repository, or corrupted) is ignored and every file re-extracted.
+SIGINT or SIGTERM stops a run and leaves the previous outputs as they were.`)
 	out := fs.String("out", "", "output directory (default DIR/synaptic-out)")
 	workers := fs.Int("workers", 0, "parallel workers (default: number of CPUs)")
 	pluginDir := fs.String("plugins", envOr("SYNAPTIC_PLUGINS", ""), "extra plugin directory (also $SYNAPTIC_PLUGINS)")
 	full := fs.Bool("full", false, "ignore the previous run and extract every file")
+	repoOK := fs.Bool("repo-plugins", false, "run the plugins in DIR/.synaptic/plugins (also $"+RepoPluginsEnv+"=1)")
 	quiet := fs.Bool("quiet", false, "print only errors")
 	verbose := fs.Bool("v", false, "print the time spent in each phase")
 	pos, err := parseInterspersed(fs, args)
@@ -39,9 +51,9 @@ folders override earlier ones with the same plugin name).`)
 	if len(pos) == 1 {
 		root = pos[0]
 	}
-	loaded, err := loadPlugins(ctx, root, *pluginDir, stdio.Err)
+	loaded, err := loadPlugins(ctx, root, *pluginDir, repoPluginsWanted(*repoOK), stdio.Err)
 	if err != nil {
-		return err
+		return safeError(err)
 	}
 	defer loaded.close(ctx)
 	if len(loaded.languages) == 0 {
@@ -50,14 +62,20 @@ folders override earlier ones with the same plugin name).`)
 	bar := newProgressBar(stdio.Err, "extracting")
 	sum, err := extract.Run(ctx, extract.Options{
 		Root: root, OutDir: *out, Workers: *workers, Languages: loaded.languages, Route: loaded.route,
-		Progress: bar.update, Full: *full,
+		Progress: bar.update, PhaseDone: bar.phaseDone, Full: *full,
 	})
 	bar.finish()
 	if err != nil {
-		return err
+		return safeError(err)
+	}
+	if sum.Files == 0 {
+		if !*quiet {
+			printSummary(stdio.Out, sum, loaded.notes)
+		}
+		return fmt.Errorf("no supported source file under %s (extensions: %s); nothing to graph. Point it at a source tree, or add a plugin for your language (see 'synaptic plugins')", root, strings.Join(loaded.extensions(), " "))
 	}
 	if !*quiet {
-		printSummary(stdio.Out, sum)
+		printSummary(stdio.Out, sum, loaded.notes)
 	}
 	if *verbose {
 		for _, ph := range sum.Phases {
@@ -70,12 +88,15 @@ folders override earlier ones with the same plugin name).`)
 	return nil
 }
 
-func printSummary(w io.Writer, s *extract.Summary) {
+// printSummary prints what a run did. Everything that comes from the tree
+// or a plugin (paths, details, notes) goes through textsafe.Terminal: a
+// file name must not be able to drive the user's terminal.
+func printSummary(w io.Writer, s *extract.Summary, pluginNotes []string) {
 	rel, err := filepath.Rel(".", s.OutDir)
 	if err != nil || strings.HasPrefix(rel, "..") {
 		rel = s.OutDir
 	}
-	fmt.Fprintf(w, "synaptic: %d files -> %s/graph.json (%d nodes, %d edges) in %.2fs\n", s.Files, rel, s.Nodes, s.Edges, s.Seconds)
+	fmt.Fprintf(w, "synaptic: %d files -> %s/graph.json (%d nodes, %d edges) in %.2fs\n", s.Files, textsafe.Terminal(rel), s.Nodes, s.Edges, s.Seconds)
 	mode := "incremental"
 	if s.FullRebuild {
 		mode = "full"
@@ -86,6 +107,9 @@ func printSummary(w io.Writer, s *extract.Summary) {
 	}
 	if len(s.PluginChanged) > 0 {
 		fmt.Fprintf(w, "  plugins upgraded (their files re-extracted): %s\n", strings.Join(s.PluginChanged, ", "))
+	}
+	for _, n := range pluginNotes {
+		fmt.Fprintf(w, "  plugins: %s\n", textsafe.Terminal(n))
 	}
 	fmt.Fprintf(w, "  files:  %s\n", joinCounts(s.PerLanguage))
 	fmt.Fprintf(w, "  edges:  %s\n", joinCounts(s.ByRelation))
@@ -107,9 +131,9 @@ func printSummary(w io.Writer, s *extract.Summary) {
 					break
 				}
 				if sk.Detail != "" {
-					fmt.Fprintf(w, "      %s: %s\n", sk.Path, firstLine(sk.Detail))
+					fmt.Fprintf(w, "      %s: %s\n", textsafe.Terminal(sk.Path), textsafe.Terminal(firstLine(sk.Detail)))
 				} else {
-					fmt.Fprintf(w, "      %s\n", sk.Path)
+					fmt.Fprintf(w, "      %s\n", textsafe.Terminal(sk.Path))
 				}
 			}
 		}
@@ -124,7 +148,7 @@ func printSummary(w io.Writer, s *extract.Summary) {
 				fmt.Fprintf(w, "    … %d more\n", n-10)
 				break
 			}
-			fmt.Fprintf(w, "    %s\n", firstLine(msg))
+			fmt.Fprintf(w, "    %s\n", textsafe.Terminal(firstLine(msg)))
 		}
 	}
 }
@@ -134,7 +158,7 @@ func joinCounts(m map[string]int) string {
 	sort.SliceStable(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] })
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+		parts[i] = fmt.Sprintf("%s %d", textsafe.Terminal(k), m[k])
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -147,7 +171,11 @@ func firstLine(s string) string {
 		s = s[:i]
 	}
 	if len(s) > 160 {
-		s = s[:160] + "…"
+		cut := 160
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }

@@ -21,6 +21,18 @@ type progressBar struct {
 	start time.Time
 	label string
 	drawn bool
+	// after is what runs once every file is done (resolving, ...), shown
+	// next to the full bar so it never sits at 100% saying nothing.
+	after       string
+	done, total int
+}
+
+// nextPhase says what follows each extraction phase, by the name
+// core/extract gives the phase that just ended.
+var nextPhase = map[string]string{
+	"parse+extract": "resolving calls",
+	"resolve":       "finding communities",
+	"communities":   "writing graph.json and GRAPH_REPORT.md",
 }
 
 func newProgressBar(w io.Writer, label string) *progressBar {
@@ -41,11 +53,35 @@ func (p *progressBar) update(done, total int) {
 		return
 	}
 	p.last = time.Now()
+	p.done, p.total = done, total
+	p.draw()
+}
+
+// phaseDone is extract's PhaseDone: past the files, the bar names the
+// phase that is running.
+func (p *progressBar) phaseDone(name string) {
+	if !p.on {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	next, ok := nextPhase[name]
+	if !ok || p.total == 0 {
+		return
+	}
+	p.after = next
+	p.draw()
+}
+
+func (p *progressBar) draw() {
 	const width = 30
-	filled := done * width / total
-	rate := float64(done) / time.Since(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d files  %.0f files/s ", p.label,
-		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), done, total, rate)
+	filled := p.done * width / p.total
+	status := fmt.Sprintf("%.0f files/s", float64(p.done)/time.Since(p.start).Seconds())
+	if p.after != "" {
+		status = p.after + "…"
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s [%s%s] %d/%d files  %s ", p.label,
+		strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.done, p.total, status)
 	p.drawn = true
 }
 

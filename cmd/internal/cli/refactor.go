@@ -109,7 +109,7 @@ one. Exits 1 when anything is left.`)
 		return fmt.Errorf("%s is not a rename plan (write one with synaptic refactor rename --out): %v", *from, err)
 	}
 	root := defaultSourceRoot(*graphPath)
-	loaded, err := loadPlugins(ctx, root, *pluginDir, stdio.Err)
+	loaded, err := loadPlugins(ctx, root, *pluginDir, repoPluginsWanted(false), stdio.Err)
 	if err != nil {
 		return err
 	}

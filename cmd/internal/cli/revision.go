@@ -15,7 +15,7 @@ import (
 // plugins and pipeline as `synaptic extract`, loaded only when needed.
 func withRevisionExtraction(o tools.Options, pluginDirs string) tools.Options {
 	o.ExtractRevision = func(ctx context.Context, dir, outDir string) error {
-		loaded, err := loadPlugins(ctx, dir, pluginDirs, io.Discard)
+		loaded, err := loadPlugins(ctx, dir, pluginDirs, repoPluginsWanted(false), io.Discard)
 		if err != nil {
 			return err
 		}

@@ -16,11 +16,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oklog/run"
 
+	"github.com/synaptic-graph/synaptic/cmd/internal/viewer"
 	"github.com/synaptic-graph/synaptic/core/bigfile"
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/tools"
@@ -39,6 +42,7 @@ INFERRED (a unique-name guess).`
 type serveFlags struct {
 	graph, httpAddr, apiKey, sourceRoot, expectSHA, readyFile string
 	allowExec, concise, watch, immutable                      bool
+	catalog                                                   tools.CatalogMode
 }
 
 func runServe(ctx context.Context, args []string, stdio IO) error {
@@ -55,16 +59,28 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	fs.StringVar(&f.sourceRoot, "source-root", "", "trusted root for get_source (default: the directory above synaptic-out/, else the current directory)")
 	fs.BoolVar(&f.allowExec, "allow-exec", false, "expose speculate, which runs the project's tests in a throwaway worktree (the server is then not read-only)")
 	fs.BoolVar(&f.concise, "concise", os.Getenv("SYNAPTIC_CONCISE") != "" && os.Getenv("SYNAPTIC_CONCISE") != "0", "token-lean defaults (also $SYNAPTIC_CONCISE)")
-	fs.BoolVar(&f.watch, "watch", os.Getenv("SYNAPTIC_SERVE_WATCH") == "1", "watch the source tree (accepted; the graph file itself is always watched unless --immutable-graph)")
+	fs.BoolVar(&f.watch, "watch", os.Getenv("SYNAPTIC_SERVE_WATCH") == "1", "watch the source tree and re-extract on edits (not in this build: refused; graph.json itself is always reloaded when it changes)")
 	fs.BoolVar(&f.immutable, "immutable-graph", false, "pin the graph loaded at startup: no hot reload")
 	fs.StringVar(&f.expectSHA, "expected-graph-sha256", "", "refuse to start unless graph.json has this SHA-256 (requires --immutable-graph)")
 	fs.StringVar(&f.readyFile, "ready-file", "", "after binding, atomically write {address, mcp_url} to this new file (requires --http)")
+	catalog := fs.String("catalog", envOr("SYNAPTIC_CATALOG", "full"), "tools/list as one tool per operation (full) or a handful of grouped tools with an action argument (compact; also $SYNAPTIC_CATALOG; over HTTP a request may ask with ?catalog=)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q (use --graph PATH)", pos[0])}
+	}
+	if f.catalog, err = tools.ParseCatalogMode(*catalog); err != nil {
+		return usageError{"--catalog: " + err.Error()}
+	}
+	if f.graph, err = graphFileArg(f.graph); err != nil {
+		return err
+	}
+	if f.httpAddr != "" {
+		if f.httpAddr, err = httpAddrArg(f.httpAddr); err != nil {
+			return usageError{err.Error()}
+		}
 	}
 	explicitKey := false
 	fs.Visit(func(fl *flag.Flag) {
@@ -76,6 +92,9 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		f.apiKey = os.Getenv("SYNAPTIC_API_KEY")
 	}
 	f.apiKey = strings.TrimSpace(f.apiKey)
+	if f.watch {
+		return usageError{"--watch (or SYNAPTIC_SERVE_WATCH=1) is not implemented in this build: serve reloads graph.json whenever it changes, so rerun 'synaptic extract' after edits (or run it from a git hook); unset SYNAPTIC_SERVE_WATCH to start"}
+	}
 	if f.expectSHA != "" && !f.immutable {
 		return usageError{"--expected-graph-sha256 requires --immutable-graph"}
 	}
@@ -88,34 +107,78 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		}
 	}
 
-	// Loading allocates the graph and its index, which all stay live:
-	// collections while the heap grows from nothing find almost nothing to
-	// free (GOROOT graph: 1.4–1.8 s startup with them, 1.15 s without, same
-	// peak RSS). A GOMEMLIMIT the user set still bounds the heap.
-	gcPercent := debug.SetGCPercent(-1)
-	g, sum, err := loadGraphFile(f.graph, f.expectSHA)
-	if err != nil {
-		debug.SetGCPercent(gcPercent)
-		return err
-	}
+	explicitRoot := f.sourceRoot != ""
 	if f.sourceRoot == "" {
 		f.sourceRoot = defaultSourceRoot(f.graph)
 	}
-	cat := tools.New(withRevisionExtraction(tools.Options{SourceRoot: f.sourceRoot, Concise: f.concise, AllowExec: f.allowExec, GraphPath: f.graph}, envOr("SYNAPTIC_PLUGINS", "")))
-	cat.SetGraph(g)
-	debug.SetGCPercent(gcPercent)
+	var fresh *freshener // set before serving starts
+	opts := tools.Options{SourceRoot: f.sourceRoot, Concise: f.concise, AllowExec: f.allowExec, GraphPath: f.graph, RenderReport: f.immutable}
+	if !f.immutable {
+		opts.Freshen = func(ctx context.Context) string {
+			if fresh == nil {
+				return ""
+			}
+			return fresh.check(ctx)
+		}
+	}
+	cat := tools.New(withRevisionExtraction(opts, envOr("SYNAPTIC_PLUGINS", "")))
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
 		Instructions: serverInstructions,
-		Catalog:      mcpCatalog(cat),
+		Catalog:      mcpCatalog(cat, f.catalog),
 	})
-
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var group run.Group
 	group.Add(func() error { <-ctx.Done(); return nil }, func(error) { cancel() })
+
+	w := &graphWatcher{path: f.graph, cat: cat, srv: srv, log: stdio.Err}
+	if f.expectSHA != "" {
+		// A pinned snapshot is verified before anything is served.
+		g, sum, err := loadGraph(f.graph, f.expectSHA)
+		if err != nil {
+			return err
+		}
+		cat.SetGraph(g)
+		w.sum = sum
+	} else {
+		// The handshake is answered at once; data requests wait for the
+		// load, which happens beside it. A file that is plainly not a
+		// graph is still refused before anything is announced.
+		if err := preflightGraph(f.graph); err != nil {
+			return err
+		}
+		cat.BeginLoad()
+		loaded := make(chan struct{})
+		w.ready = loaded
+		group.Add(func() error {
+			g, sum, err := loadGraph(f.graph, "")
+			if err != nil {
+				cat.EndLoad(err)
+				return err
+			}
+			cat.SetGraph(g)
+			cat.EndLoad(nil)
+			w.sum = sum
+			close(loaded)
+			if fresh != nil {
+				// Catch up with edits made since the extraction (and load
+				// the plugins) now, not in the first question's time.
+				fresh.check(ctx)
+			}
+			<-ctx.Done()
+			return nil
+		}, func(error) { cancel() })
+	}
 	if !f.immutable {
-		w := &graphWatcher{path: f.graph, sum: sum, cat: cat, srv: srv, log: stdio.Err}
 		group.Add(func() error { return w.run(ctx) }, func(error) { cancel() })
+		var why string
+		fresh, why = newFreshener(f, explicitRoot, cat, srv, w, stdio.Err)
+		switch {
+		case fresh != nil:
+			defer fresh.close(context.Background())
+		case why != autofreshOff:
+			fmt.Fprintf(stdio.Err, "[synaptic] auto-freshen off (%s): rerun synaptic extract after edits\n", why)
+		}
 	}
 	if f.httpAddr == "" {
 		group.Add(func() error {
@@ -137,7 +200,8 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	guards := mcp.Guards{APIKey: f.apiKey, Addr: addr}
 	h := mcp.NewHTTPHandler(srv, &mcp.HTTPOptions{Guards: guards})
 	mountREST(h, cat)
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	viewer.Mount(h, cat)
+	hs := &http.Server{Handler: catalogFromQuery(h), ReadHeaderTimeout: 10 * time.Second}
 	mcpURL := "http://" + addr + "/mcp"
 	if f.readyFile != "" {
 		if err := publishReadyFile(f.readyFile, addr, mcpURL); err != nil {
@@ -149,6 +213,9 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 		fmt.Fprintf(stdio.Err, "[synaptic] warning: listening on all interfaces (%s) without --api-key: anyone who can reach this port can read the graph and the source under %s\n", addr, f.sourceRoot)
 	}
 	fmt.Fprintf(stdio.Err, "[synaptic] MCP server ready on %s\n", mcpURL)
+	if viewer.HasLib() {
+		fmt.Fprintf(stdio.Err, "[synaptic] viewer on http://%s/\n", addr)
+	}
 	group.Add(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 			return err
@@ -164,11 +231,96 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	return ignoreCanceled(group.Run())
 }
 
+// graphFileArg accepts a repository or its synaptic-out/ for --graph when
+// it holds graph.json, and otherwise says what to pass.
+func graphFileArg(p string) (string, error) {
+	st, err := os.Stat(p)
+	if err != nil || !st.IsDir() {
+		return p, nil // loadGraphFile reports a missing file
+	}
+	for _, cand := range []string{filepath.Join(p, "graph.json"), filepath.Join(p, "synaptic-out", "graph.json")} {
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
+			return cand, nil
+		}
+	}
+	return "", fmt.Errorf("--graph %s is a directory without graph.json or synaptic-out/graph.json: pass the graph.json file, or run 'synaptic extract %s' first", p, p)
+}
+
+// httpAddrArg checks --http: host:port, with a bare port ("8765") read as
+// a mistake to explain rather than guess (binding every interface would
+// expose the graph and the source).
+func httpAddrArg(addr string) (string, error) {
+	_, port, err := net.SplitHostPort(addr) // ":8765" is a wildcard bind, warned about later
+	if err != nil {
+		if _, perr := strconv.Atoi(strings.TrimPrefix(addr, ":")); perr == nil {
+			return "", fmt.Errorf("--http %s needs a host: use --http 127.0.0.1:%s (this machine only) or --http 0.0.0.0:%s with --api-key (every interface)", addr, strings.TrimPrefix(addr, ":"), strings.TrimPrefix(addr, ":"))
+		}
+		return "", fmt.Errorf("--http %q is not host:port (e.g. 127.0.0.1:8765): %v", addr, err)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return "", fmt.Errorf("--http %s: port %q is not a number from 0 to 65535", addr, port)
+	}
+	return addr, nil
+}
+
 func ignoreCanceled(err error) error {
 	if errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
+}
+
+// loadGraph is loadGraphFile with the collector paused: loading allocates
+// the graph and its index, which all stay live, so collections while the
+// heap grows from nothing find almost nothing to free (GOROOT graph:
+// 1.4–1.8 s startup with them, 1.15 s without, same peak RSS). A
+// GOMEMLIMIT the user set still bounds the heap.
+func loadGraph(path, expectSHA string) (*graph.Graph, [32]byte, error) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	return loadGraphFile(path, expectSHA)
+}
+
+// preflightGraph refuses, before serve announces itself, a graph path that
+// cannot be a graph.json: missing, not a regular file, empty, or not a
+// JSON object from its first to its last byte (a truncated write). The
+// full parse runs after the handshake.
+func preflightGraph(path string) error {
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s not found: run 'synaptic extract' in the repository first, or pass --graph PATH", path)
+	}
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file (%s); pass the graph.json that synaptic extract wrote", path, st.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	first, last := make([]byte, 1), make([]byte, 1)
+	if st.Size() < 2 {
+		return fmt.Errorf("%s: empty or truncated graph.json (re-run 'synaptic extract')", path)
+	}
+	if _, err := f.ReadAt(first, 0); err != nil {
+		return err
+	}
+	// The writer ends the file with "}\n".
+	end := st.Size() - 1
+	for ; end > 0; end-- {
+		if _, err := f.ReadAt(last, end); err != nil {
+			return err
+		}
+		if last[0] != '\n' && last[0] != ' ' && last[0] != '\r' && last[0] != '\t' {
+			break
+		}
+	}
+	if first[0] != '{' || last[0] != '}' {
+		return fmt.Errorf("%s: not a complete graph.json (it must be one JSON object; re-run 'synaptic extract')", path)
+	}
+	return nil
 }
 
 // loadGraphFile reads graph.json once into an owned buffer, verifies the
@@ -232,19 +384,27 @@ func defaultSourceRoot(graphPath string) string {
 // graphWatcher swaps in a changed graph.json between requests. A file that
 // does not parse (half-written, corrupted) never replaces the serving graph.
 type graphWatcher struct {
+	mu   sync.Mutex // seen and sum: the watcher and auto-freshen both set them
 	path string
 	sum  [32]byte
 	cat  *tools.Catalog
 	srv  *mcp.Server
 	log  io.Writer
-	mod  time.Time
-	size int64
+	seen fileStamp
+	// ready, when set, closes once the first graph is loaded (and sum
+	// set): the watcher starts comparing only then.
+	ready <-chan struct{}
 }
 
 func (w *graphWatcher) run(ctx context.Context) error {
-	if st, err := os.Stat(w.path); err == nil {
-		w.mod, w.size = st.ModTime(), st.Size()
+	if w.ready != nil {
+		select {
+		case <-w.ready:
+		case <-ctx.Done():
+			return nil
+		}
 	}
+	w.adopt()
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
@@ -257,12 +417,25 @@ func (w *graphWatcher) run(ctx context.Context) error {
 	}
 }
 
+// adopt records graph.json as it is now as already served: auto-freshen
+// wrote it and published the same graph, so the watcher must not load it a
+// second time.
+func (w *graphWatcher) adopt() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if st, err := os.Stat(w.path); err == nil {
+		w.seen = stampOf(st)
+	}
+}
+
 func (w *graphWatcher) check() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	st, err := os.Stat(w.path)
-	if err != nil || (st.ModTime().Equal(w.mod) && st.Size() == w.size) {
+	if err != nil || stampOf(st) == w.seen {
 		return
 	}
-	w.mod, w.size = st.ModTime(), st.Size()
+	w.seen = stampOf(st)
 	buf, err := bigfile.Read(w.path)
 	if err != nil {
 		fmt.Fprintf(w.log, "[synaptic] graph reload: %v; still serving the previous graph\n", err)
@@ -391,6 +564,22 @@ func mountREST(h *mcp.HTTPHandler, cat *tools.Catalog) {
 			writeJSON(w, http.StatusOK, map[string]string{"text": res.Text})
 		}
 	}))
+}
+
+// catalogFromQuery lets one HTTP client ask for the other catalog with
+// ?catalog=compact (or full) on its MCP URL, whatever --catalog says.
+func catalogFromQuery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if q := r.URL.Query(); q.Has("catalog") {
+			m, err := tools.ParseCatalogMode(q.Get("catalog"))
+			if err != nil {
+				writeJSON(w, http.StatusBadRequest, map[string]string{"error": "?catalog=: " + err.Error()})
+				return
+			}
+			r = r.WithContext(withCatalogMode(r.Context(), m))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -2,7 +2,7 @@
 
 // Command hostile is a test plugin whose behaviour is chosen by the file
 // name it is handed: it loops, allocates without bound, panics, traps,
-// exits, floods its output, or behaves well.
+// exits, floods its output, returns over-long strings, or behaves well.
 package main
 
 import (
@@ -49,6 +49,11 @@ func (hostile) Extract(f *extract.File) error {
 		for i := 0; i < 4000; i++ {
 			f.Call(abi.Call{Caller: -1, Name: name, Line: uint32(i)})
 		}
+	case "longname":
+		// A 3 MiB name and a 5 MiB signature, as in the attack report.
+		f.Symbol(abi.Symbol{Name: strings.Repeat("n", 3<<20), Kind: "function", Parent: -1,
+			Signature: &abi.Signature{Raw: strings.Repeat("s", 5<<20)}})
+		return nil
 	case "grow":
 		// Leave a big heap behind so the host recycles the instance.
 		keep = append(keep, make([]byte, 16<<20))

@@ -1,0 +1,90 @@
+package main_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestServeAutoFreshen: with no command run, the next tool call after an
+// edit answers from a graph that includes it (add, rename, delete, syntax
+// error), over stdio and HTTP; --immutable-graph never changes; what serve
+// wrote back is what synaptic extract would write.
+func TestServeAutoFreshen(t *testing.T) {
+	for _, transport := range []string{"http", "stdio"} {
+		t.Run(transport, func(t *testing.T) {
+			root, graphPath := serveFixture(t)
+			var cs *sdk.ClientSession
+			if transport == "http" {
+				s := startHTTP(t, serveEnv(), "--graph", graphPath)
+				cs = connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
+			} else {
+				cmd := exec.Command(bin, "serve", "--graph", graphPath)
+				cmd.Env = serveEnv()
+				cs = connectSDK(t, &sdk.CommandTransport{Command: cmd}, "")
+			}
+			defer cs.Close()
+			pinned := startHTTP(t, serveEnv(), "--graph", graphPath, "--immutable-graph")
+			pcs := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: pinned.mcpURL, MaxRetries: -1}, "")
+			defer pcs.Close()
+			// has asks for a function by name (a substring match on the
+			// file discount.go must not count).
+			has := func(cs *sdk.ClientSession, name string) bool {
+				res := callTool(t, cs, "get_node", map[string]any{"label": name + "()"})
+				return !res.IsError && strings.Contains(resultText(res), "Node: "+name+"()")
+			}
+			settle := func() { time.Sleep(300 * time.Millisecond) } // past the debounce
+
+			// Add a function: the very next request sees it, with its call.
+			write(t, root, map[string]string{"price/discount.go": "package price\n\nfunc Discount(c int) int { return WithTax(c) / 2 }\n"})
+			settle()
+			if !has(cs, "Discount") {
+				t.Fatal("added function not served on the next request")
+			}
+			if txt := resultText(callTool(t, cs, "find_callers", map[string]any{"label": "WithTax"})); !strings.Contains(txt, "Discount") {
+				t.Errorf("new call not linked:\n%s", txt)
+			}
+			// Rename it: the old name is gone.
+			write(t, root, map[string]string{"price/discount.go": "package price\n\nfunc HalfOff(c int) int { return WithTax(c) / 2 }\n"})
+			settle()
+			if has(cs, "Discount") || !has(cs, "HalfOff") {
+				t.Error("rename not reflected")
+			}
+			// A syntax error keeps what still parses.
+			write(t, root, map[string]string{"price/discount.go": "package price\n\nfunc HalfOff(c int) int { return WithTax(c) / 2 }\n\nfunc Broken( {\n"})
+			settle()
+			if !has(cs, "HalfOff") {
+				t.Error("a syntax error dropped the file's other functions")
+			}
+			// Delete the file: its nodes disappear.
+			if err := os.Remove(filepath.Join(root, "price", "discount.go")); err != nil {
+				t.Fatal(err)
+			}
+			settle()
+			if has(cs, "HalfOff") {
+				t.Error("deleted file still served")
+			}
+			if has(pcs, "Discount") || has(pcs, "HalfOff") || !has(pcs, "WithTax") {
+				t.Error("--immutable-graph server changed its graph")
+			}
+
+			// What was written back equals a fresh extraction.
+			served := read(t, graphPath)
+			out := t.TempDir()
+			cmd := exec.Command(bin, "extract", "--full", "--out", out, ".")
+			cmd.Dir, cmd.Env = root, serveEnv()
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("extract: %v\n%s", err, b)
+			}
+			if !bytes.Equal(served, read(t, filepath.Join(out, "graph.json"))) {
+				t.Error("the written-back graph.json differs from a full extraction")
+			}
+		})
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package discover
+
+const oNonBlock = 0

@@ -1,0 +1,114 @@
+package discover
+
+import (
+	"io"
+	"os"
+	"strings"
+)
+
+// ReadPolicy decides which files under a root a reader acting for an
+// assistant (get_source, show_sites, search) may open. It applies the rules
+// extraction applies, so a file the graph leaves out as sensitive, as VCS
+// metadata or as ignored is never served either: a prompt-injected assistant
+// must not be able to read .env or .git/config just because they sit inside
+// the source root. Allow lists the globs (gitignore syntax, relative to the
+// root) the operator opened explicitly; they win over every rule.
+type ReadPolicy struct {
+	Root  *os.Root
+	Allow []string
+}
+
+// Refusal says why a path may not be read, naming the rule.
+type Refusal struct {
+	Reason Reason
+	Rule   string
+}
+
+// The refusal reasons beyond the walk's own.
+const (
+	RefuseVCS     Reason = "vcs-metadata" // under .git/, .hg/, .svn/ or .synaptic/
+	RefuseIgnored Reason = "ignored"      // matched by .gitignore, .synapticignore or .git/info/exclude
+)
+
+// maxIgnoreFile bounds how much of one ignore file the policy reads.
+const maxIgnoreFile = 1 << 20
+
+// Check returns nil when rel (slash-separated, relative to the root, clean)
+// may be read, or the rule that refuses it.
+func (p ReadPolicy) Check(rel string) *Refusal {
+	if p.allowed(rel) {
+		return nil
+	}
+	parts := strings.Split(rel, "/")
+	for _, d := range parts[:len(parts)-1] {
+		if mandatoryNoise[d] {
+			return &Refusal{RefuseVCS, "inside " + d + "/"}
+		}
+	}
+	if why, ok := Sensitive(rel); ok {
+		return &Refusal{SkipSensitive, why}
+	}
+	if rule, ok := p.ignored(parts); ok {
+		return &Refusal{RefuseIgnored, rule}
+	}
+	return nil
+}
+
+// MatchGlob reports whether rel matches a gitignore-syntax glob anchored at
+// the root ("docs/**", "config/*.env", "**/fixtures/.env").
+func MatchGlob(glob, rel string) bool {
+	return wildmatch(strings.TrimPrefix(glob, "/"), rel)
+}
+
+func (p ReadPolicy) allowed(rel string) bool {
+	for _, g := range p.Allow {
+		if MatchGlob(g, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// ignored applies the ignore files of every directory from the root down to
+// the file's own, as the walk would have: an ignored ancestor directory
+// excludes everything below it.
+func (p ReadPolicy) ignored(parts []string) (rule string, yes bool) {
+	exclude := p.readIgnore(".git/info/exclude")
+	var sc *scope
+	dir := ""
+	for i, name := range parts {
+		git := p.readIgnore(joinRel(dir, ".gitignore"))
+		syn := p.readIgnore(joinRel(dir, ".synapticignore"))
+		if git != nil || syn != nil {
+			sc = &scope{parent: sc, base: dir, git: git, syn: syn}
+		}
+		rel := joinRel(dir, name)
+		isDir := i < len(parts)-1
+		if sc.ignored(exclude, rel, name, isDir) {
+			if isDir {
+				return "directory " + rel + "/ is ignored", true
+			}
+			return "matched by an ignore file", true
+		}
+		dir = rel
+	}
+	return "", false
+}
+
+// readIgnore reads one ignore file through the root, if it is a regular
+// file; anything else (missing, a FIFO, a directory) contributes nothing.
+func (p ReadPolicy) readIgnore(rel string) *ignoreFile {
+	if p.Root == nil {
+		return nil
+	}
+	f, _, err := OpenRegular(p.Root, rel)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreFile))
+	if err != nil {
+		return nil
+	}
+	return parseIgnoreFile(data)
+}

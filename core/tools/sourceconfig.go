@@ -1,0 +1,41 @@
+package tools
+
+import (
+	"io"
+	"os"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/synaptic-graph/synaptic/core/discover"
+)
+
+// sourceConfigFile is where a repository opens paths the read policy would
+// refuse: [source] allow = ["config/dev.env", "fixtures/**"].
+const sourceConfigFile = ".synaptic/config.toml"
+
+// maxConfigFile bounds the config read: it is a few lines.
+const maxConfigFile = 256 << 10
+
+// sourceAllowList reads [source] allow from the root's config file. A
+// missing, special, oversized or malformed file allows nothing extra: the
+// policy then holds as it is.
+func sourceAllowList(r *os.Root) []string {
+	f, _, err := discover.OpenRegular(r, sourceConfigFile)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
+	if err != nil || len(data) > maxConfigFile {
+		return nil
+	}
+	var cfg struct {
+		Source struct {
+			Allow []string `toml:"allow"`
+		} `toml:"source"`
+	}
+	if _, err := toml.Decode(string(data), &cfg); err != nil {
+		return nil
+	}
+	return cfg.Source.Allow
+}
