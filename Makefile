@@ -141,6 +141,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLabel$$' -fuzztime $(FUZZTIME) ./core/textsafe
 	$(GO) test -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./cmd/internal/clientconfig
 	$(GO) test -run '^$$' -fuzz '^FuzzMatchTemplate$$' -fuzztime $(FUZZTIME) ./mcp
+	$(GO) test -run '^$$' -fuzz '^FuzzParseDiff$$' -fuzztime $(FUZZTIME) ./core/gitdiff
 
 clean:
 	rm -rf $(BIN)

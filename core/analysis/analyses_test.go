@@ -166,3 +166,25 @@ func TestConcurrentReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestGodNodesFileLevelTests: a function called only from a test file's
+// top-level code (Jest's describe/it callbacks land on the file node) is
+// tested, not reported with 0 tests.
+func TestGodNodesFileLevelTests(t *testing.T) {
+	g := build(t, []string{
+		"main_ts file src/main.ts", "add function src/main.ts", "sub function src/main.ts", "use function src/main.ts",
+		"main_test_ts file src/main.test.ts test",
+	}, []string{
+		"main_ts contains add", "main_ts contains sub", "main_ts contains use",
+		"use calls add", "use calls sub", "main_test_ts calls add", "main_test_ts imports_from main_ts",
+	})
+	x := graph.NewIndex(g)
+	gods, _ := GodNodes(x, 10, 0)
+	tests := map[string]int{}
+	for _, gd := range gods {
+		tests[x.Node(gd.Node).ID] = gd.Tests
+	}
+	if tests["add"] != 1 || tests["sub"] != 0 {
+		t.Fatalf("tests = %v, want add 1 (called from main.test.ts), sub 0", tests)
+	}
+}

@@ -119,7 +119,8 @@ type walker struct {
 
 func newWalker(x *graph.Index) *walker { return &walker{x: x, stamp: make([]int32, x.Len())} }
 
-// testsReaching counts the test nodes (other than files) from which node i
+// testsReaching counts the test nodes (test functions, and test files
+// whose top-level code calls in) from which node i
 // is reached, walking back along calls and references; from a type it also
 // steps to its methods, since a test calling a method exercises the type.
 func (w *walker) testsReaching(i int32) int {
@@ -138,7 +139,11 @@ func (w *walker) testsReaching(i int32) int {
 				w.stamp[u] = w.gen
 				visited++
 				w.next = append(w.next, u)
-				if n := x.Node(u); n.IsTest && n.Kind != "file" {
+				// A test file's node counts when it is reached: it was
+				// reached through a call or reference made by the file's
+				// top-level code, which is how Jest/Vitest (describe/it
+				// callbacks), Mocha and script-style tests call the code.
+				if x.Node(u).IsTest {
 					tests++
 				}
 			}

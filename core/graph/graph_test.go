@@ -279,3 +279,21 @@ func TestCanonicalizeRandom(t *testing.T) {
 		}
 	}
 }
+
+func TestIsTestNode(t *testing.T) {
+	for _, tc := range []struct {
+		n    Node
+		want bool
+	}{
+		{Node{SourceFile: "src/lib.rs", IsTest: true}, true},       // #[test] inline
+		{Node{SourceFile: "web/main.test.ts", Kind: "file"}, true}, // Jest file level
+		{Node{SourceFile: "pkg/a.go", Kind: "function"}, false},    // production code
+		{Node{SourceFile: "", Label: "testing.T"}, false},          // external stub
+		{Node{SourceFile: "spec/readme.md", Kind: "file"}, false},  // bare spec/ is not a test tree
+		{Node{SourceFile: "tests/test_x.py", Kind: "class"}, true}, // test directory
+	} {
+		if got := IsTestNode(&tc.n); got != tc.want {
+			t.Errorf("IsTestNode(%+v) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+}

@@ -38,3 +38,11 @@ func IsTestPath(p string) bool {
 	}
 	return false
 }
+
+// IsTestNode reports whether n is test code: marked by its language's own
+// test markers at extraction (Go TestX(t *testing.T) in a _test.go file,
+// pytest test_* functions and Test* classes, JUnit @Test methods, Rust
+// #[test] functions and #[cfg(test)] modules), or defined under a test
+// path. A test file's own node counts: Jest/Vitest describe/it callbacks
+// and script-style tests call the code from the file's top level.
+func IsTestNode(n *Node) bool { return n.IsTest || n.SourceFile != "" && IsTestPath(n.SourceFile) }

@@ -51,8 +51,8 @@ type Options struct {
 	SourceRoot string
 	// Concise lowers list and budget defaults (explicit arguments win).
 	Concise bool
-	// AllowExec would advertise speculate; that tool is a later issue and
-	// is not part of this build, so the flag changes nothing yet.
+	// AllowExec advertises speculate, which runs the project's tests in a
+	// throwaway worktree; without it the tool is neither listed nor callable.
 	AllowExec bool
 	// GraphPath is the loaded graph.json; its directory is where
 	// GRAPH_REPORT.md and workspace-state.json are looked for.
@@ -70,6 +70,14 @@ type Options struct {
 	// Rules runs rule packs for audit_sql, advise_sql and readiness_audit;
 	// nil answers them with an error saying how to add packs.
 	Rules findings.Runner
+	// ExtractRevision runs the extraction pipeline on dir (a throwaway
+	// worktree of one revision) and writes graph.json into outDir. It is
+	// injected by the composition root, so core never imports the plugin
+	// host; nil makes time_travel_diff say it is unavailable.
+	ExtractRevision func(ctx context.Context, dir, outDir string) error
+	// ExtractKey identifies the extraction build (synaptic and its
+	// plugins), so graphs cached per commit are rebuilt by a new build.
+	ExtractKey string
 }
 
 // Catalog serves everything over the current graph snapshot. All methods

@@ -49,6 +49,14 @@ var compactGroups = []struct {
 		[]string{"get_neighbors", "find_callers", "find_callees", "find_references", "affected", "shortest_path"}},
 	{"synaptic_overview", "Synaptic: graph overview", "The graph as a whole: stats, hubs, communities, federated repos.",
 		[]string{"graph_stats", "god_nodes", "get_community", "list_repos", "repo_stats"}},
+	{"synaptic_find", "Synaptic: search text and structure", "Grep with the enclosing symbol of each hit, SYNQL structural queries and patterns, dynamic-dispatch blind spots.",
+		[]string{"search_text", "structural_search", "dynamic_hazards"}},
+	{"synaptic_audit", "Synaptic: audits", "Rule-pack findings: the SQL audit, advice on one query, the readiness audit.",
+		[]string{"audit_sql", "advise_sql", "readiness_audit"}},
+	{"synaptic_changes", "Synaptic: what a change breaks", "Working changes (git), forecasts, tests to run, edit and rename plans, history.",
+		[]string{"working_changes_impact", "predict_impact", "affected_tests", "predict_edit", "plan_rename", "time_travel_diff"}},
+	{"synaptic_prs", "Synaptic: pull requests", "Pull requests through the gh CLI, with their blast radius.",
+		[]string{"list_prs", "get_pr_impact", "triage_prs"}},
 }
 
 // Compact is the catalog seen through grouped tools. Tools it does not
@@ -170,10 +178,23 @@ func argSummary(t Tool, props map[string]any) (args []string) {
 	return args
 }
 
-// firstSentence keeps a description's first sentence.
+// maxOpSummary bounds one operation's line in a group's description: the
+// compact catalog exists for clients that pay per token of tool
+// definitions; the full description is one tools/list away.
+const maxOpSummary = 90
+
+// firstSentence keeps a description's first sentence, cut at a word
+// boundary past maxOpSummary bytes.
 func firstSentence(s string) string {
 	if i := strings.Index(s, ". "); i >= 0 {
-		return s[:i+1]
+		s = s[:i+1]
+	}
+	if len(s) > maxOpSummary {
+		cut := strings.LastIndexByte(s[:maxOpSummary], ' ')
+		if cut <= 0 {
+			cut = maxOpSummary
+		}
+		s = s[:cut] + "…"
 	}
 	return s
 }

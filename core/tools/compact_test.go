@@ -75,7 +75,15 @@ func TestCompactCoversEverything(t *testing.T) {
 				Required []string `json:"required"`
 			}
 			json.Unmarshal(tl.InputSchema, &s)
-			if len(s.Required) != 1 || s.Required[0] != ActionArg || tl.Annotations != readOnly {
+			// A group is as safe as its least safe member: read-only
+			// members give a read-only group, one that shells out makes
+			// the group open-world.
+			want := readOnly
+			for _, m := range members {
+				mt, _ := c.Tool(m)
+				want.OpenWorldHint = want.OpenWorldHint || mt.Annotations.OpenWorldHint
+			}
+			if len(s.Required) != 1 || s.Required[0] != ActionArg || tl.Annotations != want {
 				t.Errorf("%s: required %v, annotations %+v", tl.Name, s.Required, tl.Annotations)
 			}
 			continue
@@ -92,15 +100,22 @@ func TestCompactCoversEverything(t *testing.T) {
 		if _, ok := v.groups[tl.Name]; ok {
 			grouped = append(grouped, tl)
 		} else {
-			t.Logf("%s is not grouped: add it to compactGroups", tl.Name)
+			t.Errorf("%s is not grouped: add it to compactGroups", tl.Name)
 		}
 	}
 	full, compact := listingBytes(c.Tools()), listingBytes(v.Tools())
 	t.Logf("tools/list: full %d bytes (%d tools), compact %d bytes (%d tools)", full, len(c.Tools()), compact, len(v.Tools()))
 	// The bound is on the groups: tools added later and not grouped yet
 	// are advertised whole, and cost what they cost in the full listing.
-	if g := listingBytes(grouped); g > 5*1024 || compact*2 > full {
-		t.Errorf("compact groups take %d bytes (listing %d, full %d): want at most 5 KiB and under half of the full listing", g, compact, full)
+	// The group budget was 5 KiB for the 15 graph tools; each further
+	// grouped operation (the change-aware and PR tools) may add 256 bytes.
+	ops := 0
+	for _, tl := range grouped {
+		ops += len(v.groups[tl.Name])
+	}
+	budget := 5*1024 + 256*max(ops-15, 0)
+	if g := listingBytes(grouped); g > budget || compact*2 > full {
+		t.Errorf("compact groups take %d bytes (listing %d, full %d): want at most %d bytes and under half of the full listing", g, compact, full, budget)
 	}
 }
 

@@ -2,8 +2,8 @@ package tools
 
 import "encoding/json"
 
-// readOnly is the annotation set of every tool in this build: read-only,
-// non-destructive, idempotent, and closed-world (none of them shells out).
+// readOnly is the annotation set of the graph-only tools: read-only,
+// non-destructive, idempotent, and closed-world (they do not shell out).
 var readOnly = Annotations{ReadOnlyHint: true, IdempotentHint: true}
 
 // defaults are the per-call defaults; Concise lowers them exactly as the
@@ -20,8 +20,8 @@ func (c *Catalog) defaults() defaults {
 	return defaults{limit: 50, community: 100, topN: 10, contextLines: 40, tokenBudget: 1200, terse: 15}
 }
 
-// buildTools returns the catalog in its advertised order. speculate (only
-// with AllowExec) is a later issue and deliberately absent.
+// buildTools returns the catalog in its advertised order; speculate is
+// present only with AllowExec.
 func (c *Catalog) buildTools() []Tool {
 	d := c.defaults()
 	labelProp := func(desc string) prop { return str("label", desc).required() }
@@ -193,11 +193,17 @@ func (c *Catalog) buildTools() []Tool {
 			Run:          c.run(c.describeNode),
 		},
 	}
-	for i := range tools {
-		tools[i].Annotations = readOnly
-	}
 	tools = append(tools, c.searchTools()...)
 	tools = append(tools, c.ruleTools()...)
+	tools = append(tools, c.changeTools()...)
+	tools = append(tools, c.speculateTool()...)
+	// Tools that set no annotations are read-only and closed-world; the
+	// ones that shell out or run commands carry their own.
+	for i := range tools {
+		if tools[i].Annotations == (Annotations{}) {
+			tools[i].Annotations = readOnly
+		}
+	}
 	return tools
 }
 

@@ -19,12 +19,16 @@ func TestCatalogListing(t *testing.T) {
 	c := New(Options{})
 	want := []string{"query_graph", "get_node", "get_source", "get_neighbors", "get_community", "god_nodes",
 		"graph_stats", "list_repos", "repo_stats", "shortest_path", "affected", "find_callers", "find_callees",
-		"find_references", "describe_node", "structural_search", "search_text", "dynamic_hazards", "readiness_audit", "audit_sql", "advise_sql"}
+		"find_references", "describe_node", "structural_search", "search_text", "dynamic_hazards", "readiness_audit", "audit_sql", "advise_sql",
+		"working_changes_impact", "predict_impact", "affected_tests", "predict_edit", "plan_rename", "time_travel_diff", "list_prs", "get_pr_impact", "triage_prs"}
+	// openWorldHint is true exactly for the tools that shell out (the spec's list).
+	shellsOut := map[string]bool{"working_changes_impact": true, "predict_impact": true, "affected_tests": true,
+		"time_travel_diff": true, "list_prs": true, "get_pr_impact": true, "triage_prs": true}
 	var got []string
 	for _, tl := range c.Tools() {
 		got = append(got, tl.Name)
-		if tl.Annotations != (Annotations{ReadOnlyHint: true, IdempotentHint: true}) {
-			t.Errorf("%s annotations = %+v", tl.Name, tl.Annotations)
+		if want := (Annotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: shellsOut[tl.Name]}); tl.Annotations != want {
+			t.Errorf("%s annotations = %+v, want %+v", tl.Name, tl.Annotations, want)
 		}
 		var schema map[string]any
 		if err := json.Unmarshal(tl.InputSchema, &schema); err != nil || schema["type"] != "object" || schema["additionalProperties"] != false {
@@ -40,15 +44,23 @@ func TestCatalogListing(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("tools = %v\nwant %v", got, want)
 	}
-	// speculate is a later issue: never advertised, even with AllowExec.
-	if _, ok := New(Options{AllowExec: true}).Tool("speculate"); ok {
-		t.Fatal("speculate advertised")
+	// speculate exists only with AllowExec, annotated as not read-only.
+	if _, ok := c.Tool("speculate"); ok {
+		t.Fatal("speculate advertised without AllowExec")
+	}
+	if _, err := c.Call(context.Background(), "speculate", nil); !errors.Is(err, ErrUnknownTool) {
+		t.Fatalf("speculate callable without AllowExec: %v", err)
+	}
+	withExec := New(Options{AllowExec: true})
+	if sp, ok := withExec.Tool("speculate"); !ok || sp.Annotations != (Annotations{OpenWorldHint: true}) || len(withExec.Tools()) != len(want)+1 {
+		t.Fatalf("speculate with AllowExec: %+v %v", sp.Annotations, ok)
 	}
 	withOut := map[string]bool{}
 	for _, tl := range c.Tools() {
 		withOut[tl.Name] = tl.OutputSchema != nil
 	}
-	for _, n := range []string{"graph_stats", "get_node", "god_nodes", "affected", "query_graph", "describe_node", "get_neighbors", "list_repos"} {
+	for _, n := range []string{"graph_stats", "get_node", "god_nodes", "affected", "query_graph", "describe_node", "get_neighbors", "list_repos",
+		"predict_impact", "affected_tests"} {
 		if !withOut[n] {
 			t.Errorf("%s has no outputSchema", n)
 		}

@@ -28,7 +28,7 @@ func openCatalog(graphPath, sourceRoot string, concise bool) (*tools.Catalog, er
 	if sourceRoot == "" {
 		sourceRoot = defaultSourceRoot(graphPath)
 	}
-	c := tools.New(tools.Options{SourceRoot: sourceRoot, Concise: concise, GraphPath: graphPath, Rules: newLazyRules(sourceRoot, "")})
+	c := tools.New(withRevisionExtraction(tools.Options{SourceRoot: sourceRoot, Concise: concise, GraphPath: graphPath, Rules: newLazyRules(sourceRoot, "")}, envOr("SYNAPTIC_PLUGINS", "")))
 	c.SetGraph(g)
 	return c, nil
 }

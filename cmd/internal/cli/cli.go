@@ -37,6 +37,9 @@ func commands() []command {
 		{"report", "regenerate GRAPH_REPORT.md from an existing graph.json", runReport},
 		{"rules", "list, test and scaffold rule packs", runRules},
 		{"audit", "run the SQL or readiness audit and write findings.json and audit.md", runAudit},
+		{"predict", "forecast the impact of the working changes or of FILES (predict_impact)", runPredict},
+		{"refactor", "plan a rename (never edits) and verify it after applying", runRefactor},
+		{"affected-tests", "the tests that reach the working changes or FILES (affected_tests)", runAffectedTests},
 		{"install", "register synaptic in an assistant's MCP config (claude, codex, cursor, vscode, gemini, windsurf)", runInstall},
 		{"doctor", "check a setup end to end: binary, plugins, graph freshness, assistant configs, a real MCP handshake", runDoctor},
 		{"uninstall", "remove synaptic from an assistant's MCP config", runUninstall},
@@ -95,7 +98,7 @@ func printUsage(w io.Writer, cmds []command) {
 	fmt.Fprint(w, "synaptic turns a source tree into a code knowledge graph and serves it over MCP.\n\nUsage:\n\n  synaptic <command> [arguments]\n\nCommands:\n\n")
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].name < cmds[j].name })
 	for _, c := range cmds {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nRun 'synaptic <command> --help' for a command's flags.\n\nTypical use:\n\n  synaptic extract path/to/repo\n  synaptic install claude path/to/repo   (or codex, cursor, vscode, gemini, windsurf --global)\n  synaptic view --graph path/to/repo\n")
 }

@@ -57,7 +57,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	fs.StringVar(&f.httpAddr, "http", "", "serve HTTP on host:port (e.g. 127.0.0.1:8765) instead of stdio")
 	fs.StringVar(&f.apiKey, "api-key", "", "require this key on HTTP requests (default $SYNAPTIC_API_KEY; unset or empty: no key; only whitespace: refused)")
 	fs.StringVar(&f.sourceRoot, "source-root", "", "trusted root for get_source (default: the directory above synaptic-out/, else the current directory)")
-	fs.BoolVar(&f.allowExec, "allow-exec", false, "advertise tools that run commands (none in this build)")
+	fs.BoolVar(&f.allowExec, "allow-exec", false, "expose speculate, which runs the project's tests in a throwaway worktree (the server is then not read-only)")
 	fs.BoolVar(&f.concise, "concise", os.Getenv("SYNAPTIC_CONCISE") != "" && os.Getenv("SYNAPTIC_CONCISE") != "0", "token-lean defaults (also $SYNAPTIC_CONCISE)")
 	fs.BoolVar(&f.watch, "watch", os.Getenv("SYNAPTIC_SERVE_WATCH") == "1", "watch the source tree and re-extract on edits (not in this build: refused; graph.json itself is always reloaded when it changes)")
 	fs.BoolVar(&f.immutable, "immutable-graph", false, "pin the graph loaded at startup: no hot reload")
@@ -124,7 +124,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 			return fresh.check(ctx)
 		}
 	}
-	cat := tools.New(opts)
+	cat := tools.New(withRevisionExtraction(opts, envOr("SYNAPTIC_PLUGINS", "")))
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
 		Instructions: serverInstructions,
 		Catalog:      mcpCatalog(cat, f.catalog),

@@ -1,0 +1,145 @@
+package tools
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// Static edges miss calls through interfaces, function values and
+// receivers whose type the extractor could not infer, so a changed symbol
+// that no test reaches is not proof that no test runs it. For such a seed
+// the selection widens, in steps, until some test is reached, and every
+// test found this way says which step found it:
+//
+//  1. the seed's owning type and its other members (a test calling a
+//     sibling method or the constructor usually exercises the method);
+//  2. every symbol of the seed's file.
+//
+// Seeds that a test reaches statically are not widened.
+
+// fallbackStep names how a widened selection was found.
+type fallbackStep string
+
+const (
+	fallbackType fallbackStep = "fallback: same type as"
+	fallbackFile fallbackStep = "fallback: same file as"
+)
+
+// widenedTests returns the tests found by widening the seeds of cs that no
+// test reaches (the rows' via_relation names the step and the seed).
+func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHit {
+	var out []impactHit
+	seen := map[int32]bool{}
+	for _, sd := range cs.seeds {
+		n := s.x.Node(sd)
+		if n.Kind == "file" || n.Kind == "package" || graph.IsTestNode(n) {
+			continue
+		}
+		if s.reachesTest([]int32{sd}, rels, depth) {
+			continue
+		}
+		for _, step := range []fallbackStep{fallbackType, fallbackFile} {
+			wider := s.widen(sd, step)
+			if len(wider) == 0 {
+				continue
+			}
+			var found []impactHit
+			wide := s.reverseImpact(wider, rels, depth)
+			for _, h := range append(wide, s.throughTestCode(wide, rels)...) {
+				if runsByDefault(s.x.Node(h.node)) {
+					h.via = fmt.Sprintf("%s %s", step, s.label(sd))
+					found = append(found, h)
+				}
+			}
+			if len(found) > 0 {
+				for _, h := range found {
+					if !seen[h.node] {
+						seen[h.node] = true
+						out = append(out, h)
+					}
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// reachesTest reports whether a test the default command runs is within
+// depth of seeds (through test helpers included).
+func (s *snapshot) reachesTest(seeds []int32, rels []bool, depth int) bool {
+	hits := s.reverseImpact(seeds, rels, depth)
+	hits = append(hits, s.throughTestCode(hits, rels)...)
+	return slices.ContainsFunc(hits, func(h impactHit) bool { return runsByDefault(s.x.Node(h.node)) })
+}
+
+// widen returns the seeds of one step for sd.
+func (s *snapshot) widen(sd int32, step fallbackStep) []int32 {
+	switch step {
+	case fallbackType:
+		for _, e := range s.x.In(sd) {
+			if owner, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(owner).Kind] {
+				return append([]int32{owner}, s.members(owner)...)
+			}
+		}
+	case fallbackFile:
+		var out []int32
+		for _, i := range s.x.FileNodes(s.x.Node(sd).SourceFile) {
+			if k := s.x.Node(i).Kind; k != "file" && k != "package" {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// testHelperHops bounds the extra walk inside test code: from a test
+// helper the walk goes on (through test code only) to the tests that
+// call it, however deep the helper chain, up to this many hops.
+const testHelperHops = 6
+
+// throughTestCode extends hits: from every reached test-code node it walks
+// further back through test-code nodes only, so a helper the depth bound
+// stopped at still leads to the tests that use it.
+func (s *snapshot) throughTestCode(hits []impactHit, rels []bool) []impactHit {
+	seen := map[int32]bool{}
+	var frontier []impactHit
+	for _, h := range hits {
+		seen[h.node] = true
+		if graph.IsTestNode(s.x.Node(h.node)) {
+			frontier = append(frontier, h)
+		}
+	}
+	var out []impactHit
+	for k := 0; k < testHelperHops && len(frontier) > 0; k++ {
+		var next []impactHit
+		for _, h := range frontier {
+			for _, e := range s.x.In(h.node) {
+				if !rels[s.p.relID[e]] {
+					continue
+				}
+				src, _ := s.x.Ends(e)
+				if seen[src] || !graph.IsTestNode(s.x.Node(src)) {
+					continue
+				}
+				seen[src] = true
+				nh := impactHit{node: src, depth: h.depth + 1, via: s.p.relNames[s.p.relID[e]] + " (through test helpers)"}
+				out = append(out, nh)
+				next = append(next, nh)
+			}
+		}
+		frontier = next
+	}
+	return out
+}
+
+// runsByDefault reports a test the default test command runs: Go
+// benchmarks are test code but run only with -bench, so reaching one
+// does not count as covering a change.
+func runsByDefault(n *graph.Node) bool {
+	return graph.IsTestNode(n) && !(n.Language == "go" && strings.HasPrefix(n.Label, "Benchmark"))
+}

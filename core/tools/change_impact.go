@@ -1,0 +1,226 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+func (c *Catalog) workingChangesImpact(ctx context.Context, s *snapshot, args json.RawMessage) Result {
+	a := struct {
+		Base     string `json:"base"`
+		Verbose  bool   `json:"verbose"`
+		Limit    *int   `json:"limit"`
+		CodeOnly bool   `json:"code_only"`
+	}{}
+	if err := decode(args, &a); err != nil {
+		return errorf("%v", err)
+	}
+	limit := 20
+	if a.Limit != nil {
+		limit = *a.Limit
+	}
+	cs, fail := c.collect(ctx, s, nil, a.Base)
+	if fail != nil {
+		return *fail
+	}
+	if len(cs.files) == 0 {
+		return Result{Text: fmt.Sprintf("No changes vs %s.", cs.against())}
+	}
+	return Result{Text: s.workingChangesText(cs, a.Verbose, limit, a.CodeOnly)}
+}
+
+// workingChangesText renders working_changes_impact for a change set.
+func (s *snapshot) workingChangesText(cs changeSet, verbose bool, limit int, codeOnly bool) string {
+	a := struct{ Verbose, CodeOnly bool }{verbose, codeOnly}
+	files := cs.files
+	nodes := cs.seeds
+	if a.CodeOnly {
+		files = slices.DeleteFunc(slices.Clone(files), func(f changeFile) bool { return !isCodeFile(s, f) })
+		nodes = nil
+		for _, f := range files {
+			nodes = append(nodes, f.Nodes...)
+		}
+		slices.Sort(nodes)
+		nodes = slices.Compact(nodes)
+	}
+	comms := map[int]int{}
+	for _, i := range nodes {
+		if id := s.communityOf(i); id >= 0 {
+			comms[id]++
+		}
+	}
+	kind := "graph nodes"
+	if a.CodeOnly {
+		kind = "code graph nodes"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Working changes vs %s: %d files, %d %s, %d communities touched\n", cs.against(), len(files), len(nodes), kind, len(comms))
+	for _, f := range files {
+		b.WriteString(fileLine(f) + "\n")
+	}
+	if a.CodeOnly && len(files) < len(cs.files) {
+		fmt.Fprintf(&b, "  (%d non-code or unmodelled files left out by code_only)\n", len(cs.files)-len(files))
+	}
+	if a.Verbose {
+		shown := topK(slices.Clone(nodes), limit, s.byDegree)
+		fmt.Fprintf(&b, "Top touched nodes (%d of %d, by connectivity):\n", len(shown), len(nodes))
+		for _, i := range shown {
+			fmt.Fprintf(&b, "  %s  (%s, degree %d)\n", s.label(i), s.fileOrExternal(i), s.x.Degree(i))
+		}
+		ids := make([]int, 0, len(comms))
+		for id := range comms {
+			ids = append(ids, id)
+		}
+		slices.SortFunc(ids, func(x, y int) int {
+			if comms[x] != comms[y] {
+				return comms[y] - comms[x]
+			}
+			return x - y
+		})
+		b.WriteString("Communities touched:\n")
+		for _, id := range ids {
+			fmt.Fprintf(&b, "  [%d] %s  (%d touched nodes)\n", id, s.communityLabel(id), comms[id])
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// testRow is one test that reaches the change.
+type testRow struct {
+	ID          string `json:"id"`
+	Label       string `json:"label"`
+	File        string `json:"file"`
+	Depth       int    `json:"depth"`
+	ViaRelation string `json:"via_relation"`
+}
+
+// impactRels is the default impact relation set as a relation-id mask.
+func (s *snapshot) impactRels() []bool {
+	want := map[string]bool{}
+	for _, r := range defaultImpactRelations {
+		want[r] = true
+	}
+	return s.p.relSet(func(rel string) bool { return want[strings.ToLower(rel)] })
+}
+
+// impactOf walks the reverse-impact set of the change set's seeds.
+func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
+	return s.reverseImpact(cs.seeds, s.impactRels(), depth)
+}
+
+// selectTests is the test selection: the tests the walk reached, those
+// reached from a reached test helper through test code (throughTestCode),
+// and those found by widening the seeds no test reaches (widenedTests).
+func (s *snapshot) selectTests(cs changeSet, hits []impactHit, depth int) []testRow {
+	rels := s.impactRels()
+	all := append(slices.Clip(hits), s.throughTestCode(hits, rels)...)
+	return s.atRiskTests(cs, append(all, s.widenedTests(cs, rels, depth)...))
+}
+
+// atRiskTests keeps the test nodes among the changed nodes (hop 0) and
+// the hits. A test file's own node is listed only when none of its test
+// symbols is (it stands for file-level tests, e.g. Jest's describe/it).
+func (s *snapshot) atRiskTests(cs changeSet, hits []impactHit) []testRow {
+	var found []impactHit
+	dup := map[int32]bool{}
+	for _, i := range cs.seeds {
+		if graph.IsTestNode(s.x.Node(i)) {
+			dup[i] = true
+			found = append(found, impactHit{node: i, depth: 0, via: "changed"})
+		}
+	}
+	for _, h := range hits {
+		if graph.IsTestNode(s.x.Node(h.node)) && !dup[h.node] {
+			dup[h.node] = true
+			found = append(found, h)
+		}
+	}
+	symbolFiles := map[string]bool{}
+	for _, h := range found {
+		if n := s.x.Node(h.node); n.Kind != "file" {
+			symbolFiles[n.SourceFile] = true
+		}
+	}
+	found = slices.DeleteFunc(found, func(h impactHit) bool {
+		n := s.x.Node(h.node)
+		return n.Kind == "file" && symbolFiles[n.SourceFile]
+	})
+	slices.SortFunc(found, func(a, b impactHit) int {
+		if a.depth != b.depth {
+			return a.depth - b.depth
+		}
+		na, nb := s.x.Node(a.node), s.x.Node(b.node)
+		if c := strings.Compare(na.SourceFile, nb.SourceFile); c != 0 {
+			return c
+		}
+		return strings.Compare(na.ID, nb.ID)
+	})
+	rows := make([]testRow, 0, len(found))
+	for _, h := range found {
+		n := s.x.Node(h.node)
+		rows = append(rows, testRow{ID: sanitize(n.ID), Label: s.label(h.node), File: sanitize(n.SourceFile), Depth: h.depth, ViaRelation: sanitize(h.via)})
+	}
+	return rows
+}
+
+// changeArgs are the arguments shared by predict_impact and affected_tests.
+type changeArgs struct {
+	Files   []string `json:"files"`
+	Base    string   `json:"base"`
+	Depth   *int     `json:"depth"`
+	Limit   *int     `json:"limit"`
+	Verbose bool     `json:"verbose"`
+}
+
+func (a changeArgs) depth() int {
+	d := 3
+	if a.Depth != nil {
+		d = *a.Depth
+	}
+	return min(max(d, 1), maxDepth)
+}
+
+func (c *Catalog) affectedTests(ctx context.Context, s *snapshot, args json.RawMessage) Result {
+	var a changeArgs
+	if err := decode(args, &a); err != nil {
+		return errorf("%v", err)
+	}
+	cs, fail := c.collect(ctx, s, a.Files, a.Base)
+	if fail != nil {
+		return *fail
+	}
+	depth := a.depth()
+	tests := s.selectTests(cs, s.impactOf(cs, depth), depth)
+	st := map[string]any{"tests": tests, "total": len(tests)}
+	var b strings.Builder
+	if len(cs.files) == 0 {
+		return Result{Text: fmt.Sprintf("No changes vs %s.", cs.against()), Structured: st}
+	}
+	fmt.Fprintf(&b, "%d tests reach the change (<= %d hops; %d files, %d changed nodes vs %s):\n", len(tests), depth, len(cs.files), len(cs.seeds), cs.against())
+	for _, t := range tests {
+		fmt.Fprintf(&b, "  [%d] %s  %s  (%s)\n", t.Depth, t.ViaRelation, t.Label, t.File)
+	}
+	if len(tests) == 0 {
+		b.WriteString("  (no test in the graph reaches the change; tests reached only by dynamic dispatch, or inline tests the extractor does not mark, are not seen)\n")
+	}
+	if n := unmodelled(cs); n > 0 {
+		fmt.Fprintf(&b, "Note: %d changed files are not in the graph (new since extraction, or not code); their dependents are unknown: re-run synaptic extract.\n", n)
+	}
+	return Result{Text: strings.TrimRight(b.String(), "\n"), Structured: st}
+}
+
+// unmodelled counts changed files the graph has no node for.
+func unmodelled(cs changeSet) int {
+	n := 0
+	for _, f := range cs.files {
+		if f.GraphPath == "" {
+			n++
+		}
+	}
+	return n
+}
