@@ -235,3 +235,27 @@ func TestServeReloadHostileGraphFile(t *testing.T) {
 		t.Errorf("serve --graph FIFO: exit %d after %v\n%s", code, time.Since(start), stderr)
 	}
 }
+
+// TestReportNeverWritesThroughSymlink: a GRAPH_REPORT.md shipped as a
+// symlink is replaced by `synaptic report`, its target left alone.
+func TestReportNeverWritesThroughSymlink(t *testing.T) {
+	root, graphPath := serveFixture(t)
+	victim := filepath.Join(t.TempDir(), "bashrc")
+	if err := os.WriteFile(victim, []byte("VICTIM\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(root, "synaptic-out", "GRAPH_REPORT.md")
+	os.Remove(report)
+	if err := os.Symlink(victim, report); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "report", "--graph", graphPath).CombinedOutput(); err != nil {
+		t.Fatalf("report: %v\n%s", err, out)
+	}
+	if got := string(read(t, victim)); got != "VICTIM\n" {
+		t.Errorf("report wrote through the symlink: victim now %.80q", got)
+	}
+	if fi, err := os.Lstat(report); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("GRAPH_REPORT.md is not a regular file now: %v %v", fi, err)
+	}
+}

@@ -293,9 +293,33 @@ files is only known to extraction and is left out.)`)
 	if *out == "" {
 		*out = filepath.Join(filepath.Dir(*graphPath), "GRAPH_REPORT.md")
 	}
-	if err := os.WriteFile(*out, []byte(buf.String()), 0o644); err != nil {
+	if err := replaceFile(*out, []byte(buf.String())); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdio.Out, "wrote %s\n", *out)
 	return nil
+}
+
+// replaceFile writes data to a new file beside path and renames it into
+// place: a symlink a repository shipped at path (GRAPH_REPORT.md ->
+// ~/.bashrc) is replaced, never written through, and a reader never sees
+// half a file.
+func replaceFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".report-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
