@@ -107,6 +107,10 @@ func (fr *freshener) refresh(ctx context.Context) error {
 		}
 		fr.plugins = loaded
 	}
+	// Hold the graph watcher off while graph.json is rewritten: it would
+	// load the same graph a second time.
+	fr.watch.mu.Lock()
+	defer fr.watch.mu.Unlock()
 	sum, err := extract.Run(ctx, extract.Options{
 		Root: fr.root, OutDir: fr.out, Languages: fr.plugins.languages, Route: fr.plugins.route,
 	})
@@ -117,7 +121,7 @@ func (fr *freshener) refresh(ctx context.Context) error {
 		return nil // nothing changed, or the graph on disk was kept
 	}
 	fr.cat.SetGraph(sum.Graph)
-	fr.watch.adopt()
+	fr.watch.adoptLocked()
 	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) re-extracted, %d removed: %d nodes, %d edges\n",
 		sum.Extracted, sum.Removed, sum.Nodes, sum.Edges)
 	for _, r := range fr.cat.Resources() {

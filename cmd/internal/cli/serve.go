@@ -427,6 +427,11 @@ func (w *graphWatcher) run(ctx context.Context) error {
 func (w *graphWatcher) adopt() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.adoptLocked()
+}
+
+// adoptLocked is adopt with w.mu held.
+func (w *graphWatcher) adoptLocked() {
 	if st, err := os.Stat(w.path); err == nil {
 		w.seen = stampOf(st)
 	}
