@@ -80,6 +80,7 @@ func readManifest(dir *os.Root, key sealKey) (*Manifest, error) {
 	if m.Version != manifestVersion || m.Files == nil {
 		return nil, fmt.Errorf("%s has an unknown format (version %d); doing a full extraction", ManifestFile, m.Version)
 	}
+	m.Seal = "" // a "seal" member inside the sealed body means nothing (found by FuzzReadManifest)
 	return &m, nil
 }
 
