@@ -166,3 +166,31 @@ func DocString(lit string) string {
 	}
 	return DocText(strings.Split(lit, "\n"))
 }
+
+// FillDocs gives every symbol that has no Doc yet the doc comment above
+// the line its span starts on (DocAbove). Extractors whose languages put
+// docs above definitions call it once, after reporting their symbols.
+func (f *File) FillDocs(style DocStyle) {
+	src := f.Tree.src
+	var lineStart []int // 0-based line → byte offset, built on first need
+	for i := range f.facts.Symbols {
+		s := &f.facts.Symbols[i]
+		if s.Doc != "" || s.Span.StartLine == 0 {
+			continue
+		}
+		if p := s.Parent; p >= 0 && f.facts.Symbols[p].Span.StartLine == s.Span.StartLine {
+			continue // a member on its owner's line ("enum E { A }"): the comment is the owner's
+		}
+		if lineStart == nil {
+			lineStart = append(lineStart, 0)
+			for off, c := range src {
+				if c == '\n' {
+					lineStart = append(lineStart, off+1)
+				}
+			}
+		}
+		if l := int(s.Span.StartLine) - 1; l < len(lineStart) {
+			s.Doc = DocAbove(src, lineStart[l], style)
+		}
+	}
+}
