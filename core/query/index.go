@@ -15,6 +15,10 @@ import (
 // with a huge alias list (a localization bundle) cannot dominate.
 const maxAliases = 32
 
+// maxDocTokens bounds the doc tokens indexed per node (a doc is already
+// one bounded paragraph; this keeps a wordy one from costing memory).
+const maxDocTokens = 48
+
 // channel is one token channel: postings (token id → nodes or files) and
 // each document's length normalizer 1/√|tokens|.
 type channel struct {
@@ -31,6 +35,11 @@ type Engine struct {
 
 	label, owner, alias channel // per node
 	path                channel // per file (postings are file ids)
+	// doc is the doc-comment channel, with its own document frequency:
+	// prose repeats common words that names rarely carry, and counting
+	// them in df would lower every label match's IDF.
+	doc   channel
+	docDF []int32
 
 	files     []string // file id → source_file
 	fileID    map[string]int32
@@ -109,6 +118,8 @@ func (e *Engine) id(t string) int32 {
 	e.owner.post = append(e.owner.post, nil)
 	e.alias.post = append(e.alias.post, nil)
 	e.path.post = append(e.path.post, nil)
+	e.doc.post = append(e.doc.post, nil)
+	e.docDF = append(e.docDF, 0)
 	return i
 }
 
@@ -118,6 +129,7 @@ func (e *Engine) build() {
 	e.label.norm = make([]float32, n)
 	e.owner.norm = make([]float32, n)
 	e.alias.norm = make([]float32, n)
+	e.doc.norm = make([]float32, n)
 	e.labelKey = make([]string, n)
 	e.prior = make([]float32, n)
 	e.nbPrior = make([]float32, n)
@@ -185,6 +197,20 @@ func (e *Engine) build() {
 				}
 			}
 			addChannel(&e.alias, scratch)
+		}
+		if nd.Doc != "" && e.t.Doc > 0 {
+			scratch = docTokens(scratch[:0], nd.Doc)
+			ids = ids[:0]
+			for _, s := range scratch {
+				if t := e.id(s); !containsID(ids, t) {
+					ids = append(ids, t)
+				}
+			}
+			for _, t := range ids {
+				e.doc.post[t] = append(e.doc.post[t], ni)
+				e.docDF[t]++
+			}
+			e.doc.norm[i] = invSqrt(len(ids))
 		}
 
 		e.nodeFile[i] = -1
@@ -332,6 +358,26 @@ func (e *Engine) nodePrior(n *graph.Node) float64 {
 // idf is ln((N+1)/(1+df)) + 1 over the union of channels.
 func (e *Engine) idf(t int32) float64 {
 	return math.Log(float64(len(e.x.G.Nodes)+1)/float64(1+e.df[t])) + 1
+}
+
+// docIDF is idf over the doc channel alone.
+func (e *Engine) docIDF(t int32) float64 {
+	return math.Log(float64(len(e.x.G.Nodes)+1)/float64(1+e.docDF[t])) + 1
+}
+
+// docTokens tokenizes a doc for the doc channel: the words a question
+// could match, without the scaffolding questions drop anyway, at most
+// maxDocTokens.
+func docTokens(out []string, doc string) []string {
+	start := len(out)
+	out = appendTokens(out, doc)
+	kept := out[:start]
+	for _, t := range out[start:] {
+		if !scaffolding[t] && len(kept)-start < maxDocTokens {
+			kept = append(kept, t)
+		}
+	}
+	return kept
 }
 
 // hubPenalty shrinks high-fan-out nodes so they do not flood an answer.

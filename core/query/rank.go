@@ -91,7 +91,7 @@ type rankParams struct {
 // best-first up to maxNodes.
 func (e *Engine) rank(p rankParams) ranking {
 	n := len(e.x.G.Nodes)
-	known := func(t string) bool { i, ok := e.tok[t]; return ok && e.df[i] > 0 }
+	known := func(t string) bool { i, ok := e.tok[t]; return ok && (e.df[i] > 0 || e.docDF[i] > 0) }
 	pq := parseQuestion(p.question, known, e.t.AgentNouns, e.t.Abbrev, e.t.Synonyms)
 	concepts := pq.concepts
 	out := ranking{concepts: concepts}
@@ -145,6 +145,11 @@ func (e *Engine) rank(p rankParams) ranking {
 			v := e.t.Path * w * float64(e.path.norm[f])
 			for _, i := range e.fileNodes[f] {
 				touch(i, v, bit)
+			}
+		}
+		if dw := e.docIDF(id) * t.weight * e.t.Doc; dw > 0 {
+			for _, i := range e.doc.post[id] {
+				touch(i, dw*float64(e.doc.norm[i]), bit)
 			}
 		}
 	}
