@@ -143,7 +143,7 @@ func (e *Engine) build() {
 	var pathToks [][]int32 // per file id
 	labelCount := map[string]int32{}
 	var scratch []string
-	var ids, seen []int32
+	var ids, seen, nameIDs []int32
 	e.mark = nil // token id → last node that counted it in df
 	defer func() { e.mark = nil }()
 	degSum := 0
@@ -183,9 +183,11 @@ func (e *Engine) build() {
 			scratch = appendTokens(scratch[:0], nd.Label)
 		}
 		addChannel(&e.label, scratch)
+		nameIDs = append(nameIDs[:0], ids...)
 		if o := e.ownerOf[i]; o >= 0 {
 			scratch = appendTokens(scratch[:0], g.Nodes[o].Label)
 			addChannel(&e.owner, scratch)
+			nameIDs = append(nameIDs, ids...)
 		}
 		if terms := searchTerms(nd); len(terms) > 0 {
 			scratch = scratch[:0]
@@ -199,10 +201,12 @@ func (e *Engine) build() {
 			addChannel(&e.alias, scratch)
 		}
 		if nd.Doc != "" && e.t.Doc > 0 {
+			// The doc's words minus the name's (label and owner): a doc
+			// restating its own name would count that name twice.
 			scratch = docTokens(scratch[:0], nd.Doc)
 			ids = ids[:0]
 			for _, s := range scratch {
-				if t := e.id(s); !containsID(ids, t) {
+				if t := e.id(s); !containsID(ids, t) && !containsID(nameIDs, t) {
 					ids = append(ids, t)
 				}
 			}
@@ -360,9 +364,11 @@ func (e *Engine) idf(t int32) float64 {
 	return math.Log(float64(len(e.x.G.Nodes)+1)/float64(1+e.df[t])) + 1
 }
 
-// docIDF is idf over the doc channel alone.
+// docIDF is the doc channel's idf: over every channel, doc included, so
+// a word common in names or in prose ("request", "returns") weighs little
+// in a doc, while label matches keep the idf they had without docs.
 func (e *Engine) docIDF(t int32) float64 {
-	return math.Log(float64(len(e.x.G.Nodes)+1)/float64(1+e.docDF[t])) + 1
+	return math.Log(float64(len(e.x.G.Nodes)+1)/float64(1+e.df[t]+e.docDF[t])) + 1
 }
 
 // docTokens tokenizes a doc for the doc channel: the words a question

@@ -101,13 +101,13 @@ func (e *Engine) rank(p rankParams) ranking {
 	s := e.getScratch()
 	defer e.putScratch(s)
 
-	// Discriminative concepts: present in the graph but in at most half of
-	// it. Only they count towards coverage and evidence signatures.
+	// Discriminative concepts: present in the graph (names or docs) but
+	// in at most half of it. Only they count towards coverage and evidence signatures.
 	conceptDF := make([]int32, len(concepts))
 	for _, t := range pq.terms {
 		if id, ok := e.tok[t.tok]; ok && bits.OnesCount64(t.mask) == 1 {
 			c := bits.TrailingZeros64(t.mask)
-			conceptDF[c] = max(conceptDF[c], e.df[id])
+			conceptDF[c] = max(conceptDF[c], e.df[id], e.docDF[id])
 		}
 	}
 	var disc uint64
