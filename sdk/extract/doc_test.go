@@ -3,6 +3,9 @@ package extract
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
 
 func TestDocAbove(t *testing.T) {
@@ -72,4 +75,19 @@ func TestDocText(t *testing.T) {
 			t.Errorf("DocString(%q) = %q, want %q", lit, got, want)
 		}
 	}
+}
+
+// DocAbove reads untrusted source: whatever it is given, it returns a
+// bounded, valid UTF-8 doc on one line, and DocString likewise.
+func FuzzDocAbove(f *testing.F) {
+	f.Add([]byte("// A.\n//go:x\nfunc A() {}\n"), 20, uint8(0))
+	f.Add([]byte("/// R.\n#[x]\nfn r() {}\n"), 15, uint8(1))
+	f.Add([]byte("/**\n * J. \xff\n * @x\n */\nclass J {}\n"), 25, uint8(2))
+	f.Fuzz(func(t *testing.T, src []byte, start int, style uint8) {
+		for _, got := range []string{DocAbove(src, start, DocStyle(style%3)), DocString(string(src))} {
+			if len(got) > abi.MaxDoc || !utf8.ValidString(got) || strings.ContainsAny(got, "\n\t\r") || got != strings.TrimSpace(got) {
+				t.Fatalf("bad doc %q", got)
+			}
+		}
+	})
 }
