@@ -53,6 +53,10 @@ func DocAbove(src []byte, start int, style DocStyle) string {
 				lines = append(lines, line[len(prefix):])
 			}
 		case DocBlockStar:
+			if len(lines) == 0 && strings.HasPrefix(line, "@") {
+				end = ls // a decorator or annotation line between the doc and its definition
+				continue
+			}
 			if len(lines) == 0 && !strings.HasSuffix(line, "*/") {
 				return ""
 			}

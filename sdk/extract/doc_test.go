@@ -29,6 +29,7 @@ func TestDocAbove(t *testing.T) {
 		{"plain block is no doc", "/*\n * license\n */\nclass A {}\n", DocBlockStar, ""},
 		{"line comment is no jsdoc", "// hi\nclass A {}\n", DocBlockStar, ""},
 		{"empty jsdoc", "/**/\nclass A {}\n", DocBlockStar, ""},
+		{"decorators between", "/** Input value. */\n@Input()\n@Other({a: 1})\nvalue = 1;\n", DocBlockStar, "Input value."},
 	} {
 		src := []byte(tc.src)
 		start := strings.LastIndex(tc.src, "\n") // definition on the last line
