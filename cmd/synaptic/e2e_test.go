@@ -341,8 +341,11 @@ func TestUnchangedInputsKeepGraph(t *testing.T) {
 	now := time.Now().Add(time.Minute)
 	os.Chtimes(cart, now, now)
 	kept("touched file", true)
-	write(t, root, map[string]string{"cart/cart.go": strings.Replace(fixtureRepo["cart/cart.go"], "// Cart holds items.", "// Cart holds goods.", 1)})
+	write(t, root, map[string]string{"cart/cart.go": strings.Replace(fixtureRepo["cart/cart.go"], "\tsum := 0\n", "\tsum := 0 // running total\n", 1)})
 	kept("comment edit", true)
+	// A doc comment is the node's doc: editing it changes the graph.
+	write(t, root, map[string]string{"cart/cart.go": strings.Replace(fixtureRepo["cart/cart.go"], "// Cart holds items.", "// Cart holds goods.", 1)})
+	kept("doc comment edit", false)
 	write(t, root, map[string]string{"cart/cart.go": fixtureRepo["cart/cart.go"] + "\nfunc Empty() *Cart { return &Cart{} }\n"})
 	kept("new function", false)
 	os.Remove(reportPath)

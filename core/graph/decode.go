@@ -789,10 +789,11 @@ const (
 	fNodeCommunity
 	fNodeRepo
 	fNodeIsTest
+	fNodeDoc
 )
 
 var nodeFields = newFieldSet("id", "label", "file_type", "source_file", "source_location", "kind", "visibility",
-	"language", "span", "signature", "community", "repo", "_is_test")
+	"language", "span", "signature", "community", "repo", "_is_test", "doc")
 
 const (
 	fEdgeSource = iota + 1
@@ -845,6 +846,8 @@ func nodeField(k []byte) (f int, known bool) {
 		return fNodeRepo, true
 	case "_is_test":
 		return fNodeIsTest, true
+	case "doc":
+		return fNodeDoc, true
 	case "norm_label":
 		return 0, true
 	}
@@ -1534,6 +1537,10 @@ func (d *decoder) node(n *Node) (int32, error) {
 			}
 		case fNodeIsTest:
 			err = d.boolVal(&n.IsTest)
+		case fNodeDoc:
+			if b, ok, err = d.strVal(); ok {
+				n.Doc = d.alloc(b)
+			}
 		default:
 			err = d.skip(3)
 		}

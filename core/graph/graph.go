@@ -72,6 +72,10 @@ type Node struct {
 	Community      *int
 	Repo           string
 	IsTest         bool
+	// Doc is the first paragraph of the definition's doc comment
+	// (whitespace collapsed, bounded by the extractor); written as "doc"
+	// only when set, so graphs without docs keep their bytes.
+	Doc string
 	// Extra holds keys this version does not model, so they round-trip.
 	Extra map[string]json.RawMessage
 }

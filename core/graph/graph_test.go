@@ -54,7 +54,8 @@ func sample() *Graph {
 		Directed: true,
 		Nodes: []Node{
 			{ID: "b", Label: "b()", FileType: "code", SourceFile: "x.go", SourceLocation: "L3", Kind: "function",
-				Span: &Span{3, 1, 5, 2}, Signature: &Signature{Params: []Param{{"n", "int"}}, ReturnType: "error", Raw: "func b(n int) error"}, Community: &c},
+				Span: &Span{3, 1, 5, 2}, Signature: &Signature{Params: []Param{{"n", "int"}}, ReturnType: "error", Raw: "func b(n int) error"}, Community: &c,
+				Doc: "b returns an error."},
 			{ID: "a", Label: "A \"quoted\"\n\x1b[31m", FileType: "code", SourceFile: "", IsTest: true,
 				Extra: map[string]json.RawMessage{"zz": json.RawMessage(`{"y":1,"x":[true]}`), "_node_type": json.RawMessage(`"route"`)}},
 		},

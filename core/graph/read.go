@@ -13,6 +13,7 @@ var nodeKeys = map[string]bool{
 	"id": true, "label": true, "file_type": true, "source_file": true, "source_location": true,
 	"kind": true, "visibility": true, "language": true, "span": true, "signature": true,
 	"community": true, "repo": true, "_is_test": true, "norm_label": true,
+	"doc": true,
 }
 
 var edgeKeys = map[string]bool{

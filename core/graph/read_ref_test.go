@@ -71,6 +71,7 @@ func refNode(raw json.RawMessage, n *Node) error {
 		Community      *int       `json:"community"`
 		Repo           string     `json:"repo"`
 		IsTest         bool       `json:"_is_test"`
+		Doc            string     `json:"doc"`
 	}
 	if err := json.Unmarshal(raw, &j); err != nil {
 		return err
@@ -85,7 +86,7 @@ func refNode(raw json.RawMessage, n *Node) error {
 		ID: j.ID, Label: j.Label, FileType: j.FileType, SourceFile: *j.SourceFile,
 		SourceLocation: j.SourceLocation, Kind: j.Kind, Visibility: j.Visibility,
 		Language: j.Language, Span: j.Span, Signature: j.Signature, Community: j.Community,
-		Repo: j.Repo, IsTest: j.IsTest,
+		Repo: j.Repo, IsTest: j.IsTest, Doc: j.Doc,
 	}
 	extra, err := refExtras(raw, nodeKeys)
 	n.Extra = extra

@@ -347,6 +347,9 @@ func bigGraphLinks(n, links int) []byte {
 			nd.Span = &Span{1, 2, 3, 4}
 			nd.Signature = &Signature{Params: []Param{{"x", "int"}}, Raw: fmt.Sprintf("func F%d(x int)", i)}
 		}
+		if i%7 == 0 {
+			nd.Doc = fmt.Sprintf("F%d does \"thing\" %d.", i, i)
+		}
 		if i%100 == 0 {
 			nd.Extra = map[string]json.RawMessage{"generated": json.RawMessage("true")}
 		}

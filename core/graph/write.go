@@ -185,6 +185,9 @@ func appendNodeFields(b []byte, n *Node) []byte {
 		c := *n.Community
 		fs = append(fs, field{"community", func(b []byte) []byte { return strconv.AppendInt(b, int64(c), 10) }})
 	}
+	if n.Doc != "" {
+		fs = append(fs, strField("doc", n.Doc))
+	}
 	fs = append(fs, strField("file_type", n.FileType), strField("id", n.ID))
 	if n.Kind != "" {
 		fs = append(fs, strField("kind", n.Kind))
@@ -223,6 +226,11 @@ func appendNodeFixed(b []byte, n *Node) []byte {
 	if n.Community != nil {
 		b = append(b, `"community":`...)
 		b = strconv.AppendInt(b, int64(*n.Community), 10)
+		b = append(b, ',')
+	}
+	if n.Doc != "" {
+		b = append(b, `"doc":`...)
+		b = appendString(b, n.Doc)
 		b = append(b, ',')
 	}
 	b = append(b, `"file_type":`...)

@@ -21,6 +21,7 @@ func TestFixedWritersMatchGeneral(t *testing.T) {
 		}
 		if i%3 == 0 {
 			n.IsTest, n.Community, n.Repo = true, &comm, "r"
+			n.Doc = "Serve answers \"requests\".\n"
 		}
 		nodes = append(nodes, n)
 	}

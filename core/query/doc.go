@@ -4,7 +4,7 @@
 //
 // An Engine is built once per graph snapshot (New). It tokenizes every
 // node into weighted channels (label, owner type, source path, extractor
-// aliases) with per-channel IDF, so a question can be scored against the
+// aliases, doc comment) with per-channel IDF, so a question can be scored against the
 // whole graph with a few posting-list walks. A query then:
 //
 //  1. turns the question into weighted terms (scaffolding dropped,

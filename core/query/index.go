@@ -15,6 +15,10 @@ import (
 // with a huge alias list (a localization bundle) cannot dominate.
 const maxAliases = 32
 
+// maxDocTokens bounds the doc tokens indexed per node (a doc is already
+// one bounded paragraph; this keeps a wordy one from costing memory).
+const maxDocTokens = 48
+
 // channel is one token channel: postings (token id → nodes or files) and
 // each document's length normalizer 1/√|tokens|.
 type channel struct {
@@ -31,6 +35,11 @@ type Engine struct {
 
 	label, owner, alias channel // per node
 	path                channel // per file (postings are file ids)
+	// doc is the doc-comment channel, with its own document frequency:
+	// prose repeats common words that names rarely carry, and counting
+	// them in df would lower every label match's IDF.
+	doc   channel
+	docDF []int32
 
 	files     []string // file id → source_file
 	fileID    map[string]int32
@@ -109,6 +118,8 @@ func (e *Engine) id(t string) int32 {
 	e.owner.post = append(e.owner.post, nil)
 	e.alias.post = append(e.alias.post, nil)
 	e.path.post = append(e.path.post, nil)
+	e.doc.post = append(e.doc.post, nil)
+	e.docDF = append(e.docDF, 0)
 	return i
 }
 
@@ -118,6 +129,7 @@ func (e *Engine) build() {
 	e.label.norm = make([]float32, n)
 	e.owner.norm = make([]float32, n)
 	e.alias.norm = make([]float32, n)
+	e.doc.norm = make([]float32, n)
 	e.labelKey = make([]string, n)
 	e.prior = make([]float32, n)
 	e.nbPrior = make([]float32, n)
@@ -131,7 +143,7 @@ func (e *Engine) build() {
 	var pathToks [][]int32 // per file id
 	labelCount := map[string]int32{}
 	var scratch []string
-	var ids, seen []int32
+	var ids, seen, nameIDs []int32
 	e.mark = nil // token id → last node that counted it in df
 	defer func() { e.mark = nil }()
 	degSum := 0
@@ -171,9 +183,11 @@ func (e *Engine) build() {
 			scratch = appendTokens(scratch[:0], nd.Label)
 		}
 		addChannel(&e.label, scratch)
+		nameIDs = append(nameIDs[:0], ids...)
 		if o := e.ownerOf[i]; o >= 0 {
 			scratch = appendTokens(scratch[:0], g.Nodes[o].Label)
 			addChannel(&e.owner, scratch)
+			nameIDs = append(nameIDs, ids...)
 		}
 		if terms := searchTerms(nd); len(terms) > 0 {
 			scratch = scratch[:0]
@@ -185,6 +199,22 @@ func (e *Engine) build() {
 				}
 			}
 			addChannel(&e.alias, scratch)
+		}
+		if nd.Doc != "" && e.t.Doc > 0 {
+			// The doc's words minus the name's (label and owner): a doc
+			// restating its own name would count that name twice.
+			scratch = docTokens(scratch[:0], nd.Doc)
+			ids = ids[:0]
+			for _, s := range scratch {
+				if t := e.id(s); !containsID(ids, t) && !containsID(nameIDs, t) {
+					ids = append(ids, t)
+				}
+			}
+			for _, t := range ids {
+				e.doc.post[t] = append(e.doc.post[t], ni)
+				e.docDF[t]++
+			}
+			e.doc.norm[i] = invSqrt(len(ids))
 		}
 
 		e.nodeFile[i] = -1
@@ -332,6 +362,28 @@ func (e *Engine) nodePrior(n *graph.Node) float64 {
 // idf is ln((N+1)/(1+df)) + 1 over the union of channels.
 func (e *Engine) idf(t int32) float64 {
 	return math.Log(float64(len(e.x.G.Nodes)+1)/float64(1+e.df[t])) + 1
+}
+
+// docIDF is the doc channel's idf: over every channel, doc included, so
+// a word common in names or in prose ("request", "returns") weighs little
+// in a doc, while label matches keep the idf they had without docs.
+func (e *Engine) docIDF(t int32) float64 {
+	return math.Log(float64(len(e.x.G.Nodes)+1)/float64(1+e.df[t]+e.docDF[t])) + 1
+}
+
+// docTokens tokenizes a doc for the doc channel: the words a question
+// could match, without the scaffolding questions drop anyway, at most
+// maxDocTokens.
+func docTokens(out []string, doc string) []string {
+	start := len(out)
+	out = appendTokens(out, doc)
+	kept := out[:start]
+	for _, t := range out[start:] {
+		if !scaffolding[t] && len(kept)-start < maxDocTokens {
+			kept = append(kept, t)
+		}
+	}
+	return kept
 }
 
 // hubPenalty shrinks high-fan-out nodes so they do not flood an answer.

@@ -91,7 +91,7 @@ type rankParams struct {
 // best-first up to maxNodes.
 func (e *Engine) rank(p rankParams) ranking {
 	n := len(e.x.G.Nodes)
-	known := func(t string) bool { i, ok := e.tok[t]; return ok && e.df[i] > 0 }
+	known := func(t string) bool { i, ok := e.tok[t]; return ok && (e.df[i] > 0 || e.docDF[i] > 0) }
 	pq := parseQuestion(p.question, known, e.t.AgentNouns, e.t.Abbrev, e.t.Synonyms)
 	concepts := pq.concepts
 	out := ranking{concepts: concepts}
@@ -101,13 +101,13 @@ func (e *Engine) rank(p rankParams) ranking {
 	s := e.getScratch()
 	defer e.putScratch(s)
 
-	// Discriminative concepts: present in the graph but in at most half of
-	// it. Only they count towards coverage and evidence signatures.
+	// Discriminative concepts: present in the graph (names or docs) but
+	// in at most half of it. Only they count towards coverage and evidence signatures.
 	conceptDF := make([]int32, len(concepts))
 	for _, t := range pq.terms {
 		if id, ok := e.tok[t.tok]; ok && bits.OnesCount64(t.mask) == 1 {
 			c := bits.TrailingZeros64(t.mask)
-			conceptDF[c] = max(conceptDF[c], e.df[id])
+			conceptDF[c] = max(conceptDF[c], e.df[id], e.docDF[id])
 		}
 	}
 	var disc uint64
@@ -145,6 +145,11 @@ func (e *Engine) rank(p rankParams) ranking {
 			v := e.t.Path * w * float64(e.path.norm[f])
 			for _, i := range e.fileNodes[f] {
 				touch(i, v, bit)
+			}
+		}
+		if dw := e.docIDF(id) * t.weight * e.t.Doc; dw > 0 {
+			for _, i := range e.doc.post[id] {
+				touch(i, dw*float64(e.doc.norm[i]), bit)
 			}
 		}
 	}

@@ -216,6 +216,7 @@ func (r *resolver) addFiles() {
 		fn := graph.Node{
 			ID: f.id, Label: path.Base(f.Path), FileType: "code", SourceFile: f.Path,
 			SourceLocation: "L1", Kind: "file", Language: f.Language, IsTest: f.test,
+			Doc: f.Facts.Doc,
 		}
 		if f.Generated {
 			fn.Extra = map[string]json.RawMessage{"generated": json.RawMessage("true")}
@@ -317,7 +318,7 @@ func (r *resolver) addSymbols() {
 			n := graph.Node{
 				ID: id, Label: label(s), FileType: "code", SourceFile: f.Path,
 				SourceLocation: r.loc(s.Span.StartLine), Kind: s.Kind, Visibility: s.Visibility,
-				Language: f.Language, IsTest: s.Test || f.test,
+				Language: f.Language, IsTest: s.Test || f.test, Doc: s.Doc,
 			}
 			if s.Span.StartLine > 0 {
 				n.Span = &graph.Span{StartLine: int(s.Span.StartLine), StartCol: int(s.Span.StartCol), EndLine: int(s.Span.EndLine), EndCol: int(s.Span.EndCol)}

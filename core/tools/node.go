@@ -64,6 +64,7 @@ type nodeInfo struct {
 	Kind       string `json:"kind,omitempty"`
 	Visibility string `json:"visibility,omitempty"`
 	LOC        int    `json:"loc,omitempty"`
+	Doc        string `json:"doc,omitempty"` // first sentence of the doc comment
 	// DynamicCaveat warns that 0 static dependents may still be reached
 	// by dynamic dispatch (search_dynamic.go).
 	DynamicCaveat *dynamicCaveat `json:"dynamic_caveat,omitempty"`
@@ -80,6 +81,9 @@ func (s *snapshot) nodeInfo(i int32) nodeInfo {
 	}
 	if n.Span != nil && n.Span.EndLine >= n.Span.StartLine && n.Span.StartLine > 0 {
 		info.LOC = n.Span.EndLine - n.Span.StartLine + 1
+	}
+	if n.Doc != "" {
+		info.Doc = docSentence(n.Doc)
 	}
 	return info
 }
@@ -117,6 +121,9 @@ func (s *snapshot) nodeText(i int32) string {
 	}
 	if r := sanitize(n.Repo); r != "" {
 		fmt.Fprintf(&b, "  repo: %s\n", r)
+	}
+	if info.Doc != "" {
+		fmt.Fprintf(&b, "  doc: %s\n", info.Doc)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -228,6 +235,10 @@ func (c *Catalog) describeNode(_ context.Context, s *snapshot, args json.RawMess
 
 	var b strings.Builder
 	b.WriteString(summary)
+	doc := docSentence(n.Doc)
+	if doc != "" {
+		fmt.Fprintf(&b, "\nDoc: %s", doc)
+	}
 	if sig != nil {
 		fmt.Fprintf(&b, "\nSignature: %s", *sig)
 	}
@@ -237,6 +248,9 @@ func (c *Catalog) describeNode(_ context.Context, s *snapshot, args json.RawMess
 	st := map[string]any{
 		"found": true, "id": sanitize(n.ID), "label": label, "kind": sanitize(n.Kind),
 		"summary": summary, "callees": nonNil(calleeLabels), "signature": sig,
+	}
+	if doc != "" {
+		st["doc"] = doc
 	}
 	if len(members) > 0 {
 		const maxMembers = 40

@@ -56,7 +56,7 @@ func (c *Catalog) buildTools() []Tool {
 		{
 			Name:         "get_node",
 			Title:        "Get node",
-			Description:  "Show a node's metadata and degree: label, id, source file, type, community, degree, plus kind, visibility and LOC when recorded.",
+			Description:  "Show a node's metadata and degree: label, id, source file, type, community, degree, plus kind, visibility, LOC and the doc comment's first sentence when recorded.",
 			InputSchema:  object(labelProp("A label, bare name, node id, source file or label@file qualifier.")),
 			OutputSchema: nodeSchema,
 			Run:          c.run(c.getNode),
@@ -187,7 +187,7 @@ func (c *Catalog) buildTools() []Tool {
 		{
 			Name:         "describe_node",
 			Title:        "Describe node",
-			Description:  "A compact \"takes X, returns Y, calls Z\" description composed from the captured signature and outgoing calls (graph only, no source read).",
+			Description:  "A compact \"takes X, returns Y, calls Z\" description composed from the captured signature, outgoing calls and the doc comment's first sentence (graph only, no source read).",
 			InputSchema:  object(labelProp("The symbol (bare name, label, node id or source file).")),
 			OutputSchema: describeSchema,
 			Run:          c.run(c.describeNode),
@@ -226,7 +226,7 @@ var (
 	nodeSchema = outSchema(map[string]any{
 		"found": typ("boolean"), "id": typ("string"), "label": typ("string"), "source_file": typ("string"),
 		"file_type": typ("string"), "degree": typ("integer"), "community": typ("integer"), "kind": typ("string"),
-		"visibility": typ("string"), "loc": typ("integer"), "ambiguous": typ("boolean"), "candidates": candidatesSchema,
+		"visibility": typ("string"), "loc": typ("integer"), "doc": typ("string"), "ambiguous": typ("boolean"), "candidates": candidatesSchema,
 		"dynamic_caveat": caveatSchema,
 	}, "found")
 
@@ -246,7 +246,7 @@ var (
 
 	describeSchema = outSchema(map[string]any{
 		"found": typ("boolean"), "id": typ("string"), "label": typ("string"), "kind": typ("string"),
-		"summary": typ("string"), "callees": map[string]any{"type": "array", "items": typ("string")},
+		"summary": typ("string"), "doc": typ("string"), "callees": map[string]any{"type": "array", "items": typ("string")},
 		"signature": map[string]any{"type": []string{"string", "null"}},
 		"members":   map[string]any{"type": "array", "items": typ("string")}, "member_count": typ("integer"),
 		"ambiguous": typ("boolean"), "candidates": candidatesSchema,

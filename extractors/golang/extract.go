@@ -44,6 +44,7 @@ func (Extractor) Extract(f *extract.File) error {
 	w.prescan()
 	w.walk()
 	w.assertions()
+	f.FillDocs(extract.DocSlashes)
 	return nil
 }
 
@@ -366,6 +367,7 @@ func (w *walker) walk() {
 			if p := t.ChildOfKind(i, k.packageIdent); p != extract.None {
 				w.f.SetPackage(w.text(p))
 			}
+			w.f.SetDoc(extract.DocAbove(t.Source(), t.StartByte(i), extract.DocSlashes))
 			i = t.End(i)
 		case roleImport:
 			w.imports(i)

@@ -244,6 +244,7 @@ func (Extractor) Extract(f *extract.File) error {
 	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source())}
 	w.walk()
 	w.syntaxErrors()
+	f.FillDocs(extract.DocBlockStar)
 	return nil
 }
 

@@ -53,6 +53,7 @@ func (Extractor) Extract(f *extract.File) error {
 	}
 	x := states.Get().(*state)
 	x.reset(f)
+	f.SetDoc(x.docstring(0))
 	x.run()
 	x.f, x.t = nil, nil
 	states.Put(x)
@@ -203,6 +204,26 @@ func (x *state) symbol(s abi.Symbol) int32 {
 
 // ---- definitions ----
 
+// docstring returns the doc of a module, class or function body: its
+// first statement when that is a lone string literal (comments before it
+// allowed), as extract.DocString.
+func (x *state) docstring(body extract.Node) string {
+	t, l := x.t, x.l
+	for c := range t.NamedChildren(body) {
+		if t.Kind(c) == l.comment {
+			continue
+		}
+		if t.Kind(c) != l.expressionStatement || t.ChildCount(c) != 1 {
+			return ""
+		}
+		if s := extract.Node(c + 1); t.Kind(s) == l.str {
+			return extract.DocString(t.Text(s))
+		}
+		return ""
+	}
+	return ""
+}
+
 func (x *state) function(i extract.Node) {
 	t, l := x.t, x.l
 	nameNode := t.Child(i, l.fName)
@@ -214,7 +235,7 @@ func (x *state) function(i extract.Node) {
 	outer := x.current(i)
 	start := x.definitionStart(i)
 
-	s := abi.Symbol{Name: name, Kind: "function", Parent: -1, Span: x.span(start, i)}
+	s := abi.Symbol{Name: name, Kind: "function", Parent: -1, Span: x.span(start, i), Doc: x.docstring(body)}
 	sc := scope{kind: scopeFunc, body: body, end: t.End(i), class: -1, vars: len(x.vars)}
 	switch {
 	case outer == nil:
@@ -384,7 +405,7 @@ func (x *state) class(i extract.Node) {
 	}
 	name := t.Text(nameNode)
 	outer := x.current(i)
-	s := abi.Symbol{Name: name, Kind: "class", Parent: -1, Span: x.span(x.definitionStart(i), i)}
+	s := abi.Symbol{Name: name, Kind: "class", Parent: -1, Span: x.span(x.definitionStart(i), i), Doc: x.docstring(body)}
 	sc := scope{kind: scopeClass, body: body, end: t.End(i), class: -1, selfType: name, vars: len(x.vars)}
 	if outer != nil {
 		s.Parent = outer.sym

@@ -42,7 +42,7 @@ type lang struct {
 	typedDefaultParameter, listSplatPattern, dictSplatPattern,
 	keywordArgument, listSplat, dictSplat, comment, decorator,
 	decoratedDefinition, functionDefinition, classDefinition, block,
-	forInClause extract.KindID
+	forInClause, expressionStatement extract.KindID
 
 	fName, fParameters, fReturnType, fBody, fSuperclasses, fDefinition,
 	fFunction, fObject, fAttribute, fLeft, fRight, fType, fValue, fSubscript,
@@ -101,6 +101,7 @@ func newLang(g *extract.Grammar) *lang {
 	l.identifier = k("identifier")
 	l.block = k("block")
 	l.forInClause = k("for_in_clause")
+	l.expressionStatement = k("expression_statement")
 	l.attribute = k("attribute")
 	l.call = k("call")
 	l.dottedName = k("dotted_name")

@@ -261,6 +261,7 @@ func (Extractor) Extract(f *extract.File) error {
 	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source()), attrEnd: -1}
 	w.walk()
 	w.syntaxErrors()
+	f.FillDocs(extract.DocTriple)
 	return nil
 }
 

@@ -30,6 +30,7 @@ func (Extractor) Extract(f *extract.File) error {
 		w.walk(0, w.end)
 	}
 	w.reportErrors()
+	f.FillDocs(extract.DocBlockStar)
 	return nil
 }
 

@@ -364,6 +364,14 @@ func Dump(f *abi.Facts) string {
 		}
 		fmt.Fprintf(&b, " L%d\n", c.Line)
 	}
+	if f.Doc != "" {
+		fmt.Fprintf(&b, "doc <file> %s\n", strconv.Quote(f.Doc))
+	}
+	for i, s := range f.Symbols {
+		if s.Doc != "" {
+			fmt.Fprintf(&b, "doc %s %s\n", qual(int32(i)), strconv.Quote(s.Doc))
+		}
+	}
 	for _, e := range f.Errors {
 		fmt.Fprintf(&b, "error %s\n", strconv.Quote(e))
 	}

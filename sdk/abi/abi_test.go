@@ -89,6 +89,7 @@ func TestInitRoundTrip(t *testing.T) {
 func FuzzDecodeFacts(f *testing.F) {
 	f.Add(EncodeFacts(nil, sampleFacts()))
 	f.Add(EncodeFacts(nil, &Facts{}))
+	f.Add(EncodeFacts(nil, docFacts()))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		facts, err := DecodeFacts(b)
 		if err != nil {

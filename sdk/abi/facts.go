@@ -17,6 +17,9 @@ type Facts struct {
 	Errors    []string      // non-fatal problems the extractor wants reported (e.g. "syntax error at L12")
 	Dynamic   []DynamicSite // dynamic-dispatch sites (dynamic.go); encoded in their own trailing section
 	Channels  []ChannelSite // runtime channel ends (channel.go); their own trailing section, after Dynamic
+	// Doc is the file's own doc (Go package comment, Python module
+	// docstring); with Symbol.Doc it travels in the doc section (doc.go).
+	Doc string
 }
 
 // Span is a 1-based line/column range.
@@ -47,6 +50,9 @@ type Symbol struct {
 	Span       Span
 	Signature  *Signature
 	Test       bool // a test function/class by the language's conventions
+	// Doc is the first paragraph of the symbol's doc comment, whitespace
+	// collapsed, at most MaxDoc bytes (extract.DocText makes one).
+	Doc string
 }
 
 // Call is a call site.
@@ -153,7 +159,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendChannelSection(appendDynamicSection(b, f), f)
+	return appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -254,6 +260,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	}
 	decodeDynamicSection(d, f)
 	decodeChannelSection(d, f)
+	decodeDocSection(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
