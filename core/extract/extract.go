@@ -121,6 +121,9 @@ type Summary struct {
 	PluginChanged []string
 	Phases        []Phase // wall time per pipeline phase, in order
 	Workers       WorkerTime
+	// Go is the Go project the root was resolved in (nil: no Go files,
+	// or no go.mod or GOPATH layout to say where they are imported from).
+	Go *GoProject
 }
 
 // WorkerTime splits the parse+extract phase's worker time by stage, summed
@@ -258,7 +261,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256})
 	}
-	goRoot := gopathImportPath(root)
+	goRoot := goRootImportPath(root, routed, sum)
 	quick := quickDigest(buildID(), goRoot, goMods, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
 		// Every file as it was when the graph was made: not even the
@@ -789,15 +792,9 @@ func gopathImportPath(root string) string {
 // readGoModule returns the module path declared by the go.mod file at rel
 // (slash-separated) inside repo.
 func readGoModule(repo *os.Root, rel string) string {
-	data, err := safefile.ReadFile(repo, filepath.FromSlash(rel), 1<<20, nil)
+	data, err := safefile.ReadFile(repo, filepath.FromSlash(rel), goModMaxBytes, nil)
 	if err != nil {
 		return ""
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
+	return parseGoModule(data)
 }
