@@ -174,3 +174,31 @@ func TestExtractFolderOfModule(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractFolderOfPythonProject: a package folder of a src/ layout
+// links its absolute imports of its own modules as the whole project does.
+func TestExtractFolderOfPythonProject(t *testing.T) {
+	needBin(t)
+	proj := t.TempDir()
+	write(t, proj, map[string]string{
+		"pyproject.toml":                   "[project]\nname = \"shop\"\n",
+		"src/shop/__init__.py":             "",
+		"src/shop/billing/__init__.py":     "",
+		"src/shop/billing/invoice.py":      "def total(c):\n    return c\n",
+		"src/shop/billing/api/__init__.py": "",
+		"src/shop/billing/api/views.py":    "from shop.billing.invoice import total\nimport shop.billing.invoice\n\n\ndef show():\n    total(1)\n    shop.billing.invoice.total(2)\n",
+	})
+	outs := t.TempDir()
+	run(t, proj, false, "extract", "--out", filepath.Join(outs, "whole"), ".")
+	whole := callsUnder(t, filepath.Join(outs, "whole", "graph.json"), "src/shop/billing/")
+	if want := "api/views.py:5 show() -> invoice.py:1 total()"; !slices.Contains(whole, want) {
+		t.Fatalf("whole-project graph lacks %q; has:\n%s", want, strings.Join(whole, "\n"))
+	}
+	out := run(t, proj, false, "extract", "--out", filepath.Join(outs, "folder"), "src/shop/billing")
+	if want := `project: python: root imported as "shop.billing"`; !strings.Contains(out, want) {
+		t.Errorf("summary does not say which package it used; want %q in:\n%s", want, out)
+	}
+	if folder := callsUnder(t, filepath.Join(outs, "folder", "graph.json"), ""); !slices.Equal(folder, whole) {
+		t.Errorf("folder extraction links calls differently from the whole project:\nfolder:\n%s\nwhole:\n%s", strings.Join(folder, "\n"), strings.Join(whole, "\n"))
+	}
+}

@@ -124,6 +124,9 @@ type Summary struct {
 	// Go is the Go project the root was resolved in (nil: no Go files,
 	// or no go.mod or GOPATH layout to say where they are imported from).
 	Go *GoProject
+	// Python is the package the root is inside its Python project (nil:
+	// no Python files, or the root is its own source root).
+	Python *PyProject
 }
 
 // WorkerTime splits the parse+extract phase's worker time by stage, summed
@@ -262,7 +265,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256})
 	}
 	goRoot := goRootImportPath(root, routed, sum)
-	quick := quickDigest(buildID(), goRoot, goMods, sum.Skipped, routed)
+	pyRoot := pyRootPackage(root, routed, sum)
+	rootKey := rootDigestKey(goRoot, pyRoot)
+	quick := quickDigest(buildID(), rootKey, goMods, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
 		// Every file as it was when the graph was made: not even the
 		// facts cache is read.
@@ -369,7 +374,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if prev != nil && prev.Graph != nil {
 		// Incremental: only this run's facts need encoding for the digest;
 		// a full run digests them while writing the facts cache.
-		digest = inputsDigest(buildID(), goRoot, goMods, sum.Skipped, cached)
+		digest = inputsDigest(buildID(), rootKey, goMods, sum.Skipped, cached)
 		if prev.Graph.current(out.root, prev.Graph.Inputs, digest) {
 			changed := len(jobs) > 0 || sum.Removed > 0 // touched or edited without new facts
 			if !changed && prev.Graph.Quick == quick {
@@ -390,7 +395,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	go func() {
 		var h hash.Hash
 		if digest == "" {
-			h = newDigest(buildID(), goRoot, goMods, skipped)
+			h = newDigest(buildID(), rootKey, goMods, skipped)
 		}
 		err := writeFacts(ctx, cacheDir, key, cached, h)
 		if h != nil {
@@ -398,7 +403,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot})
+	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, PythonRootPackage: pyRoot})
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}

@@ -29,7 +29,11 @@ func (r *resolver) buildImportIndex() *importIndex {
 		f := &r.files[i]
 		ix.paths[f.Path] = int32(i)
 		if f.Family == "python" {
-			mod := strings.TrimSuffix(strings.TrimSuffix(f.Path, path.Ext(f.Path)), "/__init__")
+			mod := strings.TrimSuffix(f.Path, path.Ext(f.Path))
+			if r.pyRoot != "" {
+				mod = r.pyRoot + "/" + mod // "shop/billing/x": also "shop.billing.x"
+			}
+			mod = strings.TrimSuffix(mod, "/__init__")
 			parts := strings.Split(mod, "/")
 			for k := range parts {
 				key := strings.Join(parts[k:], ".")

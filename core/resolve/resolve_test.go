@@ -701,3 +701,28 @@ func TestExternalTestPackageImport(t *testing.T) {
 		})
 	}
 }
+
+// TestPythonRootPackage: a root below its source root (src/shop/billing)
+// resolves absolute imports of its own modules through the root's package.
+func TestPythonRootPackage(t *testing.T) {
+	files := []File{
+		{Path: "invoice.py", Language: "python", Family: "python", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{{Name: "total", Kind: "function", Parent: -1, Span: sp(1)}},
+		}},
+		{Path: "api/views.py", Language: "python", Family: "python", Facts: &abi.Facts{
+			Imports: []abi.Import{{Path: "shop.billing.invoice", Names: []abi.ImportName{{Name: "total"}}, Line: 1}},
+			Symbols: []abi.Symbol{{Name: "show", Kind: "function", Parent: -1, Span: sp(3)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "total", Line: 4}},
+		}},
+	}
+	const call = "api_views_show -calls-> invoice_total"
+	for _, tt := range []struct {
+		pkg  string
+		want bool
+	}{{"shop.billing", true}, {"", false}, {"other.billing", false}} {
+		g, _ := Build(files, Options{PythonRootPackage: tt.pkg})
+		if e, ok := edgeSet(g)[call]; ok != tt.want || ok && e.Confidence != graph.Extracted {
+			t.Errorf("PythonRootPackage %q: call linked %v (%s), want %v", tt.pkg, ok, e.Confidence, tt.want)
+		}
+	}
+}
