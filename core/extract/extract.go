@@ -127,6 +127,9 @@ type Summary struct {
 	// Python is the package the root is inside its Python project (nil:
 	// no Python files, or the root is its own source root).
 	Python *PyProject
+	// JS is the npm package enclosing the root (nil: no JavaScript or
+	// TypeScript files, or no package.json above the root).
+	JS *JSProject
 }
 
 // WorkerTime splits the parse+extract phase's worker time by stage, summed
@@ -214,7 +217,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, errors.New("extract: no Route function")
 	}
 	walked, err := discover.Walk(root, discover.Options{Match: func(rel string) bool {
-		return match(rel) != nil || path.Base(rel) == "go.mod"
+		return match(rel) != nil || path.Base(rel) == "go.mod" || path.Base(rel) == packageJSON
 	}})
 	if err != nil {
 		return nil, err
@@ -224,6 +227,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	sum.IgnoredCount, sum.PrunedDirs = walked.IgnoredCount, walked.PrunedDirs
 	for _, s := range walked.Skipped {
+		if path.Base(s.Rel) == packageJSON && match(s.Rel) == nil {
+			continue // read for package names only, never a source file
+		}
 		sum.Skipped = append(sum.Skipped, Skip{Path: s.Rel, Reason: string(s.Reason), Detail: s.Detail})
 	}
 
@@ -244,7 +250,14 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 
 	goMods := map[string]string{}
 	var routed []*job
+	var packageJSONs []string
 	for _, f := range walked.Files {
+		if path.Base(f.Rel) == packageJSON {
+			packageJSONs = append(packageJSONs, f.Real)
+			if match(f.Rel) == nil {
+				continue
+			}
+		}
 		if path.Base(f.Rel) == "go.mod" {
 			if mod := readGoModule(repo, f.Real); mod != "" {
 				goMods[path.Dir(f.Rel)] = mod
@@ -266,7 +279,11 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	goRoot := goRootImportPath(root, routed, sum)
 	pyRoot := pyRootPackage(root, routed, sum)
-	rootKey := rootDigestKey(goRoot, pyRoot)
+	var jsPkgs []resolve.JSPackage
+	if hasFamily(routed, ecmaFamily) {
+		jsPkgs, sum.JS = jsPackagesOf(repo, root, packageJSONs, sum)
+	}
+	rootKey := rootDigestKey(goRoot, pyRoot, jsPkgs)
 	quick := quickDigest(buildID(), rootKey, goMods, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
 		// Every file as it was when the graph was made: not even the
@@ -403,7 +420,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, PythonRootPackage: pyRoot})
+	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, PythonRootPackage: pyRoot, JSPackages: jsPkgs})
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}

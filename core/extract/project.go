@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/synaptic-graph/synaptic/core/resolve"
 	"github.com/synaptic-graph/synaptic/core/safefile"
 )
 
@@ -157,6 +159,9 @@ func (s *Summary) ProjectLines() []string {
 	if s.Python != nil {
 		lines = append(lines, s.Python.String())
 	}
+	if s.JS != nil {
+		lines = append(lines, s.JS.String())
+	}
 	return lines
 }
 
@@ -262,11 +267,17 @@ func pyRootPackage(root string, routed []*job, sum *Summary) string {
 }
 
 // rootDigestKey is what the inputs digest records of the root's place in
-// its projects; without a Python package it is the Go import path alone,
-// as before Python packages were found, so existing caches stay valid.
-func rootDigestKey(goRoot, pyPackage string) string {
-	if pyPackage == "" {
-		return goRoot
+// its projects; without a Python package or npm packages it is the Go
+// import path alone, as before those were found, so existing caches stay
+// valid.
+func rootDigestKey(goRoot, pyPackage string, js []resolve.JSPackage) string {
+	key := goRoot
+	if pyPackage != "" {
+		key += "\x00python=" + pyPackage
 	}
-	return goRoot + "\x00python=" + pyPackage
+	if len(js) > 0 {
+		b, _ := json.Marshal(js) // plain strings and slices: cannot fail
+		key += "\x00npm=" + string(b)
+	}
+	return key
 }

@@ -311,31 +311,20 @@ func score(c graph.Confidence) float64 {
 	return c.DefaultScore()
 }
 
+// ecmaFamily is the language family of JavaScript and TypeScript files.
+const ecmaFamily = "ecmascript"
+
 var ecmaExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
 
 // importByPath resolves relative file specifiers (JS/TS and any other
 // family that imports by path).
 func (r *resolver) importByPath(ix *importIndex, f *fileInfo, im *abi.Import) {
 	target := int32(-1)
-	if strings.HasPrefix(im.Path, "./") || strings.HasPrefix(im.Path, "../") || im.Path == "." || im.Path == ".." {
-		p := path.Join(f.dir, im.Path)
-		trimmed := strings.TrimSuffix(p, path.Ext(p))
-		cands := []string{p}
-		for _, e := range ecmaExts {
-			cands = append(cands, p+e)
-		}
-		for _, e := range ecmaExts {
-			cands = append(cands, p+"/index"+e)
-		}
-		for _, e := range ecmaExts { // "./x.js" written for x.ts
-			cands = append(cands, trimmed+e)
-		}
-		for _, c := range cands {
-			if fi, ok := ix.paths[c]; ok {
-				target = fi
-				break
-			}
-		}
+	switch {
+	case strings.HasPrefix(im.Path, "./") || strings.HasPrefix(im.Path, "../") || im.Path == "." || im.Path == "..":
+		target = ecmaFile(ix, path.Join(f.dir, im.Path))
+	case f.Family == ecmaFamily && len(r.jsPackages) > 0:
+		target = r.jsPackageFile(ix, im.Path)
 	}
 	if target < 0 {
 		r.edge(f.id, r.stub(im.Path, "module"), "imports", graph.Extracted, 0, f.Path, im.Line)
