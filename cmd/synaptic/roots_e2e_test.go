@@ -202,3 +202,36 @@ func TestExtractFolderOfPythonProject(t *testing.T) {
 		t.Errorf("folder extraction links calls differently from the whole project:\nfolder:\n%s\nwhole:\n%s", strings.Join(folder, "\n"), strings.Join(whole, "\n"))
 	}
 }
+
+// TestExtractFolderOfNPMWorkspace: a folder of a workspace package links
+// its self-references ("zod/v4/core" inside zod, through "exports") as
+// the whole workspace does, and names the package and workspace it used.
+func TestExtractFolderOfNPMWorkspace(t *testing.T) {
+	needBin(t)
+	ws := t.TempDir()
+	write(t, ws, map[string]string{
+		"package.json":                          `{"name":"mono","private":true,"workspaces":["packages/*"]}`,
+		"packages/zod/package.json":             `{"name":"zod","exports":{".":"./index.js","./v4/core":{"@zod/source":"./src/v4/core/index.ts","import":"./v4/core/index.js"}}}`,
+		"packages/zod/src/v4/core/index.ts":     "export function parse(x: string): string {\n  return x;\n}\n",
+		"packages/zod/src/v4/classic/schema.ts": "import { parse } from \"zod/v4/core\";\n\nexport function run(): string {\n  return parse(\"a\");\n}\n",
+		"packages/app/package.json":             `{"name":"app"}`,
+		"packages/app/main.ts":                  "import { parse } from \"zod/v4/core\";\n\nexport function main(): string {\n  return parse(\"b\");\n}\n",
+	})
+	outs := t.TempDir()
+	run(t, ws, false, "extract", "--out", filepath.Join(outs, "whole"), ".")
+	whole := callsUnder(t, filepath.Join(outs, "whole", "graph.json"), "packages/zod/src/v4/")
+	if want := "classic/schema.ts:3 run() -> core/index.ts:1 parse()"; !slices.Contains(whole, want) {
+		t.Fatalf("whole-workspace graph lacks %q; has:\n%s", want, strings.Join(whole, "\n"))
+	}
+	if all := callsUnder(t, filepath.Join(outs, "whole", "graph.json"), ""); !slices.Contains(all, "packages/app/main.ts:3 main() -> packages/zod/src/v4/core/index.ts:1 parse()") {
+		t.Errorf("a workspace package's import of another does not link; calls:\n%s", strings.Join(all, "\n"))
+	}
+	out := run(t, ws, false, "extract", "--out", filepath.Join(outs, "folder"), "packages/zod/src/v4")
+	want := fmt.Sprintf(`project: npm: package "zod" (package.json above the root: %s), root is its src/v4; workspace root %s`, filepath.Join(ws, "packages/zod/package.json"), ws)
+	if !strings.Contains(out, want) {
+		t.Errorf("summary does not say which package it used; want %q in:\n%s", want, out)
+	}
+	if folder := callsUnder(t, filepath.Join(outs, "folder", "graph.json"), ""); !slices.Equal(folder, whole) {
+		t.Errorf("folder extraction links calls differently from the whole workspace:\nfolder:\n%s\nwhole:\n%s", strings.Join(folder, "\n"), strings.Join(whole, "\n"))
+	}
+}
