@@ -250,10 +250,10 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 
 	goMods := map[string]string{}
 	var routed []*job
-	var packageJSONs []string
+	var packageJSONs []discover.File
 	for _, f := range walked.Files {
 		if path.Base(f.Rel) == packageJSON {
-			packageJSONs = append(packageJSONs, f.Real)
+			packageJSONs = append(packageJSONs, f)
 			if match(f.Rel) == nil {
 				continue
 			}

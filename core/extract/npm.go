@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/synaptic-graph/synaptic/core/discover"
 	"github.com/synaptic-graph/synaptic/core/resolve"
 	"github.com/synaptic-graph/synaptic/core/safefile"
 )
@@ -166,23 +167,23 @@ func exportValue(dec *json.Decoder, tok json.Token, depth int) ([]string, error)
 	return nil, nil // null, numbers, booleans: no target
 }
 
-// jsPackagesOf reads every package.json the walk found (rels) and the one
+// jsPackagesOf reads every package.json the walk found and the one
 // enclosing root, for the resolver, and returns the enclosing package's
 // context for the summary. A package.json that cannot be read or parsed
 // is a warning: its package is then not resolved by name.
-func jsPackagesOf(repo *os.Root, root string, rels []string, sum *Summary) ([]resolve.JSPackage, *JSProject) {
+func jsPackagesOf(repo *os.Root, root string, found []discover.File, sum *Summary) ([]resolve.JSPackage, *JSProject) {
 	var pkgs []resolve.JSPackage
-	for _, rel := range rels {
-		data, err := safefile.ReadFile(repo, filepath.FromSlash(rel), packageJSONMaxBytes, nil)
+	for _, f := range found {
+		data, err := safefile.ReadFile(repo, filepath.FromSlash(f.Real), packageJSONMaxBytes, nil)
 		if err == nil {
 			var p parsedPackage
 			if p, err = parsePackageJSON(data); err == nil && p.pkg.Name != "" {
-				p.pkg.Dir = path.Dir(rel)
+				p.pkg.Dir = path.Dir(f.Rel)
 				pkgs = append(pkgs, p.pkg)
 			}
 		}
 		if err != nil {
-			sum.Warnings = append(sum.Warnings, fmt.Sprintf("%s: %v; its package name does not resolve imports (fix the file)", rel, err))
+			sum.Warnings = append(sum.Warnings, fmt.Sprintf("%s: %v; its package name does not resolve imports (fix the file)", f.Rel, err))
 		}
 	}
 	proj, enclosing := findJSProject(root)

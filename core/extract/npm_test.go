@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/synaptic-graph/synaptic/core/discover"
 	"github.com/synaptic-graph/synaptic/core/resolve"
 )
 
@@ -126,5 +128,33 @@ func TestFindJSProject(t *testing.T) {
 				t.Errorf("package for the resolver = %+v, want %s inside %s", pkg, got.Name, got.Inside)
 			}
 		})
+	}
+}
+
+// TestJSPackagesOfBadFile: a package.json that is not JSON is named in a
+// warning and left out; the others still count.
+func TestJSPackagesOfBadFile(t *testing.T) {
+	dir := t.TempDir()
+	for f, body := range map[string]string{"bad/package.json": `{"name":`, "good/package.json": `{"name":"good"}`} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	repo, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	sum := &Summary{}
+	found := []discover.File{{Rel: "bad/package.json", Real: "bad/package.json"}, {Rel: "good/package.json", Real: "good/package.json"}}
+	pkgs, _ := jsPackagesOf(repo, dir, found, sum)
+	if len(pkgs) != 1 || pkgs[0].Name != "good" || pkgs[0].Dir != "good" {
+		t.Errorf("packages = %+v, want only good", pkgs)
+	}
+	if len(sum.Warnings) != 1 || !strings.Contains(sum.Warnings[0], "bad/package.json") || !strings.Contains(sum.Warnings[0], "fix the file") {
+		t.Errorf("warnings = %q, want one naming bad/package.json and the fix", sum.Warnings)
 	}
 }
