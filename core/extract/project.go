@@ -49,7 +49,11 @@ func (p GoProject) String() string {
 	if p.Source == ProjectGOPATH {
 		return fmt.Sprintf("go: root imported as %q (%s, no go.mod)", p.ImportPath, p.Source)
 	}
-	return fmt.Sprintf("go: module %q (%s: %s), root imported as %q", p.Module, p.Source, filepath.Join(p.Dir, "go.mod"), p.ImportPath)
+	where := fmt.Sprintf("root imported as %q", p.ImportPath)
+	if p.ImportPath == "" {
+		where = "its folders are the import paths"
+	}
+	return fmt.Sprintf("go: module %q (%s: %s), %s", p.Module, p.Source, filepath.Join(p.Dir, "go.mod"), where)
 }
 
 // findGoProject finds the Go context of root (absolute) the way the go
@@ -58,7 +62,7 @@ func (p GoProject) String() string {
 // and a warning when a go.mod on the way cannot be used.
 func findGoProject(root string) (*GoProject, string) {
 	if mod, err := goModuleAt(root); err == nil && mod != "" {
-		return &GoProject{Source: ProjectGoModRoot, Dir: root, Module: mod, ImportPath: mod}, ""
+		return &GoProject{Source: ProjectGoModRoot, Dir: root, Module: mod, ImportPath: goImportPath(mod, ".")}, ""
 	}
 	for dir := filepath.Dir(root); ; dir = filepath.Dir(dir) {
 		mod, err := goModuleAt(dir)
@@ -90,6 +94,9 @@ func goImportPath(mod, rel string) string {
 		return rel[i+len("vendor/"):]
 	}
 	if mod == stdModule {
+		if rel == "." {
+			return "" // $GOROOT/src itself: its folders are the import paths
+		}
 		return rel
 	}
 	return path.Join(mod, rel)

@@ -60,6 +60,7 @@ func TestFindGoProject(t *testing.T) {
 		{"go.mod three levels up", "shop/services/billing/invoice", &GoProject{ProjectGoModAbove, "shop", "example.com/shop", "example.com/shop/services/billing/invoice"}, ""},
 		{"nested go.mod wins", "shop/tools/gen", &GoProject{ProjectGoModAbove, "shop/tools", "example.com/shop/tools", "example.com/shop/tools/gen"}, ""},
 		{"vendored package", "shop/vendor/golang.org/x/text", &GoProject{ProjectGoModAbove, "shop", "example.com/shop", "golang.org/x/text"}, ""},
+		{"std module at the root", "goroot/src", &GoProject{ProjectGoModRoot, "goroot/src", "std", ""}, ""},
 		{"std module", "goroot/src/net/http", &GoProject{ProjectGoModAbove, "goroot/src", "std", "net/http"}, ""},
 		{"GOPATH layout", "gopath/src/github.com/a/b", &GoProject{Source: ProjectGOPATH, ImportPath: "github.com/a/b"}, ""},
 		{"none", "plain/dir", nil, ""},
