@@ -121,6 +121,15 @@ type Summary struct {
 	PluginChanged []string
 	Phases        []Phase // wall time per pipeline phase, in order
 	Workers       WorkerTime
+	// Go is the Go project the root was resolved in (nil: no Go files,
+	// or no go.mod or GOPATH layout to say where they are imported from).
+	Go *GoProject
+	// Python is the package the root is inside its Python project (nil:
+	// no Python files, or the root is its own source root).
+	Python *PyProject
+	// JS is the npm package enclosing the root (nil: no JavaScript or
+	// TypeScript files, or no package.json above the root).
+	JS *JSProject
 }
 
 // WorkerTime splits the parse+extract phase's worker time by stage, summed
@@ -208,7 +217,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, errors.New("extract: no Route function")
 	}
 	walked, err := discover.Walk(root, discover.Options{Match: func(rel string) bool {
-		return match(rel) != nil || path.Base(rel) == "go.mod"
+		return match(rel) != nil || path.Base(rel) == "go.mod" || path.Base(rel) == packageJSON
 	}})
 	if err != nil {
 		return nil, err
@@ -218,6 +227,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	sum.IgnoredCount, sum.PrunedDirs = walked.IgnoredCount, walked.PrunedDirs
 	for _, s := range walked.Skipped {
+		if path.Base(s.Rel) == packageJSON && match(s.Rel) == nil {
+			continue // read for package names only, never a source file
+		}
 		sum.Skipped = append(sum.Skipped, Skip{Path: s.Rel, Reason: string(s.Reason), Detail: s.Detail})
 	}
 
@@ -238,7 +250,14 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 
 	goMods := map[string]string{}
 	var routed []*job
+	var packageJSONs []discover.File
 	for _, f := range walked.Files {
+		if path.Base(f.Rel) == packageJSON {
+			packageJSONs = append(packageJSONs, f)
+			if match(f.Rel) == nil {
+				continue
+			}
+		}
 		if path.Base(f.Rel) == "go.mod" {
 			if mod := readGoModule(repo, f.Real); mod != "" {
 				goMods[path.Dir(f.Rel)] = mod
@@ -258,8 +277,14 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256})
 	}
-	goRoot := gopathImportPath(root)
-	quick := quickDigest(buildID(), goRoot, goMods, sum.Skipped, routed)
+	goRoot := goRootImportPath(root, routed, sum)
+	pyRoot := pyRootPackage(root, routed, sum)
+	var jsPkgs []resolve.JSPackage
+	if hasFamily(routed, ecmaFamily) {
+		jsPkgs, sum.JS = jsPackagesOf(repo, root, packageJSONs, sum)
+	}
+	rootKey := rootDigestKey(goRoot, pyRoot, jsPkgs)
+	quick := quickDigest(buildID(), rootKey, goMods, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
 		// Every file as it was when the graph was made: not even the
 		// facts cache is read.
@@ -366,7 +391,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if prev != nil && prev.Graph != nil {
 		// Incremental: only this run's facts need encoding for the digest;
 		// a full run digests them while writing the facts cache.
-		digest = inputsDigest(buildID(), goRoot, goMods, sum.Skipped, cached)
+		digest = inputsDigest(buildID(), rootKey, goMods, sum.Skipped, cached)
 		if prev.Graph.current(out.root, prev.Graph.Inputs, digest) {
 			changed := len(jobs) > 0 || sum.Removed > 0 // touched or edited without new facts
 			if !changed && prev.Graph.Quick == quick {
@@ -387,7 +412,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	go func() {
 		var h hash.Hash
 		if digest == "" {
-			h = newDigest(buildID(), goRoot, goMods, skipped)
+			h = newDigest(buildID(), rootKey, goMods, skipped)
 		}
 		err := writeFacts(ctx, cacheDir, key, cached, h)
 		if h != nil {
@@ -395,7 +420,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot})
+	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, PythonRootPackage: pyRoot, JSPackages: jsPkgs})
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}
@@ -789,15 +814,9 @@ func gopathImportPath(root string) string {
 // readGoModule returns the module path declared by the go.mod file at rel
 // (slash-separated) inside repo.
 func readGoModule(repo *os.Root, rel string) string {
-	data, err := safefile.ReadFile(repo, filepath.FromSlash(rel), 1<<20, nil)
+	data, err := safefile.ReadFile(repo, filepath.FromSlash(rel), goModMaxBytes, nil)
 	if err != nil {
 		return ""
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		line = strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			return strings.Trim(strings.TrimSpace(rest), `"`)
-		}
-	}
-	return ""
+	return parseGoModule(data)
 }

@@ -29,7 +29,11 @@ func (r *resolver) buildImportIndex() *importIndex {
 		f := &r.files[i]
 		ix.paths[f.Path] = int32(i)
 		if f.Family == "python" {
-			mod := strings.TrimSuffix(strings.TrimSuffix(f.Path, path.Ext(f.Path)), "/__init__")
+			mod := strings.TrimSuffix(f.Path, path.Ext(f.Path))
+			if r.pyRoot != "" {
+				mod = r.pyRoot + "/" + mod // "shop/billing/x": also "shop.billing.x"
+			}
+			mod = strings.TrimSuffix(mod, "/__init__")
 			parts := strings.Split(mod, "/")
 			for k := range parts {
 				key := strings.Join(parts[k:], ".")
@@ -85,6 +89,12 @@ func (f *fileInfo) bind(name string, b binding) {
 
 func (r *resolver) importGo(ix *importIndex, f *fileInfo, im *abi.Import) {
 	pk := r.goPackage(ix, im.Path)
+	conf := graph.Extracted
+	if pk == nil {
+		if pk = r.packageUnderTest(ix, f, im.Path); pk != nil {
+			conf = graph.Inferred
+		}
+	}
 	if pk == nil {
 		r.edge(f.id, r.stub(im.Path, "package"), "imports", graph.Extracted, 0, f.Path, im.Line)
 		name := im.Alias
@@ -94,7 +104,7 @@ func (r *resolver) importGo(ix *importIndex, f *fileInfo, im *abi.Import) {
 		f.bind(name, binding{file: -1, sym: -1})
 		return
 	}
-	r.edge(f.id, pk.id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
+	r.edge(f.id, pk.id, "imports_from", conf, score(conf), f.Path, im.Line)
 	switch im.Alias {
 	case "":
 		f.bind(pk.name, binding{pkg: pk, file: -1, sym: -1})
@@ -131,6 +141,48 @@ func (r *resolver) goPackage(ix *importIndex, ip string) *pkgInfo {
 		return pickGoPackage(ix.goDirs[path.Join(".", rel)], ip)
 	}
 	return nil
+}
+
+// packageUnderTest is the package an external test package (foo_test)
+// imports when nothing says where the root's import paths live (no go.mod
+// above the file, no import path of the root): the package foo of its own
+// folder, when exactly one of the file's imports ends in foo. The go
+// command requires foo_test to sit next to foo, so a folder extracted on
+// its own still links its tests; with a go.mod the module says it exactly
+// (mcp_test may import both this repository's mcp and another one).
+func (r *resolver) packageUnderTest(ix *importIndex, f *fileInfo, ip string) *pkgInfo {
+	if f.pkg == nil || r.goRoot != "" || inGoModule(ix, f.dir) {
+		return nil
+	}
+	base, ok := strings.CutSuffix(f.pkg.name, "_test")
+	if !ok || base == "" || path.Base(ip) != base {
+		return nil
+	}
+	n := 0
+	for _, im := range f.Facts.Imports {
+		if path.Base(im.Path) == base {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil
+	}
+	for _, pk := range ix.goDirs[f.dir] {
+		if pk.name == base {
+			return pk
+		}
+	}
+	return nil
+}
+
+// inGoModule says whether dir is at or below a directory holding a go.mod.
+func inGoModule(ix *importIndex, dir string) bool {
+	for d := range ix.goModule {
+		if d == "." || dir == d || strings.HasPrefix(dir, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // pickGoPackage chooses the importable package of a directory. A directory
@@ -259,31 +311,20 @@ func score(c graph.Confidence) float64 {
 	return c.DefaultScore()
 }
 
+// ecmaFamily is the language family of JavaScript and TypeScript files.
+const ecmaFamily = "ecmascript"
+
 var ecmaExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
 
 // importByPath resolves relative file specifiers (JS/TS and any other
 // family that imports by path).
 func (r *resolver) importByPath(ix *importIndex, f *fileInfo, im *abi.Import) {
 	target := int32(-1)
-	if strings.HasPrefix(im.Path, "./") || strings.HasPrefix(im.Path, "../") || im.Path == "." || im.Path == ".." {
-		p := path.Join(f.dir, im.Path)
-		trimmed := strings.TrimSuffix(p, path.Ext(p))
-		cands := []string{p}
-		for _, e := range ecmaExts {
-			cands = append(cands, p+e)
-		}
-		for _, e := range ecmaExts {
-			cands = append(cands, p+"/index"+e)
-		}
-		for _, e := range ecmaExts { // "./x.js" written for x.ts
-			cands = append(cands, trimmed+e)
-		}
-		for _, c := range cands {
-			if fi, ok := ix.paths[c]; ok {
-				target = fi
-				break
-			}
-		}
+	switch {
+	case strings.HasPrefix(im.Path, "./") || strings.HasPrefix(im.Path, "../") || im.Path == "." || im.Path == "..":
+		target = ecmaFile(ix, path.Join(f.dir, im.Path))
+	case f.Family == ecmaFamily && len(r.jsPackages) > 0:
+		target = r.jsPackageFile(ix, im.Path)
 	}
 	if target < 0 {
 		r.edge(f.id, r.stub(im.Path, "module"), "imports", graph.Extracted, 0, f.Path, im.Line)

@@ -58,6 +58,14 @@ type Options struct {
 	// has no go.mod but sits in a GOPATH-style tree ("net/http" for
 	// …/src/net/http); "" if unknown.
 	GoRootImportPath string
+	// PythonRootPackage is the dotted package of the repository root when
+	// it is a folder below its project's source root ("shop.billing" for
+	// src/shop/billing), so "import shop.billing.x" reaches x.py; "" if
+	// the root is its own source root.
+	PythonRootPackage string
+	// JSPackages are the npm packages of the tree and the one enclosing
+	// the root, for bare specifiers naming them (see JSPackage).
+	JSPackages []JSPackage
 }
 
 // Build resolves files into a canonical graph. files may be in any order.
@@ -65,16 +73,18 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	r := &resolver{
-		files:     make([]fileInfo, len(files)),
-		ids:       make(map[string]bool),
-		pkgs:      make(map[string]*pkgInfo),
-		byFamily:  make(map[string]map[string][]int32),
-		methods:   make(map[int32]map[string][]int32),
-		fields:    make(map[int32]map[string][]int32),
-		bases:     make(map[int32][]int32),
-		dirs:      make(map[string][]int32),
-		goModules: opts.GoModules,
-		goRoot:    opts.GoRootImportPath,
+		files:      make([]fileInfo, len(files)),
+		ids:        make(map[string]bool),
+		pkgs:       make(map[string]*pkgInfo),
+		byFamily:   make(map[string]map[string][]int32),
+		methods:    make(map[int32]map[string][]int32),
+		fields:     make(map[int32]map[string][]int32),
+		bases:      make(map[int32][]int32),
+		dirs:       make(map[string][]int32),
+		goModules:  opts.GoModules,
+		goRoot:     opts.GoRootImportPath,
+		pyRoot:     strings.ReplaceAll(opts.PythonRootPackage, ".", "/"),
+		jsPackages: opts.JSPackages,
 	}
 	nsyms, nfacts := 0, 0
 	for i := range files {
@@ -165,8 +175,10 @@ type resolver struct {
 	nested   map[int32][]int32             // callable -> symbols declared in its body
 	stats    Stats
 	// goModules maps a directory holding go.mod to its module path.
-	goModules map[string]string
-	goRoot    string // import path of "." without a go.mod, or ""
+	goModules  map[string]string
+	goRoot     string // import path of "." without a go.mod, or ""
+	pyRoot     string // Python package path of "." ("shop/billing"), or ""
+	jsPackages []JSPackage
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {

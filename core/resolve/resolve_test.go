@@ -640,3 +640,89 @@ func TestWildcardImportTypes(t *testing.T) {
 		t.Fatalf("want both dot-import calls linked, got %+v (found %v)", e, ok)
 	}
 }
+
+// TestExternalTestPackageImport: package foo_test importing ".../foo"
+// links to its own folder's foo when nothing maps import paths (no go.mod,
+// no root import path); with a go.mod the module decides, so an external
+// package of the same name is never taken for the folder's.
+func TestExternalTestPackageImport(t *testing.T) {
+	files := func(imports ...string) []File {
+		var ims []abi.Import
+		for i, p := range imports {
+			ims = append(ims, abi.Import{Path: p, Line: uint32(2 + i)})
+		}
+		return []File{
+			{Path: "foo.go", Language: "go", Family: "go", Facts: &abi.Facts{
+				Package: "foo",
+				Symbols: []abi.Symbol{{Name: "Do", Kind: "function", Parent: -1, Span: sp(3)}},
+			}},
+			{Path: "foo_test.go", Language: "go", Family: "go", Facts: &abi.Facts{
+				Package: "foo_test",
+				Imports: ims,
+				Symbols: []abi.Symbol{{Name: "TestDo", Kind: "function", Parent: -1, Span: sp(5)}},
+				Calls:   []abi.Call{{Caller: 0, Name: "Do", Receiver: "foo", Line: 6}},
+			}},
+		}
+	}
+	const call = "foo_test_testdo -calls-> foo_do"
+	tests := []struct {
+		name    string
+		files   []File
+		opts    Options
+		linked  bool
+		inferIm bool // the import edge is INFERRED
+	}{
+		{"no go.mod: the folder's package", files("example.com/any/foo"), Options{}, true, true},
+		{"two imports named foo: ambiguous", files("example.com/any/foo", "other.org/foo"), Options{}, false, false},
+		{"other base name", files("example.com/any/bar"), Options{}, false, false},
+		{"go.mod says it is the module's", files("example.com/m"), Options{GoModules: map[string]string{".": "example.com/m"}}, true, false},
+		{"go.mod says it is external", files("other.org/foo"), Options{GoModules: map[string]string{".": "example.com/foo"}}, false, false},
+		{"root import path says it is external", files("other.org/foo"), Options{GoRootImportPath: "example.com/foo"}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, _ := Build(tt.files, tt.opts)
+			es := edgeSet(g)
+			if _, ok := es[call]; ok != tt.linked {
+				t.Errorf("call linked = %v, want %v; edges: %v", ok, tt.linked, es)
+			}
+			var im *graph.Edge
+			for k, e := range es {
+				if strings.HasPrefix(k, "foo_test_go -imports_from-> ") {
+					im = &e
+				}
+			}
+			if tt.linked && im == nil {
+				t.Fatal("no imports_from edge")
+			}
+			if im != nil && (im.Confidence == graph.Inferred) != tt.inferIm {
+				t.Errorf("import edge confidence %s, want inferred=%v", im.Confidence, tt.inferIm)
+			}
+		})
+	}
+}
+
+// TestPythonRootPackage: a root below its source root (src/shop/billing)
+// resolves absolute imports of its own modules through the root's package.
+func TestPythonRootPackage(t *testing.T) {
+	files := []File{
+		{Path: "invoice.py", Language: "python", Family: "python", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{{Name: "total", Kind: "function", Parent: -1, Span: sp(1)}},
+		}},
+		{Path: "api/views.py", Language: "python", Family: "python", Facts: &abi.Facts{
+			Imports: []abi.Import{{Path: "shop.billing.invoice", Names: []abi.ImportName{{Name: "total"}}, Line: 1}},
+			Symbols: []abi.Symbol{{Name: "show", Kind: "function", Parent: -1, Span: sp(3)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "total", Line: 4}},
+		}},
+	}
+	const call = "api_views_show -calls-> invoice_total"
+	for _, tt := range []struct {
+		pkg  string
+		want bool
+	}{{"shop.billing", true}, {"", false}, {"other.billing", false}} {
+		g, _ := Build(files, Options{PythonRootPackage: tt.pkg})
+		if e, ok := edgeSet(g)[call]; ok != tt.want || ok && e.Confidence != graph.Extracted {
+			t.Errorf("PythonRootPackage %q: call linked %v (%s), want %v", tt.pkg, ok, e.Confidence, tt.want)
+		}
+	}
+}

@@ -111,6 +111,9 @@ func printSummary(w io.Writer, s *extract.Summary, pluginNotes []string) {
 	for _, n := range pluginNotes {
 		fmt.Fprintf(w, "  plugins: %s\n", textsafe.Terminal(n))
 	}
+	for _, l := range s.ProjectLines() {
+		fmt.Fprintf(w, "  project: %s\n", textsafe.Terminal(l))
+	}
 	fmt.Fprintf(w, "  files:  %s\n", joinCounts(s.PerLanguage))
 	fmt.Fprintf(w, "  edges:  %s\n", joinCounts(s.ByRelation))
 	r := s.Resolution
