@@ -127,24 +127,31 @@ func (sw *sourceWatcher) loop(ctx context.Context) {
 			}
 			sw.handle(ev)
 		case err, ok := <-sw.fs.Errors:
-			switch {
-			case !ok:
+			if !ok {
 				sw.stop("the event stream closed")
 				return
-			case errors.Is(err, fsnotify.ErrEventOverflow):
-				// Events were lost: whatever they were, the tree changed,
-				// and directories made meanwhile are not watched yet.
-				sw.dirty.Store(true)
-				if err := sw.rescan(); err != nil {
-					sw.stop(err.Error())
-					return
-				}
-			default:
-				sw.stop(err.Error())
+			}
+			if !sw.handleError(err) {
 				return
 			}
 		}
 	}
+}
+
+// handleError reports whether watching goes on after err.
+func (sw *sourceWatcher) handleError(err error) bool {
+	if !errors.Is(err, fsnotify.ErrEventOverflow) {
+		sw.stop(err.Error())
+		return false
+	}
+	// Events were lost: whatever they were, the tree changed, and
+	// directories made meanwhile are not watched yet.
+	sw.dirty.Store(true)
+	if err := sw.rescan(); err != nil {
+		sw.stop(err.Error())
+		return false
+	}
+	return true
 }
 
 func (sw *sourceWatcher) handle(ev fsnotify.Event) {
@@ -152,6 +159,9 @@ func (sw *sourceWatcher) handle(ev fsnotify.Event) {
 		if ack := sw.ack.Swap(nil); ack != nil {
 			close(*ack)
 		}
+		return
+	}
+	if editorScratch(filepath.Base(ev.Name)) {
 		return
 	}
 	sw.dirty.Store(true)
@@ -200,7 +210,7 @@ func (sw *sourceWatcher) live() bool { return sw != nil && !sw.dead.Load() }
 // been read. Clearing comes before the catch-up walks, so an edit made
 // during it is seen by the next call.
 func (sw *sourceWatcher) takeDirty() bool {
-	if !sw.sync() {
+	if !sw.live() || !sw.sync() {
 		return true
 	}
 	return sw.dirty.Swap(false)
@@ -229,4 +239,20 @@ func (sw *sourceWatcher) sync() bool {
 		sw.ack.Store(nil)
 		return false
 	}
+}
+
+// editorScratch reports names editors write beside the file being edited
+// (vim's swap files and write probe, backup~ files, emacs lock and
+// autosave files): never source, and written every few seconds while a
+// file is open, so they must not cost a catch-up each.
+func editorScratch(name string) bool {
+	switch {
+	case name == "4913", strings.HasSuffix(name, "~"), strings.HasPrefix(name, ".#"):
+		return true
+	case strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"):
+		return true
+	case strings.HasPrefix(name, ".") && (strings.HasSuffix(name, ".swp") || strings.HasSuffix(name, ".swx") || strings.HasSuffix(name, ".swo")):
+		return true
+	}
+	return false
 }
