@@ -3,6 +3,7 @@ package main_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,19 +17,35 @@ import (
 // file events (a new directory tree among them) is handled. The debounce
 // is set to a minute, so only the watcher's events can explain a refresh.
 func TestServeWatch(t *testing.T) {
+	for _, transport := range []string{"http", "stdio"} {
+		t.Run(transport, func(t *testing.T) { testServeWatch(t, transport) })
+	}
+}
+
+func testServeWatch(t *testing.T, transport string) {
 	root, graphPath := serveFixture(t)
-	s := startHTTP(t, serveEnv("SYNAPTIC_SERVE_AUTOFRESH_DEBOUNCE_MS=60000"), "--graph", graphPath, "--watch")
-	cs := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
+	env := serveEnv("SYNAPTIC_SERVE_AUTOFRESH_DEBOUNCE_MS=60000")
+	var cs *sdk.ClientSession
+	stderr := &syncBuffer{}
+	if transport == "http" {
+		s := startHTTP(t, env, "--graph", graphPath, "--watch")
+		stderr = s.stderr
+		cs = connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
+	} else {
+		cmd := exec.Command(bin, "serve", "--graph", graphPath)
+		cmd.Env, cmd.Stderr = append(env, "SYNAPTIC_SERVE_WATCH=1"), stderr
+		cs = connectSDK(t, &sdk.CommandTransport{Command: cmd}, "")
+	}
 	defer cs.Close()
 	has := func(name string) bool {
 		res := callTool(t, cs, "get_node", map[string]any{"label": name + "()"})
 		return !res.IsError && strings.Contains(resultText(res), "Node: "+name+"()")
 	}
-	refreshes := func() int { return strings.Count(s.stderr.String(), "auto-freshen: ") }
+	refreshes := func() int { return strings.Count(stderr.String(), "auto-freshen: ") }
 	if !has("WithTax") {
 		t.Fatal("fixture function not served")
 	}
-	waitFor(t, 10*time.Second, "the watcher to start", func() bool { return strings.Contains(s.stderr.String(), "--watch: watching") })
+	waitFor(t, 10*time.Second, "the watcher to start", func() bool { return strings.Contains(stderr.String(), "--watch: watching") })
 
 	// A clean query pays for no catch-up.
 	before := refreshes()
@@ -36,13 +53,13 @@ func TestServeWatch(t *testing.T) {
 		has("WithTax")
 	}
 	if n := refreshes(); n != before {
-		t.Errorf("clean queries ran %d catch-ups:\n%s", n-before, s.stderr.String())
+		t.Errorf("clean queries ran %d catch-ups:\n%s", n-before, stderr.String())
 	}
 
 	// Add a function: the next request sees it, with no wait.
 	write(t, root, map[string]string{"price/discount.go": "package price\n\nfunc Discount(c int) int { return WithTax(c) / 2 }\n"})
 	if !has("Discount") {
-		t.Fatalf("added function not served on the next request:\n%s", s.stderr.String())
+		t.Fatalf("added function not served on the next request:\n%s", stderr.String())
 	}
 	if txt := resultText(callTool(t, cs, "find_callers", map[string]any{"label": "WithTax"})); !strings.Contains(txt, "Discount") {
 		t.Errorf("new call not linked:\n%s", txt)
@@ -61,15 +78,15 @@ func TestServeWatch(t *testing.T) {
 	}
 	write(t, root, map[string]string{"notes/d07/deeper/late.go": "package deeper\n\nfunc LateArrival() int { return 1 }\n"})
 	if !has("LateArrival") {
-		t.Fatalf("function added after a 2,000-event burst not served:\n%s", s.stderr.String())
+		t.Fatalf("function added after a 2,000-event burst not served:\n%s", stderr.String())
 	}
 	// And the new directories are watched: an edit in one is seen.
 	write(t, root, map[string]string{"notes/d07/deeper/late.go": "package deeper\n\nfunc Renamed() int { return 1 }\n"})
 	if has("LateArrival") || !has("Renamed") {
-		t.Errorf("edit in a directory made while serving not seen:\n%s", s.stderr.String())
+		t.Errorf("edit in a directory made while serving not seen:\n%s", stderr.String())
 	}
-	if strings.Contains(s.stderr.String(), "falling back") {
-		t.Errorf("watcher fell back:\n%s", s.stderr.String())
+	if strings.Contains(stderr.String(), "falling back") {
+		t.Errorf("watcher fell back:\n%s", stderr.String())
 	}
 }
 
