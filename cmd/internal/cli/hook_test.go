@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,3 +76,22 @@ func TestHookBlockQuoting(t *testing.T) {
 }
 
 func hookText(s string) *string { return &s }
+
+func TestUpdateAndHookHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"update", "--help"}, 0, "Usage: synaptic update"},
+		{[]string{"hook", "--help"}, 0, "Usage: synaptic hook install|uninstall"},
+		{[]string{"hook"}, 2, "want 'synaptic hook install [DIR]'"},
+		{[]string{"update", "--wait", "-1s"}, 2, "--wait must not be negative"},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), tc.args, IO{Out: &out, Err: &errb})
+		if code != tc.code || !strings.Contains(out.String()+errb.String(), tc.out) {
+			t.Errorf("%v: code %d, out %q, stderr %q", tc.args, code, out.String(), errb.String())
+		}
+	}
+}
