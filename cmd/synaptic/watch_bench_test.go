@@ -21,7 +21,9 @@ import (
 //
 // The repository is $SYNAPTIC_BENCH_REPO when set (a scratch copy with a
 // synaptic-out/ already extracted, e.g. of $(go env GOROOT)/src: the
-// benchmark writes into it), else the small e2e fixture.
+// benchmark writes into it; $SYNAPTIC_BENCH_LABEL names a node in it for
+// the clean query, e.g. "ParseDuration()@time/format.go"), else the small
+// e2e fixture.
 //
 //	SYNAPTIC_BIN=$PWD/bin/synaptic go test -run '^$' -bench BenchmarkServeFreshness -benchtime 200x ./cmd/synaptic
 func BenchmarkServeFreshness(b *testing.B) {
@@ -47,6 +49,7 @@ func BenchmarkServeFreshness(b *testing.B) {
 		}
 	}
 	graphPath := filepath.Join(root, "synaptic-out", "graph.json")
+	label := envOrDefault("SYNAPTIC_BENCH_LABEL", "WithTax()")
 	modes := []struct {
 		name string
 		env  []string
@@ -73,7 +76,7 @@ func BenchmarkServeFreshness(b *testing.B) {
 		b.Run(m.name+"/clean", func(b *testing.B) {
 			cs := connect(b)
 			for b.Loop() {
-				if res := callTool(b, cs, "get_node", map[string]any{"label": "WithTax()"}); res.IsError {
+				if res := callTool(b, cs, "get_node", map[string]any{"label": label}); res.IsError {
 					b.Fatal(resultText(res))
 				}
 			}
@@ -103,4 +106,11 @@ func BenchmarkServeFreshness(b *testing.B) {
 			}
 		})
 	}
+}
+
+func envOrDefault(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
 }
