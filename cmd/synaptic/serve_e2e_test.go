@@ -792,8 +792,9 @@ func TestServeGraphPinAndStartupErrors(t *testing.T) {
 		{"truncated graph", []string{"--graph", truncated}, false, []string{truncated, "synaptic extract"}},
 		{"non-JSON graph", []string{"--graph", notJSON}, false, []string{notJSON, "synaptic extract"}},
 		{"empty graph", []string{"--graph", empty}, false, []string{empty, "synaptic extract"}},
-		// A flag whose behaviour is missing is refused, never accepted silently.
-		{"--watch not implemented", []string{"--graph", graphPath, "--watch"}, false, []string{"--watch", "not implemented"}},
+		// A flag that could not do what it says is refused, never accepted
+		// silently (the positive --watch tests are in watch_e2e_test.go).
+		{"--watch with a pinned graph", []string{"--graph", graphPath, "--watch", "--immutable-graph"}, false, []string{"--watch", "--immutable-graph"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runServe(t, serveEnv(), tc.args...)

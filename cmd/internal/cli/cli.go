@@ -30,6 +30,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"extract", "build synaptic-out/graph.json from a source tree", runExtract},
+		{"update", "bring synaptic-out/ up to date with the source, quietly (for scripts and git hooks)", runUpdate},
+		{"hook", "install or uninstall git hooks that run synaptic update after commits, merges and checkouts", runHook},
 		{"plugins", "list the loaded plugins, or validate a plugin folder", runPlugins},
 		{"serve", "serve a graph.json to AI assistants over MCP (stdio or HTTP)", runServe},
 		{"call", "run one serve tool from the command line (same output as MCP)", runCall},

@@ -41,7 +41,8 @@ type freshener struct {
 	mu      sync.Mutex
 	last    time.Time
 	plugins *loadedPlugins
-	failed  string // the last failure, said once on stderr
+	failed  string         // the last failure, said once on stderr
+	src     *sourceWatcher // serve --watch, once started; nil or dead: the debounced check
 }
 
 // newFreshener returns nil, with the reason, when the graph cannot be
@@ -75,11 +76,22 @@ func newFreshener(f serveFlags, explicitRoot bool, cat *tools.Catalog, srv *mcp.
 func (fr *freshener) check(ctx context.Context) string {
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
-	if time.Since(fr.last) < fr.debounce {
+	watching := fr.src.live()
+	switch {
+	case watching && fr.failed != "" && time.Since(fr.last) < fr.debounce:
+		return fr.staleNote() // a failing catch-up is retried at the debounced pace
+	case watching:
+		if !fr.src.takeDirty() {
+			return "" // no event since the last catch-up: nothing to walk
+		}
+	case time.Since(fr.last) < fr.debounce:
 		return fr.staleNote()
 	}
 	defer func() { fr.last = time.Now() }()
 	if err := fr.refresh(ctx); err != nil {
+		if watching {
+			fr.src.markDirty()
+		}
 		if msg := err.Error(); msg != fr.failed {
 			fr.failed = msg
 			fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %s; answering from the last graph\n", msg)
@@ -88,6 +100,22 @@ func (fr *freshener) check(ctx context.Context) string {
 	}
 	fr.failed = ""
 	return ""
+}
+
+// startWatching starts serve --watch's file watcher, or says once why it
+// cannot and leaves the debounced check in charge. Requests wait for it
+// (they hold the same lock), so none is answered from an unwatched tree
+// as if it were watched.
+func (fr *freshener) startWatching(ctx context.Context) {
+	fr.mu.Lock()
+	defer fr.mu.Unlock()
+	sw, err := startSourceWatcher(ctx, fr.root, fr.out, fr.log)
+	if err != nil {
+		fmt.Fprintf(fr.log, "[synaptic] --watch: cannot watch %s (%v); falling back to the debounced check\n", fr.root, err)
+		return
+	}
+	fr.src = sw
+	fmt.Fprintf(fr.log, "[synaptic] --watch: watching %d directories under %s\n", sw.dirs.Load(), fr.root)
 }
 
 func (fr *freshener) staleNote() string {

@@ -59,7 +59,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	fs.StringVar(&f.sourceRoot, "source-root", "", "trusted root for get_source (default: the directory above synaptic-out/, else the current directory)")
 	fs.BoolVar(&f.allowExec, "allow-exec", false, "expose speculate, which runs the project's tests in a throwaway worktree (the server is then not read-only)")
 	fs.BoolVar(&f.concise, "concise", os.Getenv("SYNAPTIC_CONCISE") != "" && os.Getenv("SYNAPTIC_CONCISE") != "0", "token-lean defaults (also $SYNAPTIC_CONCISE)")
-	fs.BoolVar(&f.watch, "watch", os.Getenv("SYNAPTIC_SERVE_WATCH") == "1", "watch the source tree and re-extract on edits (not in this build: refused; graph.json itself is always reloaded when it changes)")
+	fs.BoolVar(&f.watch, "watch", os.Getenv("SYNAPTIC_SERVE_WATCH") == "1", "watch the source tree so auto-freshen catches up on file events and a query when nothing changed skips the staleness walk (also $SYNAPTIC_SERVE_WATCH=1; if the watcher cannot start, the debounced check is used)")
 	fs.BoolVar(&f.immutable, "immutable-graph", false, "pin the graph loaded at startup: no hot reload")
 	fs.StringVar(&f.expectSHA, "expected-graph-sha256", "", "refuse to start unless graph.json has this SHA-256 (requires --immutable-graph)")
 	fs.StringVar(&f.readyFile, "ready-file", "", "after binding, atomically write {address, mcp_url} to this new file (requires --http)")
@@ -94,8 +94,8 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	if f.apiKey, err = checkAPIKey(f.apiKey, explicitKey, f.httpAddr != ""); err != nil {
 		return err
 	}
-	if f.watch {
-		return usageError{"--watch (or SYNAPTIC_SERVE_WATCH=1) is not implemented in this build: serve reloads graph.json whenever it changes, so rerun 'synaptic extract' after edits (or run it from a git hook); unset SYNAPTIC_SERVE_WATCH to start"}
+	if f.watch && f.immutable {
+		return usageError{"--watch (or SYNAPTIC_SERVE_WATCH=1) keeps the graph current, --immutable-graph pins it: pass one of them"}
 	}
 	if f.expectSHA != "" && !f.immutable {
 		return usageError{"--expected-graph-sha256 requires --immutable-graph"}
@@ -164,6 +164,9 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 			w.sum = sum
 			close(loaded)
 			if fresh != nil {
+				if f.watch {
+					fresh.startWatching(ctx)
+				}
 				// Catch up with edits made since the extraction (and load
 				// the plugins) now, not in the first question's time.
 				fresh.check(ctx)
@@ -179,6 +182,8 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		switch {
 		case fresh != nil:
 			defer fresh.close(context.Background())
+		case f.watch:
+			return usageError{"--watch (or SYNAPTIC_SERVE_WATCH=1) drives auto-freshen, which is off here (" + why + "): build the graph with 'synaptic extract', or drop --watch"}
 		case why != autofreshOff:
 			fmt.Fprintf(stdio.Err, "[synaptic] auto-freshen off (%s): rerun synaptic extract after edits\n", why)
 		}

@@ -1,0 +1,258 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/synaptic-graph/synaptic/core/discover"
+)
+
+// barrierTimeout bounds how long a clean query waits for the watcher to
+// confirm it has read every event queued before the query; past it the
+// tree is treated as dirty (a walk is safe, a missed edit is not).
+const barrierTimeout = 200 * time.Millisecond
+
+// sourceWatcher is serve --watch: it watches every directory extraction
+// walks and flips a dirty flag on any event under them, so auto-freshen
+// skips its walk while nothing changed. New directories are watched as
+// they appear; an event-queue overflow counts as a change (and the
+// directories are rescanned); a watcher that fails stops and says so once,
+// and the freshener falls back to its debounced check.
+type sourceWatcher struct {
+	fs   *fsnotify.Watcher
+	root string
+	out  string // the output directory: its writes are ours, not edits
+	log  io.Writer
+
+	dirty atomic.Bool
+	dead  atomic.Bool
+	dirs  atomic.Int64 // directories watched, for the startup line
+
+	// The barrier: a file in a private directory on the same watcher.
+	// inotify queues events of one watcher in order, so once its event
+	// comes back, every event from before the query has been handled.
+	barrier string
+	bmu     sync.Mutex // one barrier at a time
+	ack     atomic.Pointer[chan struct{}]
+	once    sync.Once
+}
+
+// startSourceWatcher watches root's tracked directories. It fails, and
+// the caller falls back to the debounced check, when the platform has no
+// watcher or a limit (inotify watches, descriptors) is hit.
+func startSourceWatcher(ctx context.Context, root, out string, log io.Writer) (*sourceWatcher, error) {
+	dirs, err := discover.Dirs(root)
+	if err != nil {
+		return nil, err
+	}
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	sw := &sourceWatcher{fs: fw, root: root, out: realPath(out), log: log}
+	sw.dirty.Store(true) // nothing is known about edits made before the watch
+	bdir, err := os.MkdirTemp("", "synaptic-watch-")
+	if err != nil {
+		fw.Close()
+		return nil, err
+	}
+	sw.barrier = filepath.Join(bdir, "barrier")
+	if err := os.WriteFile(sw.barrier, nil, 0o600); err != nil {
+		fw.Close()
+		os.RemoveAll(bdir)
+		return nil, err
+	}
+	if err := fw.Add(bdir); err != nil {
+		fw.Close()
+		os.RemoveAll(bdir)
+		return nil, err
+	}
+	if err := sw.addAll(dirs); err != nil {
+		fw.Close()
+		os.RemoveAll(bdir)
+		return nil, err
+	}
+	go sw.loop(ctx)
+	return sw, nil
+}
+
+func realPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// addAll watches dirs, except the output directory and what lies below it.
+func (sw *sourceWatcher) addAll(dirs []string) error {
+	for _, d := range dirs {
+		if d == sw.out || strings.HasPrefix(d, sw.out+string(filepath.Separator)) {
+			continue
+		}
+		if err := sw.fs.Add(d); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				continue // gone since it was listed: its parent's event says so
+			}
+			return fmt.Errorf("watch %s: %w", d, err)
+		}
+		sw.dirs.Add(1)
+	}
+	return nil
+}
+
+func (sw *sourceWatcher) loop(ctx context.Context) {
+	defer os.RemoveAll(filepath.Dir(sw.barrier))
+	for {
+		select {
+		case <-ctx.Done():
+			sw.fs.Close()
+			return
+		case ev, ok := <-sw.fs.Events:
+			if !ok {
+				sw.stop("the event stream closed")
+				return
+			}
+			sw.handle(ev)
+		case err, ok := <-sw.fs.Errors:
+			if !ok {
+				sw.stop("the event stream closed")
+				return
+			}
+			if !sw.handleError(err) {
+				return
+			}
+		}
+	}
+}
+
+// handleError reports whether watching goes on after err.
+func (sw *sourceWatcher) handleError(err error) bool {
+	if !errors.Is(err, fsnotify.ErrEventOverflow) {
+		sw.stop(err.Error())
+		return false
+	}
+	// Events were lost: whatever they were, the tree changed, and
+	// directories made meanwhile are not watched yet.
+	sw.dirty.Store(true)
+	if err := sw.rescan(); err != nil {
+		sw.stop(err.Error())
+		return false
+	}
+	return true
+}
+
+func (sw *sourceWatcher) handle(ev fsnotify.Event) {
+	if ev.Name == sw.barrier {
+		if ack := sw.ack.Swap(nil); ack != nil {
+			close(*ack)
+		}
+		return
+	}
+	if editorScratch(filepath.Base(ev.Name)) {
+		return
+	}
+	sw.dirty.Store(true)
+	if !ev.Has(fsnotify.Create) {
+		return
+	}
+	st, err := os.Lstat(ev.Name)
+	if err != nil || !st.IsDir() || discover.IsNoiseDir(filepath.Base(ev.Name)) {
+		return
+	}
+	// A new directory (made, or moved in): watch it and what is already
+	// below it. Files written before the watch took are caught by the
+	// catch-up this event already asked for.
+	dirs, err := discover.Dirs(ev.Name)
+	if err != nil {
+		return // vanished again
+	}
+	if err := sw.addAll(dirs); err != nil {
+		sw.stop(err.Error())
+	}
+}
+
+func (sw *sourceWatcher) rescan() error {
+	dirs, err := discover.Dirs(sw.root)
+	if err != nil {
+		return err
+	}
+	return sw.addAll(dirs)
+}
+
+// stop ends watching for good and says so once; the freshener then uses
+// its debounced check.
+func (sw *sourceWatcher) stop(why string) {
+	sw.dirty.Store(true)
+	sw.dead.Store(true)
+	sw.once.Do(func() {
+		fmt.Fprintf(sw.log, "[synaptic] --watch: the file watcher stopped (%s); falling back to the debounced check\n", why)
+	})
+	sw.fs.Close()
+}
+
+func (sw *sourceWatcher) live() bool { return sw != nil && !sw.dead.Load() }
+
+// takeDirty reports whether anything changed since the last call and
+// clears the flag, after making sure every event queued before now has
+// been read. Clearing comes before the catch-up walks, so an edit made
+// during it is seen by the next call.
+func (sw *sourceWatcher) takeDirty() bool {
+	if !sw.live() || !sw.sync() {
+		return true
+	}
+	return sw.dirty.Swap(false)
+}
+
+// markDirty asks for another catch-up (the last one failed).
+func (sw *sourceWatcher) markDirty() { sw.dirty.Store(true) }
+
+// sync touches the barrier file and waits for its event.
+func (sw *sourceWatcher) sync() bool {
+	sw.bmu.Lock()
+	defer sw.bmu.Unlock()
+	ack := make(chan struct{})
+	sw.ack.Store(&ack)
+	now := time.Now()
+	if err := os.Chtimes(sw.barrier, now, now); err != nil {
+		sw.ack.Store(nil)
+		return false
+	}
+	t := time.NewTimer(barrierTimeout)
+	defer t.Stop()
+	select {
+	case <-ack:
+		return true
+	case <-t.C:
+		sw.ack.Store(nil)
+		return false
+	}
+}
+
+// editorScratch reports names editors write beside the file being edited
+// (vim's swap files and write probe, backup~ files, emacs lock and
+// autosave files): never source, and written every few seconds while a
+// file is open, so they must not cost a catch-up each.
+func editorScratch(name string) bool {
+	switch {
+	case name == "4913", strings.HasSuffix(name, "~"), strings.HasPrefix(name, ".#"):
+		return true
+	case strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#"):
+		return true
+	case strings.HasPrefix(name, ".") && (strings.HasSuffix(name, ".swp") || strings.HasSuffix(name, ".swx") || strings.HasSuffix(name, ".swo")):
+		return true
+	}
+	return false
+}
