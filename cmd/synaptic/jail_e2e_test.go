@@ -114,7 +114,7 @@ func TestServeFIFOAndSecretsStdio(t *testing.T) {
 	}
 	for i := range 40 {
 		m, ok := c.wait(100+i, 10*time.Second)
-		if !ok || !bytes.Contains(m, []byte("not a regular file (a FIFO)")) {
+		if !ok || !bytes.Contains(m, []byte("FIFO (named pipe), not a regular file")) {
 			t.Fatalf("call %d on the FIFO: %s", i, m)
 		}
 	}

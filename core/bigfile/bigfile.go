@@ -11,12 +11,6 @@
 // neither counts towards GOGC nor waits for a collection to be freed.
 package bigfile
 
-import (
-	"errors"
-	"fmt"
-	"io/fs"
-)
-
 // minMapped is the size below which a plain read is as fast: the page
 // tricks pay off only when there are thousands of pages to fault in.
 const minMapped = 4 << 20
@@ -40,12 +34,4 @@ func (b *Buffer) Release() {
 		b.release = nil
 	}
 	b.data = nil
-}
-
-// ErrNotRegular is returned for a path that is a FIFO, socket, device or
-// directory.
-var ErrNotRegular = errors.New("not a regular file")
-
-func notRegular(path string, m fs.FileMode) error {
-	return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, m.Type())
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/synaptic-graph/synaptic/core/safefile"
 )
 
 func TestRead(t *testing.T) {
@@ -173,7 +175,7 @@ func TestReadRefusesFIFO(t *testing.T) {
 	go func() { _, err := Read(p); done <- err }()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrNotRegular) {
+		if !errors.Is(err, safefile.ErrNotRegular) {
 			t.Fatalf("Read(FIFO) = %v, want ErrNotRegular", err)
 		}
 	case <-time.After(5 * time.Second):

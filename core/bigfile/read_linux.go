@@ -5,34 +5,20 @@ import (
 	"io"
 	"os"
 	"syscall"
+
+	"github.com/synaptic-graph/synaptic/core/safefile"
 )
 
 // Read reads the whole file at path. Large files are mapped from the page
 // cache under a read lease when the kernel grants one (leased), else read
 // into huge-page memory (hugeRead), else read plainly.
 //
-// Only a regular file is read: the path is checked before the open, the
-// open never blocks (O_NONBLOCK: a FIFO put in its place cannot hang the
-// reader, as it once hung hot reload for good), and the open file is
-// checked again.
+// Only a regular file is read, opened without blocking (safefile.OpenPath):
+// a FIFO put in its place once hung hot reload for good.
 func Read(path string) (*Buffer, error) {
-	if st, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, notRegular(path, st.Mode())
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, st, err := safefile.OpenPath(path)
 	if err != nil {
 		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, notRegular(path, st.Mode())
 	}
 	size := st.Size()
 	if size >= minMapped && size == int64(int(size)) {

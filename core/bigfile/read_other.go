@@ -2,16 +2,11 @@
 
 package bigfile
 
-import "os"
+import "github.com/synaptic-graph/synaptic/core/safefile"
 
 // Read reads the whole file at path.
 func Read(path string) (*Buffer, error) {
-	if st, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !st.Mode().IsRegular() {
-		return nil, notRegular(path, st.Mode())
-	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadPath(path, -1)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,10 @@
 package discover
 
 import (
-	"io"
 	"os"
 	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/safefile"
 )
 
 // ReadPolicy decides which files under a root a reader acting for an
@@ -101,12 +102,7 @@ func (p ReadPolicy) readIgnore(rel string) *ignoreFile {
 	if p.Root == nil {
 		return nil
 	}
-	f, _, err := OpenRegular(p.Root, rel)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxIgnoreFile))
+	data, err := safefile.ReadFile(p.Root, rel, maxIgnoreFile, nil)
 	if err != nil {
 		return nil
 	}

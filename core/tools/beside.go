@@ -3,11 +3,10 @@ package tools
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
-	"github.com/synaptic-graph/synaptic/core/discover"
+	"github.com/synaptic-graph/synaptic/core/safefile"
 )
 
 // Caps on the files read beside graph.json.
@@ -35,20 +34,9 @@ func readBeside(graphPath, name string, limit int64) ([]byte, error) {
 	if fi.Mode()&os.ModeSymlink != 0 {
 		return nil, fmt.Errorf("%s is a symlink; synaptic writes it as a regular file, so it is not followed (rerun synaptic extract)", name)
 	}
-	f, fi, err := discover.OpenRegular(r, name)
-	if err != nil {
-		return nil, err
+	data, err := safefile.ReadFile(r, name, limit, nil)
+	if errors.Is(err, safefile.ErrTooLarge) {
+		return nil, fmt.Errorf("%s is over the %d MiB cap", name, limit>>20)
 	}
-	defer f.Close()
-	if fi.Size() > limit {
-		return nil, fmt.Errorf("%s is %d bytes, over the %d MiB cap", name, fi.Size(), limit>>20)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, errors.New(name + " grew past the cap while it was read")
-	}
-	return data, nil
+	return data, err
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/core/discover"
+	"github.com/synaptic-graph/synaptic/core/safefile"
 )
 
 // maxSourceFile bounds what get_source and show_sites will read.
@@ -93,7 +93,7 @@ func within(root, path string) bool {
 // precise refusal messages; the read itself goes through an os.Root held on
 // the real root, so a component swapped for a symlink between the check
 // and the open cannot lead outside (the open fails instead), and through
-// discover.OpenRegular, so a FIFO, socket or device is refused without
+// safefile, so a FIFO, socket or device is refused without
 // ever blocking. Files that extraction leaves out as sensitive, VCS
 // metadata or ignored are refused by name, under both the path asked for
 // and the path it resolves to.
@@ -125,23 +125,14 @@ func readJailed(root, p string) ([]byte, error) {
 			return nil, &jailError{Kind: "policy", Root: root, Path: p, Err: refusalError{name, ref}}
 		}
 	}
-	f, fi, err := discover.OpenRegular(r, rel)
-	if err != nil {
-		if strings.Contains(err.Error(), "escapes") {
-			return nil, &jailError{Kind: "outside", Root: root, Path: p}
-		}
-		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: err}
-	}
-	defer f.Close()
-	if fi.Size() > maxSourceFile {
+	data, err := safefile.ReadFile(r, rel, maxSourceFile, nil)
+	switch {
+	case safefile.EscapesRoot(err):
+		return nil, &jailError{Kind: "outside", Root: root, Path: p}
+	case errors.Is(err, safefile.ErrTooLarge):
 		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: fmt.Errorf("file larger than %d MiB", maxSourceFile>>20)}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxSourceFile+1))
-	if err != nil {
+	case err != nil:
 		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: err}
-	}
-	if len(data) > maxSourceFile {
-		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: fmt.Errorf("file larger than %d MiB", maxSourceFile>>20)}
 	}
 	return data, nil
 }

@@ -64,7 +64,7 @@ func TestJailRefusesSpecialFiles(t *testing.T) {
 					t.Errorf("%s %s: %v", a.tool, a.args, err)
 					return
 				}
-				if a.tool == "get_source" && (!r.IsError || !strings.Contains(r.Text, "not a regular file (a FIFO)")) {
+				if a.tool == "get_source" && (!r.IsError || !strings.Contains(r.Text, "FIFO (named pipe), not a regular file")) {
 					t.Errorf("%s %s = %+v", a.tool, a.args, r)
 				}
 				if a.tool == "find_callers" && !strings.Contains(r.Text, "not a regular file") {
@@ -273,7 +273,7 @@ func TestReportBesideGraph(t *testing.T) {
 	if err := syscall.Mkfifo(report, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := read(opts); !strings.Contains(got, "not a regular file (a FIFO)") {
+	if got := read(opts); !strings.Contains(got, "FIFO (named pipe), not a regular file") {
 		t.Errorf("FIFO report: %.300q", got)
 	}
 	os.Remove(report)

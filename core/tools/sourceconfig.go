@@ -1,12 +1,11 @@
 package tools
 
 import (
-	"io"
 	"os"
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/synaptic-graph/synaptic/core/discover"
+	"github.com/synaptic-graph/synaptic/core/safefile"
 )
 
 // sourceConfigFile is where a repository opens paths the read policy would
@@ -20,13 +19,8 @@ const maxConfigFile = 256 << 10
 // missing, special, oversized or malformed file allows nothing extra: the
 // policy then holds as it is.
 func sourceAllowList(r *os.Root) []string {
-	f, _, err := discover.OpenRegular(r, sourceConfigFile)
+	data, err := safefile.ReadFile(r, sourceConfigFile, maxConfigFile, nil)
 	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
-	if err != nil || len(data) > maxConfigFile {
 		return nil
 	}
 	var cfg struct {

@@ -26,6 +26,7 @@ import (
 	"github.com/synaptic-graph/synaptic/cmd/internal/viewer"
 	"github.com/synaptic-graph/synaptic/core/bigfile"
 	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/safefile"
 	"github.com/synaptic-graph/synaptic/core/tools"
 	"github.com/synaptic-graph/synaptic/mcp"
 )
@@ -304,7 +305,7 @@ func preflightGraph(path string) error {
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file (%s); pass the graph.json that synaptic extract wrote", path, st.Mode().Type())
 	}
-	f, err := os.Open(path)
+	f, st, err := safefile.OpenPath(path) // the file checked is the file read
 	if err != nil {
 		return err
 	}

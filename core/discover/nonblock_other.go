@@ -1,5 +1,0 @@
-//go:build !unix
-
-package discover
-
-const oNonBlock = 0

@@ -1,7 +1,0 @@
-//go:build unix
-
-package discover
-
-import "syscall"
-
-const oNonBlock = syscall.O_NONBLOCK
