@@ -51,14 +51,11 @@ SIGINT or SIGTERM stops a run and leaves the previous outputs as they were.`)
 	if len(pos) == 1 {
 		root = pos[0]
 	}
-	loaded, err := loadPlugins(ctx, root, *pluginDir, repoPluginsWanted(*repoOK), stdio.Err)
+	loaded, err := loadExtractors(ctx, root, *pluginDir, repoPluginsWanted(*repoOK), stdio.Err)
 	if err != nil {
-		return safeError(err)
+		return err
 	}
 	defer loaded.close(ctx)
-	if len(loaded.languages) == 0 {
-		return fmt.Errorf("no extractor plugins found; build them with 'make plugins' or pass --plugins DIR")
-	}
 	bar := newProgressBar(stdio.Err, "extracting")
 	sum, err := extract.Run(ctx, extract.Options{
 		Root: root, OutDir: *out, Workers: *workers, Languages: loaded.languages, Route: loaded.route,

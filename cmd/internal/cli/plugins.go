@@ -157,6 +157,20 @@ func embeddedPluginDir() (string, error) {
 // on the first file that needs them, so a no-op or one-file rerun does not
 // pay for plugins it does not use. Broken folders are reported on warn and
 // skipped; the others still load.
+// loadExtractors is loadPlugins for a run that extracts: it fails when no
+// extractor plugin was found, saying how to get one.
+func loadExtractors(ctx context.Context, repoRoot, flagDirs string, repoOK bool, warn io.Writer) (*loadedPlugins, error) {
+	loaded, err := loadPlugins(ctx, repoRoot, flagDirs, repoOK, warn)
+	if err != nil {
+		return nil, safeError(err)
+	}
+	if len(loaded.languages) == 0 {
+		loaded.close(ctx)
+		return nil, fmt.Errorf("no extractor plugins found; build them with 'make plugins' or pass --plugins DIR")
+	}
+	return loaded, nil
+}
+
 func loadPlugins(ctx context.Context, repoRoot, flagDirs string, repoOK bool, warn io.Writer) (*loadedPlugins, error) {
 	reg := discoverPlugins(repoRoot, flagDirs, repoOK)
 	for _, p := range reg.Problems {

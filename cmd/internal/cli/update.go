@@ -46,14 +46,11 @@ update waits for it, up to --wait.`)
 	if len(pos) == 1 {
 		root = pos[0]
 	}
-	loaded, err := loadPlugins(ctx, root, *pluginDir, repoPluginsWanted(*repoOK), stdio.Err)
+	loaded, err := loadExtractors(ctx, root, *pluginDir, repoPluginsWanted(*repoOK), stdio.Err)
 	if err != nil {
-		return safeError(err)
+		return err
 	}
 	defer loaded.close(ctx)
-	if len(loaded.languages) == 0 {
-		return fmt.Errorf("no extractor plugins found; build them with 'make plugins' or pass --plugins DIR")
-	}
 	opts := extract.Options{Root: root, OutDir: *out, Workers: *workers, Languages: loaded.languages, Route: loaded.route}
 	sum, err := runWaitingForLock(ctx, opts, *wait)
 	if err != nil {
