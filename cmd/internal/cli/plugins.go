@@ -153,10 +153,6 @@ func embeddedPluginDir() (string, error) {
 	return registry.Materialize(builtin.FS(), tmp)
 }
 
-// loadPlugins discovers every extractor plugin. Modules are compiled lazily,
-// on the first file that needs them, so a no-op or one-file rerun does not
-// pay for plugins it does not use. Broken folders are reported on warn and
-// skipped; the others still load.
 // loadExtractors is loadPlugins for a run that extracts: it fails when no
 // extractor plugin was found, saying how to get one.
 func loadExtractors(ctx context.Context, repoRoot, flagDirs string, repoOK bool, warn io.Writer) (*loadedPlugins, error) {
@@ -171,6 +167,10 @@ func loadExtractors(ctx context.Context, repoRoot, flagDirs string, repoOK bool,
 	return loaded, nil
 }
 
+// loadPlugins discovers every extractor plugin. Modules are compiled lazily,
+// on the first file that needs them, so a no-op or one-file rerun does not
+// pay for plugins it does not use. Broken folders are reported on warn and
+// skipped; the others still load.
 func loadPlugins(ctx context.Context, repoRoot, flagDirs string, repoOK bool, warn io.Writer) (*loadedPlugins, error) {
 	reg := discoverPlugins(repoRoot, flagDirs, repoOK)
 	for _, p := range reg.Problems {
