@@ -317,41 +317,55 @@ func (p *Plugin) Extract(ctx context.Context, worker int, path string, grammar u
 	if len(records)%abi.RecordSize != 0 {
 		return nil, fmt.Errorf("host: %d record bytes is not a multiple of %d", len(records), abi.RecordSize)
 	}
+	var facts *abi.Facts
+	err := p.onInstance(ctx, worker, path, len(source), func(ctx context.Context, in *instance) error {
+		var err error
+		facts, err = in.call(ctx, p, in.extract, nil, path, grammar, records, source)
+		return err
+	})
+	return facts, err
+}
+
+// onInstance runs call on the worker's instance, creating it if needed,
+// under the plugin's timeout for size input bytes (as capped by the host).
+// A failed call discards the instance, and one whose memory grew past the
+// recycle size is replaced on the next call. Extract and RunRules share it,
+// so a rule pack gets exactly the limits an extractor gets.
+func (p *Plugin) onInstance(ctx context.Context, worker int, file string, size int, call func(context.Context, *instance) error) error {
 	s := p.slot(worker)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p.closed.Load() {
-		return nil, &PluginError{Plugin: p.m.Name, File: path, Reason: ReasonCanceled, Message: "plugin is closed", Err: ErrCanceled}
+		return &PluginError{Plugin: p.m.Name, File: file, Reason: ReasonCanceled, Message: "plugin is closed", Err: ErrCanceled}
 	}
 	if s.inst == nil {
 		inst, err := p.newInstance(ctx, s)
 		if err != nil {
 			p.failures.Add(1)
 			var pe *PluginError
-			if errors.As(err, &pe) {
-				pe.File = path
+			if file != "" && errors.As(err, &pe) {
+				pe.File = file
 			}
-			return nil, err
+			return err
 		}
 		s.inst = inst
 	}
 	in := s.inst
-	ctx, cancel := context.WithTimeout(ctx, p.fileTimeout(len(source)))
+	ctx, cancel := context.WithTimeout(ctx, p.fileTimeout(size))
 	defer cancel()
 	p.calls.Add(1)
-	facts, err := in.call(ctx, p, in.extract, nil, path, grammar, records, source)
-	if err != nil {
+	if err := call(ctx, in); err != nil {
 		p.failures.Add(1)
 		in.mod.Close(context.Background())
 		s.inst = nil
-		return nil, err
+		return err
 	}
 	if uint64(in.mem.Size()) > p.recycle {
 		p.recycled.Add(1)
 		in.mod.Close(context.Background())
 		s.inst = nil
 	}
-	return facts, nil
+	return nil
 }
 
 func (p *Plugin) slot(worker int) *slot {

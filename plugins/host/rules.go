@@ -44,37 +44,13 @@ func (p *Plugin) RunRules(ctx context.Context, worker int, input []byte) ([]byte
 	if len(input) > math.MaxInt32 {
 		return nil, &PluginError{Plugin: p.m.Name, Reason: ReasonLimit, Message: fmt.Sprintf("input of %d bytes is too large", len(input))}
 	}
-	s := p.slot(worker)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p.closed.Load() {
-		return nil, &PluginError{Plugin: p.m.Name, Reason: ReasonCanceled, Message: "plugin is closed", Err: ErrCanceled}
-	}
-	if s.inst == nil {
-		inst, err := p.newInstance(ctx, s)
-		if err != nil {
-			p.failures.Add(1)
-			return nil, err
-		}
-		s.inst = inst
-	}
-	in := s.inst
-	ctx, cancel := context.WithTimeout(ctx, p.m.Limits.FileTimeout(len(input)))
-	defer cancel()
-	p.calls.Add(1)
-	out, err := in.callRaw(ctx, p, input)
-	if err != nil {
-		p.failures.Add(1)
-		in.mod.Close(context.Background())
-		s.inst = nil
-		return nil, err
-	}
-	if uint64(in.mem.Size()) > p.recycle {
-		p.recycled.Add(1)
-		in.mod.Close(context.Background())
-		s.inst = nil
-	}
-	return out, nil
+	var out []byte
+	err := p.onInstance(ctx, worker, "", len(input), func(ctx context.Context, in *instance) error {
+		var err error
+		out, err = in.callRaw(ctx, p, input)
+		return err
+	})
+	return out, err
 }
 
 // callRaw writes input into the guest, runs the entry export and returns a
