@@ -3,6 +3,7 @@ package discover
 import (
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/synaptic-graph/synaptic/core/safefile"
 )
@@ -17,6 +18,21 @@ import (
 type ReadPolicy struct {
 	Root  *os.Root
 	Allow []string
+	cache *ignoreCache // nil: ignore files are read on every Check
+}
+
+// ignoreCache keeps the ignore files a policy has read, for a reader that
+// checks many files under the same directories. Safe for concurrent use.
+type ignoreCache struct {
+	mu    sync.Mutex
+	files map[string]*ignoreFile
+}
+
+// NewReadPolicy is a ReadPolicy that reads each ignore file once: for one
+// request reading many files, not for a long-lived reader (edits to the
+// ignore files would not be seen).
+func NewReadPolicy(root *os.Root, allow []string) ReadPolicy {
+	return ReadPolicy{Root: root, Allow: allow, cache: &ignoreCache{files: map[string]*ignoreFile{}}}
 }
 
 // Refusal says why a path may not be read, naming the rule.
@@ -98,13 +114,27 @@ func (p ReadPolicy) ignored(parts []string) (rule string, yes bool) {
 
 // readIgnore reads one ignore file through the root, if it is a regular
 // file; anything else (missing, a FIFO, a directory) contributes nothing.
-func (p ReadPolicy) readIgnore(rel string) *ignoreFile {
+func (p ReadPolicy) readIgnore(rel string) (f *ignoreFile) {
 	if p.Root == nil {
 		return nil
+	}
+	if p.cache != nil {
+		p.cache.mu.Lock()
+		cached, ok := p.cache.files[rel]
+		p.cache.mu.Unlock()
+		if ok {
+			return cached
+		}
+		defer func() {
+			p.cache.mu.Lock()
+			p.cache.files[rel] = f
+			p.cache.mu.Unlock()
+		}()
 	}
 	data, err := safefile.ReadFile(p.Root, rel, maxIgnoreFile, nil)
 	if err != nil {
 		return nil
 	}
-	return parseIgnoreFile(data)
+	f = parseIgnoreFile(data)
+	return f
 }

@@ -157,6 +157,7 @@ func (c *Catalog) finder(mode finderMode) func(context.Context, *snapshot, json.
 		var sr *siteReader
 		if a.ShowSites {
 			sr = newSiteReader(c.opts.SourceRoot)
+			defer sr.close()
 		}
 		shown := rows[:min(total, limit)]
 		for _, r := range shown {

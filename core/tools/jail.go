@@ -39,47 +39,65 @@ func (e *jailError) Error() string {
 	return fmt.Sprintf("source not available: reading %s under %s: %v", sanitize(e.Path), sanitize(e.Root), e.Err)
 }
 
-// jailPath maps a repo-relative (or absolute-inside-the-root) path to the
-// real file it names, refusing anything that escapes root: ".." segments,
-// absolute paths elsewhere, and symlinks whose target resolves outside.
-// Both root and target go through filepath.EvalSymlinks before the prefix
-// comparison, so a symlinked root works and a symlink out does not.
-func jailPath(root, p string) (string, error) {
+// jail reads files below one source root for one request: the root is
+// resolved and opened once, and the read policy caches the ignore files it
+// reads, so a call reading many files (search_text, show_sites) pays for
+// them once.
+type jail struct {
+	root, realRoot string
+	r              *os.Root
+	policy         discover.ReadPolicy
+}
+
+// openJail opens root for reading; an error is a *jailError. Close it.
+func openJail(root string) (*jail, error) {
 	if root == "" {
-		return "", &jailError{Kind: "noroot", Path: p}
+		return nil, &jailError{Kind: "noroot"}
 	}
 	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", &jailError{Kind: "read", Root: root, Path: p, Err: err}
+	if err == nil {
+		realRoot, err = filepath.Abs(realRoot)
 	}
-	realRoot, err = filepath.Abs(realRoot)
 	if err != nil {
-		return "", &jailError{Kind: "read", Root: root, Path: p, Err: err}
+		return nil, &jailError{Kind: "read", Root: root, Err: err}
 	}
+	r, err := os.OpenRoot(realRoot)
+	if err != nil {
+		return nil, &jailError{Kind: "read", Root: root, Err: err}
+	}
+	return &jail{root: root, realRoot: realRoot, r: r, policy: discover.NewReadPolicy(r, sourceAllowList(r))}, nil
+}
+
+func (j *jail) close() { j.r.Close() }
+
+// path maps a repo-relative (or absolute-inside-the-root) path to the
+// real file it names, refusing anything that escapes the root: ".."
+// segments, absolute paths elsewhere, and symlinks whose target resolves
+// outside. It gives the precise refusal messages; the read itself is held
+// to the root by os.Root (see read).
+func (j *jail) path(p string) (string, error) {
 	if p == "" || strings.ContainsRune(p, 0) {
-		return "", &jailError{Kind: "notfound", Root: root, Path: p}
+		return "", &jailError{Kind: "notfound", Root: j.root, Path: p}
 	}
 	if slices.Contains(strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }), "..") {
-		return "", &jailError{Kind: "outside", Root: root, Path: p}
+		return "", &jailError{Kind: "outside", Root: j.root, Path: p}
 	}
-	var joined string
+	joined := filepath.Join(j.realRoot, filepath.FromSlash(p))
 	if filepath.IsAbs(p) {
 		joined = filepath.Clean(p)
-	} else {
-		joined = filepath.Join(realRoot, filepath.FromSlash(p))
 	}
 	real, err := filepath.EvalSymlinks(joined)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			if filepath.IsAbs(p) && !within(realRoot, joined) && !within(filepath.Clean(root), joined) {
-				return "", &jailError{Kind: "outside", Root: root, Path: p}
+			if filepath.IsAbs(p) && !within(j.realRoot, joined) && !within(filepath.Clean(j.root), joined) {
+				return "", &jailError{Kind: "outside", Root: j.root, Path: p}
 			}
-			return "", &jailError{Kind: "notfound", Root: root, Path: p}
+			return "", &jailError{Kind: "notfound", Root: j.root, Path: p}
 		}
-		return "", &jailError{Kind: "read", Root: root, Path: p, Err: err}
+		return "", &jailError{Kind: "read", Root: j.root, Path: p, Err: err}
 	}
-	if !within(realRoot, real) {
-		return "", &jailError{Kind: "outside", Root: root, Path: p}
+	if !within(j.realRoot, real) {
+		return "", &jailError{Kind: "outside", Root: j.root, Path: p}
 	}
 	return real, nil
 }
@@ -89,43 +107,45 @@ func within(root, path string) bool {
 	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
 }
 
-// readJailed reads a whole file through the jail. jailPath gives the
-// precise refusal messages; the read itself goes through an os.Root held on
-// the real root, so a component swapped for a symlink between the check
-// and the open cannot lead outside (the open fails instead), and through
-// safefile, so a FIFO, socket or device is refused without
-// ever blocking. Files that extraction leaves out as sensitive, VCS
-// metadata or ignored are refused by name, under both the path asked for
-// and the path it resolves to.
+// readJailed reads one file through a jail opened for it.
 func readJailed(root, p string) ([]byte, error) {
-	real, err := jailPath(root, p)
+	j, err := openJail(root)
+	if err != nil {
+		if je, ok := err.(*jailError); ok {
+			je.Path = p
+		}
+		return nil, err
+	}
+	defer j.close()
+	return j.read(p)
+}
+
+// read reads a whole file. The read goes through the os.Root held on the
+// real root, so a component swapped for a symlink between the check and
+// the open cannot lead outside (the open fails instead), and through
+// safefile, so a FIFO, socket or device is refused without ever blocking.
+// Files that extraction leaves out as sensitive, VCS metadata or ignored
+// are refused by name, under both the path asked for and the path it
+// resolves to.
+func (j *jail) read(p string) ([]byte, error) {
+	root := j.root
+	real, err := j.path(p)
 	if err != nil {
 		return nil, err
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: err}
-	}
-	realRoot, _ = filepath.Abs(realRoot)
-	rel, err := filepath.Rel(realRoot, real)
+	rel, err := filepath.Rel(j.realRoot, real)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil, &jailError{Kind: "outside", Root: root, Path: p}
 	}
-	r, err := os.OpenRoot(realRoot)
-	if err != nil {
-		return nil, &jailError{Kind: "read", Root: root, Path: p, Err: err}
-	}
-	defer r.Close()
-	policy := discover.ReadPolicy{Root: r, Allow: sourceAllowList(r)}
-	for _, name := range []string{lexicalRel(realRoot, root, p), filepath.ToSlash(rel)} {
+	for _, name := range []string{lexicalRel(j.realRoot, root, p), filepath.ToSlash(rel)} {
 		if name == "" {
 			continue
 		}
-		if ref := policy.Check(name); ref != nil {
+		if ref := j.policy.Check(name); ref != nil {
 			return nil, &jailError{Kind: "policy", Root: root, Path: p, Err: refusalError{name, ref}}
 		}
 	}
-	data, err := safefile.ReadFile(r, rel, maxSourceFile, nil)
+	data, err := safefile.ReadFile(j.r, rel, maxSourceFile, nil)
 	switch {
 	case safefile.EscapesRoot(err):
 		return nil, &jailError{Kind: "outside", Root: root, Path: p}
@@ -181,6 +201,7 @@ func splitLines(data []byte) [][]byte {
 // the duration of one call and bounding how many files one call may open.
 type siteReader struct {
 	root  string
+	jail  *jail // opened on the first read
 	files map[string][][]byte
 }
 
@@ -188,6 +209,25 @@ const maxSiteFiles = 64
 
 func newSiteReader(root string) *siteReader {
 	return &siteReader{root: root, files: map[string][][]byte{}}
+}
+
+// read reads one file through the reader's jail, opening it on first use.
+func (r *siteReader) read(file string) ([]byte, error) {
+	if r.jail == nil {
+		j, err := openJail(r.root)
+		if err != nil {
+			return nil, err
+		}
+		r.jail = j
+	}
+	return r.jail.read(file)
+}
+
+// close releases the jail; the reader is not used afterwards.
+func (r *siteReader) close() {
+	if r.jail != nil {
+		r.jail.close()
+	}
 }
 
 // line returns "file:line: <code>" for a site, with the code sanitized
@@ -203,7 +243,7 @@ func (r *siteReader) line(file, loc string) string {
 		if len(r.files) >= maxSiteFiles {
 			return where + ": (not read: too many files in one call)"
 		}
-		data, err := readJailed(r.root, file)
+		data, err := r.read(file)
 		if err != nil {
 			r.files[file] = nil
 			return where + ": (" + err.Error() + ")"

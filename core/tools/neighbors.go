@@ -144,6 +144,7 @@ func (c *Catalog) getNeighbors(_ context.Context, s *snapshot, args json.RawMess
 		var sr *siteReader
 		if a.ShowSites {
 			sr = newSiteReader(c.opts.SourceRoot)
+			defer sr.close()
 		}
 		for _, h := range shown {
 			rel := sanitize(s.x.Edge(h.edge).Relation)

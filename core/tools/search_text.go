@@ -110,11 +110,16 @@ func (c *Catalog) searchText(ctx context.Context, s *snapshot, args json.RawMess
 	}
 	ctx, cancel := context.WithTimeout(ctx, searchTextTimeout)
 	defer cancel()
+	j, err := openJail(c.opts.SourceRoot)
+	if err != nil {
+		return errorf("search_text: %v", err)
+	}
+	defer j.close()
 	res, err := search.Search(ctx, m, search.Options{
 		Root:       scope.dir,
 		Keep:       func(rel string) bool { return glob.Match(scope.repoRel(s, rel)) },
 		MaxResults: maxResults,
-		Read:       func(rel string) ([]byte, error) { return readJailed(c.opts.SourceRoot, scope.prefix+rel) },
+		Read:       func(rel string) ([]byte, error) { return j.read(scope.prefix + rel) },
 	})
 	if err != nil {
 		return errorf("search_text: cannot walk %s: %v", sanitize(scope.dir), err)
