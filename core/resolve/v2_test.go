@@ -33,11 +33,11 @@ func v2Fixture(sem Semantics) []File {
 				{Name: "Reset", Kind: "method", Parent: 0, Span: sp(5)},
 			},
 			Calls: []abi.Call{
-				{Caller: 2, Name: "F", Line: 4},                         // same scope, other file
-				{Caller: 2, Name: "Reset", Receiver: "self", Line: 4},   // self name
-				{Caller: 2, Name: "Flush", Receiver: "w", Line: 4},      // unknown receiver
-				{Caller: 2, Name: "Conn", Line: 4},                      // calling a type
-				{Caller: 2, Name: "loose", Line: 4},                     // unique elsewhere, not imported
+				{Caller: 2, Name: "F", Line: 4},                        // same scope, other file
+				{Caller: 2, Name: "Reset", Receiver: "self", Line: 4},  // self name
+				{Caller: 2, Name: "Flush", Receiver: "w", Line: 4},     // unknown receiver
+				{Caller: 2, Name: "Conn", Line: 4},                     // calling a type
+				{Caller: 2, Name: "loose", Line: 4},                    // unique elsewhere, not imported
 				{Caller: 3, Name: "Reset", Receiver: "other", Line: 6}, // unknown receiver, unique method
 			},
 		}),
