@@ -462,9 +462,9 @@ func (r *resolver) member(index map[int32]map[string][]int32, t int32, name stri
 			if ms := index[c][name]; len(ms) == 1 {
 				return ms[0]
 			} else if len(ms) > 1 {
-				// Overloads: several targets, link none; but Go has only
-				// build variants, of which a portable one may stand out.
-				return r.portableGo(ms)
+				// Overloads: several targets, link none; but build
+				// variants are one method per build.
+				return r.pickAmong(ms)
 			}
 			next = append(next, r.bases[c]...)
 		}
@@ -496,6 +496,8 @@ func (r *resolver) resolveCalls() {
 			if c.Caller >= 0 {
 				caller = r.syms[f.first+c.Caller].id
 			}
+			r.callFile = f
+			clear(r.twinsOf)
 			target, conf := r.resolveCall(f, c, ok)
 			if target < 0 {
 				continue
@@ -505,9 +507,16 @@ func (r *resolver) resolveCalls() {
 			} else {
 				r.stats.Extracted++
 			}
-			r.edgeCtx(caller, r.syms[target].id, "calls", conf, "call", f.Path, c.Line)
+			twins := r.twinsOf[target]
+			if len(twins) == 0 {
+				twins = []int32{target}
+			}
+			for _, t := range twins {
+				r.edgeCtx(caller, r.syms[t].id, "calls", conf, "call", f.Path, c.Line)
+			}
 		}
 	}
+	r.callFile = nil
 }
 
 func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (int32, graph.Confidence) {

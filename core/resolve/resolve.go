@@ -182,7 +182,11 @@ type resolver struct {
 	// methodsByName is family -> method name -> methods, built on first
 	// use by the unique_method receiver fallback.
 	methodsByName map[string]map[string][]int32
-	stats         Stats
+	// callFile is the file whose call is being resolved; twinsOf, for a
+	// target found there, every build-variant twin the call links to.
+	callFile *fileInfo
+	twinsOf  map[int32][]int32
+	stats    Stats
 	// goModules maps a directory holding go.mod to its module path.
 	goModules  map[string]string
 	goRoot     string // import path of "." without a go.mod, or ""
@@ -592,7 +596,7 @@ func pick(r *resolver, cands []int32, ok func(string) bool) int32 {
 				matching = append(matching, c)
 			}
 		}
-		return r.portableGo(matching) // Go build variants; else ambiguous
+		return r.pickAmong(matching) // build variants; else ambiguous
 	}
 	return found
 }

@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -137,5 +138,82 @@ func TestResolveV2(t *testing.T) {
 	}
 	if got, want := calls(id(".Reset()", "a/two.toy")), []string{".Reset()@a/two.toy:INFERRED"}; !slices.Equal(got, want) {
 		t.Errorf("Reset calls %v, want %v", got, want)
+	}
+}
+
+// TestBuildVariantTwins: the issue-10 case. sysSocket is declared in two
+// files built for disjoint GOOS sets; a call links to each twin its own
+// file can be built with, instead of to none.
+func TestBuildVariantTwins(t *testing.T) {
+	goos := func(neg bool, v ...string) []abi.Constraint {
+		return []abi.Constraint{{Axis: "goos", Values: v, Negated: neg}}
+	}
+	def := func(p string, v []abi.Constraint) File {
+		return File{Path: p, Language: "go", Family: "go", Facts: &abi.Facts{Package: "net", File: abi.FileFacts{Variants: v},
+			Symbols: []abi.Symbol{{Name: "sysSocket", Kind: "function", Parent: -1, Span: sp(3)}}}}
+	}
+	caller := func(p string, v []abi.Constraint) File {
+		return File{Path: p, Language: "go", Family: "go", Facts: &abi.Facts{Package: "net", File: abi.FileFacts{Variants: v},
+			Symbols: []abi.Symbol{{Name: "socket", Kind: "function", Parent: -1, Span: sp(3)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "sysSocket", Line: 4}}}}
+	}
+	files := []File{
+		def("net/sys_cloexec.go", goos(false, "aix", "darwin")),
+		def("net/sock_cloexec.go", goos(false, "linux", "freebsd")),
+		caller("net/sock_posix.go", goos(false, "aix", "darwin", "linux", "freebsd", "windows")),
+		caller("net/sock_linux.go", goos(false, "linux")),
+		caller("net/sock_windows.go", goos(false, "windows")),
+		caller("net/sock_any.go", goos(true, "plan9")),
+	}
+	g, _ := Build(files, Options{})
+	got := map[string][]string{}
+	for _, e := range g.Edges {
+		if e.Relation == "calls" {
+			got[e.SourceFile] = append(got[e.SourceFile], e.Target)
+		}
+	}
+	for f := range got {
+		slices.Sort(got[f])
+	}
+	want := map[string][]string{
+		"net/sock_posix.go": {"net_sock_cloexec_syssocket", "net_sys_cloexec_syssocket"},
+		"net/sock_linux.go": {"net_sock_cloexec_syssocket"},
+		"net/sock_any.go":   {"net_sock_cloexec_syssocket", "net_sys_cloexec_syssocket"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls by file = %v, want %v (sock_windows.go: no twin for windows)", got, want)
+	}
+
+	// Not twins when one file says nothing of its variants: ambiguous, as before.
+	files[1].Facts.File.Variants = nil
+	g, _ = Build(files[:3], Options{})
+	for _, e := range g.Edges {
+		if e.Relation == "calls" {
+			t.Errorf("without variants on one definition, a call was linked: %+v", e)
+		}
+	}
+}
+
+func TestCompatible(t *testing.T) {
+	c := func(axis string, neg bool, v ...string) abi.Constraint { return abi.Constraint{Axis: axis, Values: v, Negated: neg} }
+	tests := []struct {
+		a, b []abi.Constraint
+		want bool
+	}{
+		{nil, []abi.Constraint{c("goos", false, "linux")}, true},
+		{[]abi.Constraint{c("goos", false, "linux")}, []abi.Constraint{c("goos", false, "windows")}, false},
+		{[]abi.Constraint{c("goos", false, "linux", "darwin")}, []abi.Constraint{c("goos", false, "darwin")}, true},
+		{[]abi.Constraint{c("goos", true, "js")}, []abi.Constraint{c("goos", false, "js")}, false},
+		{[]abi.Constraint{c("goos", true, "js")}, []abi.Constraint{c("goos", true, "windows")}, true},
+		{[]abi.Constraint{c("goos", false, "linux")}, []abi.Constraint{c("goarch", false, "arm64")}, true},
+		{[]abi.Constraint{c("goos", false, "linux"), c("goarch", false, "amd64")}, []abi.Constraint{c("goarch", false, "arm64")}, false},
+	}
+	for i, tt := range tests {
+		if got := compatible(tt.a, tt.b); got != tt.want {
+			t.Errorf("%d: compatible(%v, %v) = %v, want %v", i, tt.a, tt.b, got, tt.want)
+		}
+		if got := compatible(tt.b, tt.a); got != tt.want {
+			t.Errorf("%d: not symmetric", i)
+		}
 	}
 }
