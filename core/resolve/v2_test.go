@@ -195,7 +195,9 @@ func TestBuildVariantTwins(t *testing.T) {
 }
 
 func TestCompatible(t *testing.T) {
-	c := func(axis string, neg bool, v ...string) abi.Constraint { return abi.Constraint{Axis: axis, Values: v, Negated: neg} }
+	c := func(axis string, neg bool, v ...string) abi.Constraint {
+		return abi.Constraint{Axis: axis, Values: v, Negated: neg}
+	}
 	tests := []struct {
 		a, b []abi.Constraint
 		want bool

@@ -8,7 +8,9 @@ import (
 )
 
 func TestVariants(t *testing.T) {
-	os := func(neg bool, v ...string) abi.Constraint { return abi.Constraint{Axis: axisOS, Values: v, Negated: neg} }
+	os := func(neg bool, v ...string) abi.Constraint {
+		return abi.Constraint{Axis: axisOS, Values: v, Negated: neg}
+	}
 	arch := func(v ...string) abi.Constraint { return abi.Constraint{Axis: axisArch, Values: v} }
 	tests := []struct {
 		path, src string
@@ -23,7 +25,7 @@ func TestVariants(t *testing.T) {
 		{"http/roundtrip.go", "//go:build !js\n\npackage http\n", []abi.Constraint{os(true, "js")}},
 		{"x/a.go", "//go:build linux && !cgo && amd64\n\npackage x\n", []abi.Constraint{os(false, "android", "linux"), arch("amd64")}},
 		{"x/b.go", "//go:build linux || arm64\n\npackage x\n", nil}, // || across axes: not said
-		{"x/c.go", "package x\n\n//go:build linux\n", nil},        // after the package clause: no constraint
+		{"x/c.go", "package x\n\n//go:build linux\n", nil},          // after the package clause: no constraint
 		{"x/d_windows.go", "//go:build !arm\n\npackage x\n", []abi.Constraint{os(false, "windows"), {Axis: axisArch, Values: []string{"arm"}, Negated: true}}},
 	}
 	for _, tt := range tests {
