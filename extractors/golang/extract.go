@@ -1366,22 +1366,12 @@ func unquote(s string) string {
 	return ""
 }
 
-// maxReceiver caps receiver texts: a receiver that is itself a long call
-// chain or literal carries no name the core could resolve.
-const maxReceiver = 80
+// maxReceiver is the sdk's one cap on receiver texts: a receiver that is
+// itself a long call chain or literal carries no name the core could resolve.
+const maxReceiver = extract.MaxReceiver
 
 // receiverText is the receiver expression as written, on one line, capped.
-func receiverText(s string) string {
-	s = collapse(s)
-	if len(s) <= maxReceiver {
-		return s
-	}
-	cut := maxReceiver
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func receiverText(s string) string { return extract.Receiver(s) }
 
 // collapse trims s and turns each run of whitespace into one space. It
 // returns s itself (no copy) when nothing changes, the common case.
