@@ -91,20 +91,14 @@ type kinds struct {
 	fPackage, fAlias                                                     extract.FieldID
 }
 
-var (
-	kindsMu    sync.Mutex
-	kindsCache = map[*extract.Grammar]*kinds{}
-)
+var kindsCache extract.Tables[kinds]
 
 // kindsFor returns the ids for g, resolving them on first use. The host
 // hands each plugin instance its grammars once, so this runs once per
-// instance; the mutex only matters for native tests running in parallel.
-func kindsFor(g *extract.Grammar) *kinds {
-	kindsMu.Lock()
-	defer kindsMu.Unlock()
-	if k := kindsCache[g]; k != nil {
-		return k
-	}
+// instance.
+func kindsFor(g *extract.Grammar) *kinds { return kindsCache.For(g, newKinds) }
+
+func newKinds(g *extract.Grammar) *kinds {
 	k := &kinds{packageIdent: g.Kind("package_identifier"),
 		importSpec: g.Kind("import_spec"),
 		typeSpec:   g.Kind("type_spec"), typeAlias: g.Kind("type_alias"),
@@ -162,7 +156,6 @@ func kindsFor(g *extract.Grammar) *kinds {
 			k.roles[id] = r
 		}
 	}
-	kindsCache[g] = k
 	return k
 }
 
