@@ -313,10 +313,11 @@ func packageOf(f *fileInfo) (key, name, scope string) {
 	return f.Family + ":" + p, p, ""
 }
 
-// lastElement is what follows the last separator of a module key or
-// scope ("net/http" -> "http", "a.b.C" -> "C", "crate::x" -> "x").
+// lastElement is what follows the last path separator of a module key
+// or scope ("net/http" -> "http", "crate::x" -> "x", "gopkg.in/yaml.v3"
+// -> "yaml.v3"); a plugin that binds another name says so in Alias.
 func lastElement(key string) string {
-	if i := strings.LastIndexAny(key, "/.:\\"); i >= 0 && i+1 < len(key) {
+	if i := strings.LastIndexAny(key, "/:\\"); i >= 0 && i+1 < len(key) {
 		return key[i+1:]
 	}
 	return key
