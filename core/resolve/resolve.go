@@ -270,11 +270,8 @@ func (r *resolver) addFiles() {
 		pk := r.pkgs[k]
 		first := &r.files[pk.files[0]]
 		parts := []string{"package", pk.name}
-		switch {
-		case pk.scope != "":
-			parts = []string{"package", pk.scope}
-		case first.Family == v1Go:
-			parts = []string{first.dir, "package", pk.name}
+		if pk.scope != "" || first.Family == v1Go {
+			parts = []string{first.dir, "package", pk.name} // a scope is named where its first file is
 		}
 		pk.id = r.uniqueID(graph.MakeID(parts...), 1)
 		r.nodes = append(r.nodes, graph.Node{
