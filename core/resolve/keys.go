@@ -72,9 +72,10 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 	}
 }
 
-// moduleByKeys finds what the first resolvable key names: one file of the
-// importer's family declaring the key, else a scope of that family, else
-// one file of any family (a C header included from C++).
+// moduleByKeys finds what the first resolvable key names: the scope whose
+// files declare the key, or the one file of the importer's family that
+// does, else a scope of that name, else one file of any family (a C
+// header included from C++).
 func (r *resolver) moduleByKeys(ix *importIndex, f *fileInfo, keys []string) (int32, *pkgInfo) {
 	for _, k := range keys {
 		var same, any []int32
@@ -84,10 +85,13 @@ func (r *resolver) moduleByKeys(ix *importIndex, f *fileInfo, keys []string) (in
 			}
 			any = append(any, c)
 		}
-		switch {
-		case len(same) == 1:
-			return same[0], nil
-		case len(same) > 1:
+		if len(same) > 0 {
+			if pk := r.commonPackage(same); pk != nil {
+				return -1, pk // the files of one scope answer to the key: the scope
+			}
+			if len(same) == 1 {
+				return same[0], nil
+			}
 			continue // ambiguous within the family: try the next key
 		}
 		if pk := ix.scopes[f.Family+"\x00"+k]; pk != nil {
@@ -98,4 +102,15 @@ func (r *resolver) moduleByKeys(ix *importIndex, f *fileInfo, keys []string) (in
 		}
 	}
 	return -1, nil
+}
+
+// commonPackage is the package all of files belong to, or nil.
+func (r *resolver) commonPackage(files []int32) *pkgInfo {
+	pk := r.files[files[0]].pkg
+	for _, f := range files[1:] {
+		if r.files[f].pkg != pk {
+			return nil
+		}
+	}
+	return pk
 }

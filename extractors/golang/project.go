@@ -160,21 +160,22 @@ func (p *project) dirImportPath(dir string) (string, bool) {
 	return dir, false
 }
 
-// fileFacts gives a Go file its v2 facts: the scope of its package (the
-// import path; a _test package and a main program get their own), the
-// keys of its imports, its test marker and build variants.
+// fileFacts gives a Go file its v2 facts: the scope of its package
+// (import path and package name), the import path as its module key when
+// the package is importable, the keys of its imports, its test marker and
+// build variants.
 func (w *walker) fileFacts(f *extract.File) {
 	p := currentProject()
 	ip, known := p.dirImportPath(path.Dir(f.Path))
 	pkg := w.pkgName
-	scope := ip
-	switch {
-	case pkg == "main":
-		scope = ip + ":main" // a program is never imported
-	case strings.HasSuffix(pkg, "_test"):
-		scope = ip + "_test"
+	// One scope per package clause of a directory (a testdata folder
+	// holds many one-file packages); importable packages — not a
+	// program, not an external test package — answer to the import path.
+	ff := abi.FileFacts{Scope: ip + ":" + pkg, Test: w.isTest, Variants: variants(f.Path, w.src)}
+	if pkg != "main" && !strings.HasSuffix(pkg, "_test") {
+		ff.Modules = []string{ip}
 	}
-	f.SetFile(abi.FileFacts{Scope: scope, Test: w.isTest, Variants: variants(f.Path, w.src)})
+	f.SetFile(ff)
 	under := strings.TrimSuffix(pkg, "_test")
 	for i := range f.Imports() {
 		im := &f.Imports()[i]

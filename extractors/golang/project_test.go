@@ -55,14 +55,15 @@ func TestFileFacts(t *testing.T) {
 	extract.SetProject(info)
 	defer extract.SetProject(nil)
 	tests := []struct{ path, src, scope string }{
-		{"srv/server.go", "package srv\nimport (\n\t\"net/http\"\n\t. \"strings\"\n\t_ \"embed\"\n)\n", "example.com/m/srv"},
-		{"srv/server_test.go", "package srv_test\nimport \"example.com/m/srv\"\n", "example.com/m/srv_test"},
+		{"srv/server.go", "package srv\nimport (\n\t\"net/http\"\n\t. \"strings\"\n\t_ \"embed\"\n)\n", "example.com/m/srv:srv"},
+		{"srv/server_test.go", "package srv_test\nimport \"example.com/m/srv\"\n", "example.com/m/srv:srv_test"},
 		{"cmd/tool/main.go", "//go:build linux\n\npackage main\n", "example.com/m/cmd/tool:main"},
 	}
 	for _, tt := range tests {
 		facts := extractGo(t, tt.path, tt.src)
-		if facts.File.Scope != tt.scope || facts.File.Test != strings.HasSuffix(tt.path, "_test.go") {
-			t.Errorf("%s: file facts %+v, want scope %q", tt.path, facts.File, tt.scope)
+		importable := tt.path == "srv/server.go"
+		if facts.File.Scope != tt.scope || facts.File.Test != strings.HasSuffix(tt.path, "_test.go") || (len(facts.File.Modules) == 1) != importable {
+			t.Errorf("%s: file facts %+v, want scope %q, a module key: %v", tt.path, facts.File, tt.scope, importable)
 		}
 		for _, im := range facts.Imports {
 			want := abi.ImportModule
