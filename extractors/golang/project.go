@@ -171,15 +171,30 @@ func (w *walker) fileFacts(f *extract.File) {
 	// One scope per package clause of a directory (a testdata folder
 	// holds many one-file packages); importable packages — not a
 	// program, not an external test package — answer to the import path.
+	dir := path.Dir(f.Path)
 	ff := abi.FileFacts{Scope: ip + ":" + pkg, Test: w.isTest, Variants: variants(f.Path, w.src)}
-	if pkg != "main" && !strings.HasSuffix(pkg, "_test") {
+	switch {
+	case strings.HasSuffix(pkg, "_test"): // an external test package is never imported
+	case pkg == "main":
+		ff.Modules = []string{ip + mainSuffix} // only when nothing else answers (a test of the program)
+	case vendorRoot(dir) != "":
+		ff.Modules = []string{vendorKey(vendorRoot(dir), ip)} // visible to its own module only
+	default:
 		ff.Modules = []string{ip}
 	}
 	f.SetFile(ff)
+	own := ""
+	if root, ok := p.moduleRoot(dir); ok {
+		own = path.Join(root, "vendor")
+	}
 	under := strings.TrimSuffix(pkg, "_test")
 	for i := range f.Imports() {
 		im := &f.Imports()[i]
-		im.Keys = []string{im.Path}
+		im.Keys = im.Keys[:0]
+		if own != "" {
+			im.Keys = append(im.Keys, vendorKey(own, im.Path))
+		}
+		im.Keys = append(im.Keys, im.Path, im.Path+mainSuffix)
 		if !known && under != pkg && path.Base(im.Path) == under && countBase(f.Imports(), under) == 1 {
 			// An external test package beside an unplaced package: the
 			// go command requires foo_test to sit next to foo.
@@ -204,4 +219,32 @@ func countBase(ims []abi.Import, base string) int {
 		}
 	}
 	return n
+}
+
+// mainSuffix marks the key of a program: imported only by its own tests,
+// when no importable package answers to the path.
+const mainSuffix = ":main"
+
+// vendorRoot is the vendor directory dir is in ("cmd/vendor"), or "".
+func vendorRoot(dir string) string {
+	if i := strings.LastIndex("/"+dir+"/", "/vendor/"); i >= 0 {
+		return dir[:i+len("vendor")]
+	}
+	return ""
+}
+
+// vendorKey is the key of a vendored package as its module sees it.
+func vendorKey(root, ip string) string { return "vendor:" + root + ":" + ip }
+
+// moduleRoot is the directory of the innermost go.mod of the tree at or
+// above dir.
+func (p *project) moduleRoot(dir string) (string, bool) {
+	best := ""
+	found := false
+	for _, m := range p.mods {
+		if (m.dir == "." || dir == m.dir || strings.HasPrefix(dir, m.dir+"/")) && (!found || len(m.dir) > len(best)) {
+			best, found = m.dir, true
+		}
+	}
+	return best, found
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,16 +55,19 @@ func TestFileFacts(t *testing.T) {
 	info, _ := projectInfo(&abi.ProjectInput{Root: "/w", Files: []abi.ProjectFile{{Path: "go.mod", Data: []byte("module example.com/m")}}})
 	extract.SetProject(info)
 	defer extract.SetProject(nil)
-	tests := []struct{ path, src, scope string }{
-		{"srv/server.go", "package srv\nimport (\n\t\"net/http\"\n\t. \"strings\"\n\t_ \"embed\"\n)\n", "example.com/m/srv:srv"},
-		{"srv/server_test.go", "package srv_test\nimport \"example.com/m/srv\"\n", "example.com/m/srv:srv_test"},
-		{"cmd/tool/main.go", "//go:build linux\n\npackage main\n", "example.com/m/cmd/tool:main"},
+	tests := []struct {
+		path, src, scope string
+		modules          []string
+	}{
+		{"srv/server.go", "package srv\nimport (\n\t\"net/http\"\n\t. \"strings\"\n\t_ \"embed\"\n)\n", "example.com/m/srv:srv", []string{"example.com/m/srv"}},
+		{"srv/server_test.go", "package srv_test\nimport \"example.com/m/srv\"\n", "example.com/m/srv:srv_test", nil},
+		{"cmd/tool/main.go", "//go:build linux\n\npackage main\n", "example.com/m/cmd/tool:main", []string{"example.com/m/cmd/tool:main"}},
+		{"vendor/golang.org/x/net/route/route.go", "package route\n", "golang.org/x/net/route:route", []string{"vendor:vendor:golang.org/x/net/route"}},
 	}
 	for _, tt := range tests {
 		facts := extractGo(t, tt.path, tt.src)
-		importable := tt.path == "srv/server.go"
-		if facts.File.Scope != tt.scope || facts.File.Test != strings.HasSuffix(tt.path, "_test.go") || (len(facts.File.Modules) == 1) != importable {
-			t.Errorf("%s: file facts %+v, want scope %q, a module key: %v", tt.path, facts.File, tt.scope, importable)
+		if facts.File.Scope != tt.scope || facts.File.Test != strings.HasSuffix(tt.path, "_test.go") || !slices.Equal(facts.File.Modules, tt.modules) {
+			t.Errorf("%s: file facts %+v, want scope %q, modules %v", tt.path, facts.File, tt.scope, tt.modules)
 		}
 		for _, im := range facts.Imports {
 			want := abi.ImportModule
@@ -73,8 +77,9 @@ func TestFileFacts(t *testing.T) {
 			case "_":
 				want = abi.ImportSideEffect
 			}
-			if len(im.Keys) != 1 || im.Keys[0] != im.Path || im.Kind != want {
-				t.Errorf("%s: import %q has keys %v, kind %q; want [%s], %q", tt.path, im.Path, im.Keys, im.Kind, im.Path, want)
+			keys := []string{"vendor:vendor:" + im.Path, im.Path, im.Path + ":main"} // the module's vendored copy, the package, a program
+			if !slices.Equal(im.Keys, keys) || im.Kind != want {
+				t.Errorf("%s: import %q has keys %v, kind %q; want %v, %q", tt.path, im.Path, im.Keys, im.Kind, keys, want)
 			}
 		}
 	}
