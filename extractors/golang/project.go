@@ -161,19 +161,25 @@ func (p *project) dirImportPath(dir string) (string, bool) {
 }
 
 // fileFacts gives a Go file its v2 facts: the scope of its package
-// (import path and package name), the import path as its module key when
+// (directory and package name), the import path as its module key when
 // the package is importable, the keys of its imports, its test marker and
 // build variants.
 func (w *walker) fileFacts(f *extract.File) {
 	p := currentProject()
 	ip, known := p.dirImportPath(path.Dir(f.Path))
 	pkg := w.pkgName
-	// One scope per package clause of a directory (a testdata folder
-	// holds many one-file packages); importable packages — not a
-	// program, not an external test package — answer to the import path.
 	dir := path.Dir(f.Path)
-	ff := abi.FileFacts{Scope: ip + ":" + pkg, Test: w.isTest, Variants: variants(f.Path, w.src)}
+	// A package is a directory and a package clause: two vendored copies
+	// of one import path, or a testdata folder of one-file packages, stay
+	// apart. A file without a clause is its own scope.
+	ff := abi.FileFacts{Test: w.isTest, Variants: variants(f.Path, w.src)}
+	if pkg != "" {
+		ff.Scope = dir + ":" + pkg
+	}
+	// Importable packages, not a program or an external test package,
+	// answer to their import path.
 	switch {
+	case pkg == "":
 	case strings.HasSuffix(pkg, "_test"): // an external test package is never imported
 	case pkg == "main":
 		ff.Modules = []string{ip + mainSuffix} // only when nothing else answers (a test of the program)

@@ -59,10 +59,10 @@ func TestFileFacts(t *testing.T) {
 		path, src, scope string
 		modules          []string
 	}{
-		{"srv/server.go", "package srv\nimport (\n\t\"net/http\"\n\t. \"strings\"\n\t_ \"embed\"\n)\n", "example.com/m/srv:srv", []string{"example.com/m/srv"}},
-		{"srv/server_test.go", "package srv_test\nimport \"example.com/m/srv\"\n", "example.com/m/srv:srv_test", nil},
-		{"cmd/tool/main.go", "//go:build linux\n\npackage main\n", "example.com/m/cmd/tool:main", []string{"example.com/m/cmd/tool:main"}},
-		{"vendor/golang.org/x/net/route/route.go", "package route\n", "golang.org/x/net/route:route", []string{"vendor:vendor:golang.org/x/net/route"}},
+		{"srv/server.go", "package srv\nimport (\n\t\"net/http\"\n\t. \"strings\"\n\t_ \"embed\"\n)\n", "srv:srv", []string{"example.com/m/srv"}},
+		{"srv/server_test.go", "package srv_test\nimport \"example.com/m/srv\"\n", "srv:srv_test", nil},
+		{"cmd/tool/main.go", "//go:build linux\n\npackage main\n", "cmd/tool:main", []string{"example.com/m/cmd/tool:main"}},
+		{"vendor/golang.org/x/net/route/route.go", "package route\n", "vendor/golang.org/x/net/route:route", []string{"vendor:vendor:golang.org/x/net/route"}},
 	}
 	for _, tt := range tests {
 		facts := extractGo(t, tt.path, tt.src)
