@@ -44,6 +44,9 @@ func (Extractor) Extract(f *extract.File) error {
 	w.prescan()
 	w.walk()
 	w.assertions()
+	if v := variants(f.Path, w.src); len(v) > 0 {
+		f.SetFile(abi.FileFacts{Variants: v})
+	}
 	f.FillDocs(extract.DocSlashes)
 	return nil
 }
