@@ -64,12 +64,16 @@ func factKeys(f *abi.Facts) map[lineCat][]string {
 	return out
 }
 
-// qualified is a symbol's name with its parents' ("Box.area"); the walk
-// is bounded because facts from extract.Run passed Validate (no cycles).
+// qualified is a symbol's name with its parents' ("Box.area"), or with
+// its Receiver for a method declared away from its type; the walk is
+// bounded because facts from extract.Run passed Validate (no cycles).
 func qualified(f *abi.Facts, i int32) string {
 	var parts []string
 	for ; i >= 0 && int(i) < len(f.Symbols) && len(parts) <= len(f.Symbols); i = f.Symbols[i].Parent {
 		parts = append(parts, f.Symbols[i].Name)
+		if s := &f.Symbols[i]; s.Parent < 0 && s.Receiver != "" {
+			parts = append(parts, s.Receiver)
+		}
 	}
 	slices.Reverse(parts)
 	return strings.Join(parts, ".")

@@ -12,7 +12,7 @@ type Category string
 
 // The categories, each compared on its fact's line by one key.
 const (
-	Def    Category = "def"    // a symbol starting on the line: "KIND NAME", NAME qualified by its parents ("method Box.area")
+	Def    Category = "def"    // a symbol starting on the line: "KIND NAME", NAME qualified by its parents or Receiver ("method Box.area")
 	Call   Category = "call"   // a call on the line: "NAME", or "RECEIVER.NAME" with the receiver as written
 	Import Category = "import" // an import on the line: its path as written
 	Rel    Category = "rel"    // a relation on the line: "KIND TARGET" ("inherits Base")
