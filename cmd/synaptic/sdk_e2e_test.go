@@ -176,3 +176,42 @@ func TestParseCommand(t *testing.T) {
 		t.Errorf("parse --help:\n%s", out)
 	}
 }
+
+// TestOffVocabularyFactsDropped: a plugin reporting a symbol kind, a
+// visibility, a relation kind and a context outside sdk/abi's vocabulary
+// gets those facts left out of the graph, and extract's summary names the
+// plugin and the file.
+func TestOffVocabularyFactsDropped(t *testing.T) {
+	needBin(t)
+	repo := t.TempDir()
+	write(t, repo, map[string]string{"h/vocab.hx": "x = 1\n"})
+	plugins := t.TempDir()
+	buildPlugin(t, repoRoot(), "./plugins/host/testdata/hostile", filepath.Join(plugins, "hostile"), "hostile.wasm", `name = "hostile"
+version = "0.0.1"
+kind = "extractor"
+abi = 1
+module = "hostile.wasm"
+
+[[languages]]
+name = "hx"
+grammar = "python"
+extensions = [".hx"]
+`)
+	out := run(t, repo, false, "extract", "--plugins", plugins, ".")
+	for _, want := range []string{"h/vocab.hx", "plugin hostile reported words outside the fact vocabulary", `symbol kind "klass"`} { // the summary clips a long note
+		if !strings.Contains(out, want) {
+			t.Errorf("extract output lacks %q:\n%s", want, out)
+		}
+	}
+	g := parseGraph(t, filepath.Join(repo, "synaptic-out", "graph.json"))
+	kept := false
+	for _, n := range g.Nodes {
+		if n.SourceFile == "h/vocab.hx" && (n.Label == "Bad" || n.Label == "odd" || n.Kind == "klass") {
+			t.Errorf("off-vocabulary symbol in the graph: %+v", n)
+		}
+		kept = kept || n.SourceFile == "h/vocab.hx" && n.Label == ".ok()"
+	}
+	if !kept {
+		t.Error("the well-formed method ok() of the same file is missing")
+	}
+}
