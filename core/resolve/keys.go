@@ -17,7 +17,11 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 	case file >= 0 && file != f.idx:
 		r.edge(f.id, r.files[file].id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
 	case file < 0:
-		r.edge(f.id, r.stub(im.Path, "module"), "imports", graph.Extracted, 0, f.Path, im.Line)
+		kind := f.Semantics.ImportStubKind
+		if kind == "" {
+			kind = "module"
+		}
+		r.edge(f.id, r.stub(im.Path, kind), "imports", graph.Extracted, 0, f.Path, im.Line)
 	}
 	found := pk != nil || file >= 0
 	mod := binding{pkg: pk, file: file, sym: -1}

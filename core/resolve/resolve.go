@@ -270,11 +270,8 @@ func (r *resolver) addFiles() {
 		pk := r.pkgs[k]
 		first := &r.files[pk.files[0]]
 		parts := []string{"package", pk.name}
-		switch {
-		case pk.scope != "":
-			parts = []string{"package", pk.scope}
-		case first.Family == v1Go:
-			parts = []string{first.dir, "package", pk.name}
+		if pk.scope != "" || first.Family == v1Go {
+			parts = []string{first.dir, "package", pk.name} // a scope is named where its first file is
 		}
 		pk.id = r.uniqueID(graph.MakeID(parts...), 1)
 		r.nodes = append(r.nodes, graph.Node{
@@ -313,10 +310,11 @@ func packageOf(f *fileInfo) (key, name, scope string) {
 	return f.Family + ":" + p, p, ""
 }
 
-// lastElement is what follows the last separator of a module key or
-// scope ("net/http" -> "http", "a.b.C" -> "C", "crate::x" -> "x").
+// lastElement is what follows the last path separator of a module key
+// or scope ("net/http" -> "http", "crate::x" -> "x", "gopkg.in/yaml.v3"
+// -> "yaml.v3"); a plugin that binds another name says so in Alias.
 func lastElement(key string) string {
-	if i := strings.LastIndexAny(key, "/.:\\"); i >= 0 && i+1 < len(key) {
+	if i := strings.LastIndexAny(key, "/:\\"); i >= 0 && i+1 < len(key) {
 		return key[i+1:]
 	}
 	return key

@@ -11,6 +11,9 @@ type Semantics struct {
 	// ImplicitThis: a plain call inside a class may name a method of the
 	// class or its bases (Java, Kotlin, C#, C++).
 	ImplicitThis bool
+	// ImportStubKind is the node kind of an import naming nothing in the
+	// tree ("" = "module").
+	ImportStubKind string
 	// SelfNames are receiver names meaning the enclosing type's instance
 	// ("self", "this"), typed by the resolver when the plugin did not.
 	SelfNames []string

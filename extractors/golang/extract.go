@@ -44,9 +44,8 @@ func (Extractor) Extract(f *extract.File) error {
 	w.prescan()
 	w.walk()
 	w.assertions()
-	if v := variants(f.Path, w.src); len(v) > 0 {
-		f.SetFile(abi.FileFacts{Variants: v})
-	}
+	w.fileFacts(f)
+	returnRefs(f.Symbols())
 	f.FillDocs(extract.DocSlashes)
 	return nil
 }
@@ -186,11 +185,12 @@ type assertion struct {
 }
 
 type walker struct {
-	f      *extract.File
-	t      *extract.Tree
-	k      *kinds
-	src    string // the source as one string: names are substrings, not copies
-	isTest bool   // a _test.go file
+	f       *extract.File
+	t       *extract.Tree
+	k       *kinds
+	src     string // the source as one string: names are substrings, not copies
+	isTest  bool   // a _test.go file
+	pkgName string // the package clause's name
 
 	frames  []frame
 	vars    []binding // globals first (vars[:globals]), then locals of open frames
@@ -361,7 +361,8 @@ func (w *walker) walk() {
 		switch role {
 		case rolePackage:
 			if p := t.ChildOfKind(i, k.packageIdent); p != extract.None {
-				w.f.SetPackage(w.text(p))
+				w.pkgName = w.text(p)
+				w.f.SetPackage(w.pkgName)
 			}
 			w.f.SetDoc(extract.DocAbove(t.Source(), t.StartByte(i), extract.DocSlashes))
 			i = t.End(i)

@@ -5,7 +5,10 @@ package main
 
 import "github.com/synaptic-graph/synaptic/sdk/extract"
 
-func init() { extract.Register(Extractor{}) }
+func init() {
+	extract.Register(Extractor{})
+	extract.RegisterProject(projectInfo)
+}
 
 // main is never run: the host calls the plugin's wasm exports instead.
 func main() {}

@@ -48,6 +48,15 @@ const (
 	TypeCallConstructor TypeCall = "constructor" // constructs: links to the type (Python Foo(), Kotlin Foo(), new Foo())
 )
 
+// ImportStub is the node kind of an import that names nothing in the tree.
+type ImportStub string
+
+// The import stub kinds.
+const (
+	ImportStubModule  ImportStub = "module"  // the default
+	ImportStubPackage ImportStub = "package" // Go: an import names a package
+)
+
 // Semantics is the [semantics] table: call semantics the resolver
 // applies to the plugin's languages instead of branches on their names.
 // Each field's zero value is the v1 behaviour.
@@ -56,6 +65,7 @@ type Semantics struct {
 	ReceiverFallback ReceiverFallback // default none
 	TypeCall         TypeCall         // default constructor
 	ImplicitThis     bool             // a plain call in a class may name its methods (Java, C#, Kotlin, C++)
+	ImportStub       ImportStub       // default module
 	SelfNames        []string         // receiver names meaning "this object" ("self", "this")
 }
 
@@ -68,6 +78,7 @@ type rawSemantics struct {
 	ReceiverFallback string   `toml:"receiver_fallback"`
 	TypeCall         string   `toml:"type_call"`
 	ImplicitThis     bool     `toml:"implicit_this"`
+	ImportStub       string   `toml:"import_stub"`
 	SelfNames        []string `toml:"self_names"`
 }
 
@@ -113,7 +124,7 @@ func (v *validator) project(r *rawProject, m *Manifest) *Project {
 func isControl(r rune) bool { return r < ' ' || r == 0x7f }
 
 func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
-	s := Semantics{Unqualified: UnqualifiedScopeThenUnique, ReceiverFallback: ReceiverFallbackNone, TypeCall: TypeCallConstructor}
+	s := Semantics{Unqualified: UnqualifiedScopeThenUnique, ReceiverFallback: ReceiverFallbackNone, TypeCall: TypeCallConstructor, ImportStub: ImportStubModule}
 	if r == nil {
 		return s
 	}
@@ -126,6 +137,7 @@ func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
 	s.Unqualified = oneOf(v, "unqualified", r.Unqualified, s.Unqualified, UnqualifiedScope, UnqualifiedScopeThenUnique)
 	s.ReceiverFallback = oneOf(v, "receiver_fallback", r.ReceiverFallback, s.ReceiverFallback, ReceiverFallbackNone, ReceiverFallbackUniqueMethod)
 	s.TypeCall = oneOf(v, "type_call", r.TypeCall, s.TypeCall, TypeCallNone, TypeCallConstructor)
+	s.ImportStub = oneOf(v, "import_stub", r.ImportStub, s.ImportStub, ImportStubModule, ImportStubPackage)
 	for _, n := range r.SelfNames {
 		if n == "" || len(n) > 64 || strings.ContainsFunc(n, func(c rune) bool { return c <= ' ' || c == 0x7f }) {
 			v.add([]string{"semantics", "self_names"}, "self name %q must be a non-empty identifier", n)

@@ -54,3 +54,7 @@ func RunProject(fn ProjectFunc, in *abi.ProjectInput) (info []byte, err error) {
 // SetFile records the file-level facts of ABI v2: scope, module keys,
 // test marker and build variants.
 func (f *File) SetFile(ff abi.FileFacts) { f.facts.File = ff }
+
+// Imports returns the imports reported so far; a v2 plugin sets their
+// Keys and Kind in place once it knows the file's project context.
+func (f *File) Imports() []abi.Import { return f.facts.Imports }

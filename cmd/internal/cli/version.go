@@ -57,7 +57,7 @@ func runVersion(_ context.Context, args []string, stdio IO) error {
 		commit += " (modified)"
 	}
 	embedded, _ := fs.Glob(builtin.FS(), "*/plugin.toml")
-	fmt.Fprintf(stdio.Out, "synaptic %s\n  commit:     %s\n  go:         %s %s/%s\n  plugin ABI: %d\n  embedded plugins: %d\n",
-		version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH, abi.Version, len(embedded))
+	fmt.Fprintf(stdio.Out, "synaptic %s\n  commit:     %s\n  go:         %s %s/%s\n  plugin ABI: %d–%d\n  embedded plugins: %d\n",
+		version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH, abi.MinVersion, abi.Version, len(embedded))
 	return nil
 }

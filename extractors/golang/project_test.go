@@ -1,0 +1,101 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/plugins/plugintest"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+func TestProjectInfo(t *testing.T) {
+	mod := func(p, m string) abi.ProjectFile {
+		return abi.ProjectFile{Path: p, Data: []byte("// c\nmodule " + m + " // x\n\ngo 1.22\n")}
+	}
+	tests := []struct {
+		name string
+		in   abi.ProjectInput
+		dirs map[string]string // directory -> import path ("?" = unknown: the directory stands in)
+	}{
+		{"go.mod at the root", abi.ProjectInput{Root: "/w/m", Files: []abi.ProjectFile{mod("go.mod", "example.com/m"), mod("tools/go.mod", "example.com/tools")}},
+			map[string]string{".": "example.com/m", "a/b": "example.com/m/a/b", "tools/x": "example.com/tools/x", "vendor/golang.org/x/net": "golang.org/x/net"}},
+		{"GOROOT/src", abi.ProjectInput{Root: "/usr/local/go/src", Files: []abi.ProjectFile{mod("go.mod", "std"), mod("cmd/go.mod", "cmd")}},
+			map[string]string{"net/http": "net/http", "cmd/go": "cmd/go", "cmd/vendor/golang.org/x/mod": "golang.org/x/mod"}},
+		{"go.mod above the root", abi.ProjectInput{Root: "/c/net/http", Files: []abi.ProjectFile{mod("../go.mod", "net"), mod("../../../go.mod", "far")}},
+			map[string]string{".": "net/http", "httptest": "net/http/httptest"}},
+		{"GOPATH layout", abi.ProjectInput{Root: "/go/src/net/http"}, map[string]string{".": "net/http", "pprof": "net/http/pprof"}},
+		{"nothing says", abi.ProjectInput{Root: "/tmp/x"}, map[string]string{".": "?", "a": "?"}},
+	}
+	for _, tt := range tests {
+		info, err := extract.RunProject(projectInfo, &tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		extract.SetProject(info)
+		p := currentProject()
+		for dir, want := range tt.dirs {
+			got, known := p.dirImportPath(dir)
+			if !known {
+				got = "?"
+			}
+			if got != want {
+				t.Errorf("%s: import path of %s = %q, want %q (info %q)", tt.name, dir, got, want, info)
+			}
+		}
+	}
+	extract.SetProject(nil)
+}
+
+// TestFileFacts: a file's scope is its package's import path (own scopes
+// for _test packages and programs), its imports are keyed by their path,
+// and "." and "_" imports say what they bind.
+func TestFileFacts(t *testing.T) {
+	info, _ := projectInfo(&abi.ProjectInput{Root: "/w", Files: []abi.ProjectFile{{Path: "go.mod", Data: []byte("module example.com/m")}}})
+	extract.SetProject(info)
+	defer extract.SetProject(nil)
+	tests := []struct{ path, src, scope string }{
+		{"srv/server.go", "package srv\nimport (\n\t\"net/http\"\n\t. \"strings\"\n\t_ \"embed\"\n)\n", "example.com/m/srv"},
+		{"srv/server_test.go", "package srv_test\nimport \"example.com/m/srv\"\n", "example.com/m/srv_test"},
+		{"cmd/tool/main.go", "//go:build linux\n\npackage main\n", "example.com/m/cmd/tool:main"},
+	}
+	for _, tt := range tests {
+		facts := extractGo(t, tt.path, tt.src)
+		if facts.File.Scope != tt.scope || facts.File.Test != strings.HasSuffix(tt.path, "_test.go") {
+			t.Errorf("%s: file facts %+v, want scope %q", tt.path, facts.File, tt.scope)
+		}
+		for _, im := range facts.Imports {
+			want := abi.ImportModule
+			switch im.Alias {
+			case ".":
+				want = abi.ImportWildcard
+			case "_":
+				want = abi.ImportSideEffect
+			}
+			if len(im.Keys) != 1 || im.Keys[0] != im.Path || im.Kind != want {
+				t.Errorf("%s: import %q has keys %v, kind %q; want [%s], %q", tt.path, im.Path, im.Keys, im.Kind, im.Path, want)
+			}
+		}
+	}
+	if v := extractGo(t, "cmd/tool/main.go", "//go:build linux\n\npackage main\n").File.Variants; len(v) != 1 || v[0].Axis != axisOS {
+		t.Errorf("variants = %+v", v)
+	}
+}
+
+func TestReturnRefs(t *testing.T) {
+	facts := extractGo(t, "a.go", "package a\n\ntype T struct{ c *Conn }\n\nfunc New() (*T, error) { return nil, nil }\n\nvar Default = &T{}\n")
+	refs := map[string]string{}
+	for _, s := range facts.Symbols {
+		if s.Signature != nil && s.Signature.ReturnRef != nil {
+			refs[s.Name] = s.Signature.ReturnRef.String()
+		}
+	}
+	if refs["New"] != "T" || refs["c"] != "Conn" {
+		t.Errorf("return refs = %v, want New: T, c: Conn", refs)
+	}
+}
+
+func extractGo(t *testing.T, name, src string) *abi.Facts {
+	t.Helper()
+	return plugintest.ExtractSource(t, Extractor{}, name, []byte(src))
+}
