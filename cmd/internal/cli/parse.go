@@ -52,6 +52,11 @@ directory the paths are relative to.`)
 	}
 	b := set.Encode()
 	if *out == "" {
+		if f, ok := stdio.Out.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+				return usageError{"the trees are binary; pass -o FILE (or redirect stdout) instead of writing them to a terminal"}
+			}
+		}
 		_, err = stdio.Out.Write(b)
 		return err
 	}
