@@ -135,6 +135,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTypeRef$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeProjectInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDocAbove$$' -fuzztime $(FUZZTIME) ./sdk/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./sdk/trees
+	$(GO) test -run '^$$' -fuzz '^FuzzParseWants$$' -fuzztime $(FUZZTIME) ./sdk/extracttest
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./plugins/manifest
 	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./sdk/sqltext
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRuleOutput$$' -fuzztime $(FUZZTIME) ./sdk/abi

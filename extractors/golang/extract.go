@@ -1370,37 +1370,5 @@ const maxReceiver = extract.MaxReceiver
 // receiverText is the receiver expression as written, on one line, capped.
 func receiverText(s string) string { return extract.Receiver(s) }
 
-// collapse trims s and turns each run of whitespace into one space. It
-// returns s itself (no copy) when nothing changes, the common case.
-func collapse(s string) string {
-	// TrimSpace cannot change s when it starts and ends with a printable
-	// ASCII byte, the common case; one test per byte finds the rest clean.
-	if len(s) == 0 || s[0] <= ' ' || s[0] >= utf8.RuneSelf || s[len(s)-1] <= ' ' || s[len(s)-1] >= utf8.RuneSelf {
-		s = strings.TrimSpace(s)
-	}
-	clean := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' && (c == '\n' || c == '\t' || c == '\r' || c == ' ' && i+1 < len(s) && s[i+1] == ' ') {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c == ' ' || c == '\n' || c == '\t' || c == '\r' {
-			space = true
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
+// collapse is extract.Collapse: trimmed, each run of whitespace one space.
+func collapse(s string) string { return extract.Collapse(s) }

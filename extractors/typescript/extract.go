@@ -1551,33 +1551,7 @@ const maxReceiver = extract.MaxReceiver
 func receiver(b []byte) string { return extract.Receiver(string(b)) }
 
 // collapse returns b with runs of whitespace replaced by one space, trimmed.
-func collapse(b []byte) string {
-	b = bytes.TrimSpace(b)
-	clean := true
-	for i, c := range b {
-		if c == '\n' || c == '\t' || c == '\r' || (c == ' ' && i > 0 && b[i-1] == ' ') {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return string(b)
-	}
-	out := make([]byte, 0, len(b))
-	space := false
-	for _, c := range b {
-		if c == ' ' || c == '\n' || c == '\t' || c == '\r' {
-			space = true
-			continue
-		}
-		if space {
-			out = append(out, ' ')
-			space = false
-		}
-		out = append(out, c)
-	}
-	return string(out)
-}
+func collapse(b []byte) string { return extract.Collapse(string(b)) }
 
 // skipType reports primitive types and the standard generic wrappers and
 // utility types: references to them name nothing in the repository.

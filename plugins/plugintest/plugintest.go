@@ -14,7 +14,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -25,6 +24,8 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/synaptic-graph/synaptic/core/syntax"
+	"github.com/synaptic-graph/synaptic/plugins/manifest"
+	"github.com/synaptic-graph/synaptic/plugins/registry"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
@@ -36,6 +37,7 @@ type Language struct {
 	Name       string   `toml:"name"`
 	Grammar    string   `toml:"grammar"`
 	Extensions []string `toml:"extensions"`
+	Globs      []string `toml:"globs"`
 }
 
 // Target runs an extractor over one parsed file.
@@ -237,14 +239,18 @@ func compare(t *testing.T, file string, ar *txtar.Archive, got string) {
 	}
 }
 
+// langFor returns the index of the language that handles name, routed by
+// the registry's own rules (globs first, then the longest extension), or -1.
 func langFor(langs []Language, name string) int {
-	ext := path.Ext(name)
-	for i, l := range langs {
-		if slices.Contains(l.Extensions, ext) {
-			return i
-		}
+	m := &manifest.Manifest{Name: "plugintest", Kind: manifest.KindExtractor}
+	for _, l := range langs {
+		m.Languages = append(m.Languages, manifest.Language{Name: l.Name, Grammar: l.Grammar, Extensions: l.Extensions, Globs: l.Globs})
 	}
-	return -1
+	rt, ok := registry.FromManifests([]*manifest.Manifest{m}).Lookup(name)
+	if !ok {
+		return -1
+	}
+	return slices.IndexFunc(langs, func(l Language) bool { return l.Name == rt.Language.Name })
 }
 
 // lineDiff is a small readable diff: lines only in want (-) or only in got (+).

@@ -49,6 +49,43 @@ func squeeze(s string, dots bool) string {
 	return b.String()
 }
 
+// Collapse returns s trimmed, with every run of spaces, tabs, CRs and
+// newlines turned into one space ("f(a,\n\t  b)" → "f(a, b)"). Unlike
+// OneLine it keeps the space after '(' and before ')'. Text that is
+// already clean is returned without allocating.
+func Collapse(s string) string {
+	// TrimSpace cannot change s when it starts and ends with a printable
+	// ASCII byte, the common case; one test per byte finds the rest clean.
+	if len(s) == 0 || s[0] <= ' ' || s[0] >= utf8.RuneSelf || s[len(s)-1] <= ' ' || s[len(s)-1] >= utf8.RuneSelf {
+		s = strings.TrimSpace(s)
+	}
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' && (c == '\n' || c == '\t' || c == '\r' || c == ' ' && i+1 < len(s) && s[i+1] == ' ') {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || c == '\n' || c == '\t' || c == '\r' {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // IsSpace reports ASCII whitespace.
 func IsSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' }
 

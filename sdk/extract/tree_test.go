@@ -135,3 +135,21 @@ func TestSeek(t *testing.T) {
 		}
 	}
 }
+
+func TestCollapse(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                 "",
+		"a":                "a",
+		"  a  b ":          "a b",
+		"f(a,\n\t  b)":     "f(a, b)",
+		"( a )":            "( a )",
+		"x\r\n=>\n\n y":    "x => y",
+		"\u00a0a\u00a0":    "a",
+		"a\fb":             "a\fb",
+		"already one line": "already one line",
+	} {
+		if got := Collapse(in); got != want {
+			t.Errorf("Collapse(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

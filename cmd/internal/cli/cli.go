@@ -33,6 +33,7 @@ func commands() []command {
 		{"update", "bring synaptic-out/ up to date with the source, quietly (for scripts and git hooks)", runUpdate},
 		{"hook", "install or uninstall git hooks that run synaptic update after commits, merges and checkouts", runHook},
 		{"plugins", "list the loaded plugins, or validate a plugin folder", runPlugins},
+		{"parse", "write the syntax trees a plugin would receive for some files (for plugin tests)", runParse},
 		{"serve", "serve a graph.json to AI assistants over MCP (stdio or HTTP)", runServe},
 		{"call", "run one serve tool from the command line (same output as MCP)", runCall},
 		{"query", "ask the graph a question (the query_graph tool)", runQuery},
