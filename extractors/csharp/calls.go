@@ -7,10 +7,6 @@ import (
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
-// maxReceiver bounds the receiver text of a call: a receiver that is
-// itself a long chain or a lambda would make facts quadratic in its length.
-const maxReceiver = 64
-
 // maxTypeDepth is how many links of a receiver chain exprType follows, and
 // maxTypeLen how long the chain it spells may grow (through var x = a.M()
 // inferences building on one another).
@@ -18,8 +14,6 @@ const (
 	maxTypeDepth = 16
 	maxTypeLen   = 256
 )
-
-func receiverText(s string) string { return extract.ReceiverText(s, maxReceiver) }
 
 // baseName strips type arguments, nullability and array brackets from a
 // type as written: "List<Order>" → "List", "Order?" → "Order".
@@ -85,7 +79,7 @@ func (w *walker) call(i node) {
 	w.dynamic(i, name)
 	c := abi.Call{Caller: w.parent(), Name: name, Line: t.StartLine(nameN), Col: t.StartCol(nameN)}
 	if recv != extract.None {
-		c.Receiver = receiverText(w.text(recv))
+		c.Receiver = extract.Receiver(w.text(recv))
 		c.ReceiverType = w.exprType(recv, 0)
 		if name == "Invoke" {
 			w.raise(recv)
@@ -333,7 +327,7 @@ func (w *walker) varType(ty node) string {
 // typeRefs reports the named types in a type as references: the type
 // itself with ctx, its type arguments with generic_arg. Predefined types
 // and the type parameters of the declaration are not references.
-func (w *walker) typeRefs(ty node, from int32, ctx string) {
+func (w *walker) typeRefs(ty node, from int32, ctx abi.RelationContext) {
 	if ty == extract.None || from < 0 {
 		return
 	}
@@ -351,7 +345,7 @@ func (w *walker) typeRefs(ty node, from int32, ctx string) {
 		w.typeRefs(firstNamedChild(t, ty), from, ctx)
 	case g.tupleType:
 		for c := range t.NamedChildren(ty) {
-			w.typeRefs(t.Child(c, g.fType), from, "generic_arg")
+			w.typeRefs(t.Child(c, g.fType), from, abi.CtxGenericArg)
 		}
 	}
 }
@@ -361,7 +355,7 @@ func (w *walker) typeArgRefs(args node, from int32) {
 		return
 	}
 	for c := range w.t.NamedChildren(args) {
-		w.typeRefs(c, from, "generic_arg")
+		w.typeRefs(c, from, abi.CtxGenericArg)
 	}
 }
 
@@ -384,7 +378,7 @@ func (w *walker) isTypeParam(ty node, name string) bool {
 }
 
 // ref reports a references relation once per (symbol, target, context).
-func (w *walker) ref(from int32, target, ctx string, at node) {
+func (w *walker) ref(from int32, target string, ctx abi.RelationContext, at node) {
 	if len(w.seen) > 0 && w.seen[0].from != from {
 		w.seen = w.seen[:0]
 	}
@@ -394,5 +388,5 @@ func (w *walker) ref(from int32, target, ctx string, at node) {
 		}
 	}
 	w.seen = append(w.seen, seenRef{from, target, ctx})
-	w.f.Relation(abi.Relation{From: from, Kind: "references", Target: target, Context: ctx, Line: w.t.StartLine(at)})
+	w.f.Relation(abi.Relation{From: from, Kind: abi.RelReferences, Target: target, Context: ctx, Line: w.t.StartLine(at)})
 }

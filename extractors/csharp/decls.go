@@ -9,7 +9,7 @@ import (
 
 // mods is what a declaration's modifiers and attributes say.
 type mods struct {
-	vis             string // explicit access modifier, "" if none
+	vis             abi.Visibility // explicit access modifier, "" if none
 	static, const_  bool
 	readonly, event bool
 	test, testClass bool // a test framework's method or class attribute
@@ -52,18 +52,18 @@ func (w *walker) modifiers(decl node) mods {
 		case g.modifier:
 			switch w.text(c) {
 			case "public":
-				m.vis = "public"
+				m.vis = abi.VisPublic
 			case "protected":
-				if m.vis != "public" {
-					m.vis = "protected"
+				if m.vis != abi.VisPublic {
+					m.vis = abi.VisProtected
 				}
 			case "internal":
 				if m.vis == "" {
-					m.vis = "internal"
+					m.vis = abi.VisInternal
 				}
 			case "private":
 				if m.vis == "" {
-					m.vis = "private"
+					m.vis = abi.VisPrivate
 				}
 			case "static":
 				m.static = true
@@ -96,29 +96,29 @@ func (w *walker) attributeRefs(m mods, from int32) {
 		name := w.t.Child(a, w.g.fName)
 		target := extract.OneLine(w.text(name))
 		if target != "" && !compilerAttrs[attrName(target)] {
-			w.ref(from, baseName(target), "attribute", name)
+			w.ref(from, baseName(target), abi.CtxAttribute, name)
 		}
 	}
 }
 
 // visibility is the explicit access modifier, else the default of the
 // scope the declaration is in.
-func (w *walker) visibility(m mods) string {
+func (w *walker) visibility(m mods) abi.Visibility {
 	if m.vis != "" {
 		return m.vis
 	}
 	if len(w.frames) == 0 {
-		return "internal"
+		return abi.VisInternal
 	}
 	switch top := w.frames[len(w.frames)-1]; {
 	case top.kind == frameNamespace:
-		return "internal"
+		return abi.VisInternal
 	case top.kind == frameCallable:
-		return "" // a local function: not reachable from outside
+		return abi.VisNone // a local function: not reachable from outside
 	case top.public:
-		return "public"
+		return abi.VisPublic
 	}
-	return "private"
+	return abi.VisPrivate
 }
 
 func (w *walker) typeDecl(i node) node {
@@ -128,19 +128,19 @@ func (w *walker) typeDecl(i node) node {
 		return i + 1
 	}
 	k := t.Kind(i)
-	kindName := "class"
+	kindName := abi.KindClass
 	switch {
 	case k == g.structDecl || k == g.recordDecl && t.ChildOfKind(i, g.kwStruct) != extract.None:
-		kindName = "struct"
+		kindName = abi.KindStruct
 	case k == g.recordDecl:
-		kindName = "record"
+		kindName = abi.KindRecord
 	case k == g.ifaceDecl:
-		kindName = "interface"
+		kindName = abi.KindInterface
 	case k == g.enumDecl:
-		kindName = "enum"
+		kindName = abi.KindEnum
 	}
-	if k != g.classDecl && k != g.structDecl && k != g.ifaceDecl && k != g.enumDecl && kindName == "class" {
-		kindName = "record" // record_struct_declaration's sibling kinds in other grammar versions
+	if k != g.classDecl && k != g.structDecl && k != g.ifaceDecl && k != g.enumDecl && kindName == abi.KindClass {
+		kindName = abi.KindRecord // record_struct_declaration's sibling kinds in other grammar versions
 	}
 	m := w.modifiers(i)
 	sym := w.f.Symbol(abi.Symbol{
@@ -150,9 +150,9 @@ func (w *walker) typeDecl(i node) node {
 	w.attributeRefs(m, sym)
 
 	fr := w.mark(t.End(i), frameType, sym)
-	fr.name, fr.public = name, kindName == "interface" || kindName == "enum"
+	fr.name, fr.public = name, kindName == abi.KindInterface || kindName == abi.KindEnum
 	for c := range t.NamedChildren(i) {
-		if t.Kind(c) == g.baseList && kindName != "enum" {
+		if t.Kind(c) == g.baseList && kindName != abi.KindEnum {
 			fr.super = w.bases(c, sym, kindName)
 		}
 	}
@@ -160,7 +160,7 @@ func (w *walker) typeDecl(i node) node {
 	// A record's (or a class's primary constructor's) parameters: record
 	// parameters are public properties; both are in scope in the body.
 	if params := t.ChildOfKind(i, g.parameterList); params != extract.None {
-		w.primaryParams(params, sym, kindName == "record" || k == g.recordDecl)
+		w.primaryParams(params, sym, kindName == abi.KindRecord || k == g.recordDecl)
 	}
 	body := t.Child(i, g.fBody)
 	if body == extract.None {
@@ -171,7 +171,7 @@ func (w *walker) typeDecl(i node) node {
 }
 
 // bases reports the base list and returns the base class, if any.
-func (w *walker) bases(list node, from int32, kindName string) string {
+func (w *walker) bases(list node, from int32, kindName abi.SymbolKind) string {
 	t, g := w.t, w.g
 	super, first := "", true
 	for c := range t.NamedChildren(list) {
@@ -184,12 +184,12 @@ func (w *walker) bases(list node, from int32, kindName string) string {
 		if target == "" {
 			continue
 		}
-		rel := "implements"
+		rel := abi.RelImplements
 		switch {
-		case kindName == "interface":
-			rel = "inherits"
-		case kindName != "struct" && first && !interfaceName(lastSegment(target)):
-			rel, super = "inherits", target
+		case kindName == abi.KindInterface:
+			rel = abi.RelInherits
+		case kindName != abi.KindStruct && first && !interfaceName(lastSegment(target)):
+			rel, super = abi.RelInherits, target
 		}
 		first = false
 		w.f.Relation(abi.Relation{From: from, Kind: rel, Target: target, Line: t.StartLine(head)})
@@ -238,10 +238,10 @@ func (w *walker) primaryParams(list node, owner int32, properties bool) {
 		ty := t.Child(c, g.fType)
 		typ := w.varType(ty)
 		if properties {
-			sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "property", Parent: owner, Visibility: "public", Span: t.Span(c), Signature: typeCarrier(typ)})
-			w.typeRefs(ty, sym, "field")
+			sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindProperty, Parent: owner, Visibility: abi.VisPublic, Span: t.Span(c), Signature: typeCarrier(typ)})
+			w.typeRefs(ty, sym, abi.CtxField)
 		} else {
-			w.typeRefs(ty, owner, "parameter_type")
+			w.typeRefs(ty, owner, abi.CtxParameterType)
 		}
 		w.vars = append(w.vars, variable{name, typ})
 	}
@@ -292,10 +292,10 @@ func (w *walker) delegate(i node) {
 	}
 	m := w.modifiers(i)
 	sig := &abi.Signature{Return: extract.OneLine(w.text(t.Child(i, g.fType))), Raw: w.header(i, extract.None)}
-	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "type_alias", Parent: w.parent(), Visibility: w.visibility(m), Span: t.Span(i), Signature: sig})
+	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindTypeAlias, Parent: w.parent(), Visibility: w.visibility(m), Span: t.Span(i), Signature: sig})
 	w.attributeRefs(m, sym)
 	w.params(t.Child(i, g.fParameters), sym, sig, false)
-	w.typeRefs(t.Child(i, g.fType), sym, "return_type")
+	w.typeRefs(t.Child(i, g.fType), sym, abi.CtxReturnType)
 }
 
 func (w *walker) callable(i node) node {
@@ -321,12 +321,12 @@ func (w *walker) callable(i node) node {
 		w.params(t.Child(i, g.fParameters), -1, nil, true)
 		return next
 	}
-	kindName := "method"
+	kindName := abi.KindMethod
 	switch k {
 	case g.ctorDecl:
-		kindName = "constructor"
+		kindName = abi.KindConstructor
 	case g.localFunc:
-		kindName = "function"
+		kindName = abi.KindFunction
 	}
 	m := w.modifiers(i)
 	ret := t.Child(i, g.fReturns)
@@ -340,19 +340,19 @@ func (w *walker) callable(i node) node {
 	vis := w.visibility(m)
 	switch k {
 	case g.dtorDecl:
-		vis = "private"
+		vis = abi.VisPrivate
 	case g.localFunc:
 		vis = "" // not reachable from outside its scope
 	}
 	sym := w.f.Symbol(abi.Symbol{
 		Name: name, Kind: kindName, Parent: w.parent(), Visibility: vis,
-		Span: t.Span(i), Signature: sig, Test: m.test && kindName == "method",
+		Span: t.Span(i), Signature: sig, Test: m.test && kindName == abi.KindMethod,
 	})
 	w.attributeRefs(m, sym)
 	w.push(w.mark(t.End(i), frameCallable, sym))
 	w.params(t.Child(i, g.fParameters), sym, sig, true)
 	if k != g.convDecl {
-		w.typeRefs(ret, sym, "return_type")
+		w.typeRefs(ret, sym, abi.CtxReturnType)
 	}
 	return next
 }
@@ -374,7 +374,7 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature, declare bool) 
 			sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(w.text(ty))})
 		}
 		if sym >= 0 {
-			w.typeRefs(ty, sym, "parameter_type")
+			w.typeRefs(ty, sym, abi.CtxParameterType)
 		}
 		if declare && name != "" {
 			w.vars = append(w.vars, variable{name, w.varType(ty)})
@@ -411,9 +411,9 @@ func (w *walker) fieldDecl(i node) {
 		return // a local or a syntax error: no owner
 	}
 	m := w.modifiers(i)
-	kindName := "field"
+	kindName := abi.KindField
 	if m.const_ || m.static && m.readonly {
-		kindName = "constant"
+		kindName = abi.KindConstant
 	}
 	vis := w.visibility(m)
 	for vd := range t.NamedChildren(i) {
@@ -432,7 +432,7 @@ func (w *walker) fieldDecl(i node) {
 			}
 			sym := w.f.Symbol(abi.Symbol{Name: name, Kind: kindName, Parent: w.parent(), Visibility: vis, Span: t.Span(i), Signature: typeCarrier(typ)})
 			w.attributeRefs(m, sym)
-			w.typeRefs(ty, sym, "field")
+			w.typeRefs(ty, sym, abi.CtxField)
 		}
 	}
 }
@@ -453,9 +453,9 @@ func (w *walker) property(i node) node {
 			return i + 1
 		}
 		m := w.modifiers(i)
-		sym = w.f.Symbol(abi.Symbol{Name: name, Kind: "property", Parent: w.parent(), Visibility: w.visibility(m), Span: t.Span(i), Signature: typeCarrier(w.varType(ty))})
+		sym = w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindProperty, Parent: w.parent(), Visibility: w.visibility(m), Span: t.Span(i), Signature: typeCarrier(w.varType(ty))})
 		w.attributeRefs(m, sym)
-		w.typeRefs(ty, sym, "field")
+		w.typeRefs(ty, sym, abi.CtxField)
 	}
 	w.push(w.mark(t.End(i), frameCallable, sym))
 	w.params(t.Child(i, g.fParameters), -1, nil, true)
@@ -464,7 +464,7 @@ func (w *walker) property(i node) node {
 
 func (w *walker) enumMember(i node) {
 	if name := w.text(w.t.Child(i, w.g.fName)); name != "" && w.typeFrame() != nil {
-		w.f.Symbol(abi.Symbol{Name: name, Kind: "constant", Parent: w.parent(), Visibility: "public", Span: w.t.Span(i)})
+		w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindConstant, Parent: w.parent(), Visibility: abi.VisPublic, Span: w.t.Span(i)})
 	}
 }
 

@@ -109,8 +109,9 @@ type walker struct {
 
 // seenRef dedups references per symbol: M(Bar a, Bar b) references Bar once.
 type seenRef struct {
-	from        int32
-	target, ctx string
+	from   int32
+	target string
+	ctx    abi.RelationContext
 }
 
 // walk visits the tree once in preorder. Declarations push frames that
@@ -282,7 +283,7 @@ func (w *walker) namespaceSymbol(fr *frame) int32 {
 	if fr.name == w.pkg {
 		return -1
 	}
-	return w.f.Symbol(abi.Symbol{Name: fr.name, Kind: "namespace", Parent: -1, Span: w.t.Span(fr.decl)})
+	return w.f.Symbol(abi.Symbol{Name: fr.name, Kind: abi.KindNamespace, Parent: -1, Span: w.t.Span(fr.decl)})
 }
 
 // using reports a using directive. `global using` is the same fact: the

@@ -7,10 +7,6 @@ import (
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
-// maxReceiver bounds the receiver text of a call: a receiver that is
-// itself a long chain or a lambda would make facts quadratic in its length.
-const maxReceiver = 64
-
 // maxTypeDepth is how many links of a receiver chain exprType follows, and
 // maxTypeLen how long the chain it spells may grow (through val x = a.m()
 // inferences building on one another).
@@ -18,8 +14,6 @@ const (
 	maxTypeDepth = 16
 	maxTypeLen   = 256
 )
-
-func receiverText(s string) string { return extract.ReceiverText(s, maxReceiver) }
 
 // baseName strips type arguments, nullability and spaces from a type as
 // written: "List<Order>?" → "List".
@@ -73,7 +67,7 @@ func (w *walker) call(i node) {
 	}
 	c := abi.Call{Caller: w.parent(), Name: name, Line: t.StartLine(nameN), Col: t.StartCol(nameN)}
 	if recv != extract.None {
-		c.Receiver = receiverText(w.text(recv))
+		c.Receiver = extract.Receiver(w.text(recv))
 		c.ReceiverType = w.exprType(recv, 0)
 	}
 	w.f.Call(c)
@@ -294,7 +288,7 @@ var builtinTypes = map[string]bool{
 // typeRefs reports the named types in a type as references: the type
 // itself with ctx, its type arguments with generic_arg. kotlin basics and
 // type parameters are not references.
-func (w *walker) typeRefs(ty node, from int32, ctx string) {
+func (w *walker) typeRefs(ty node, from int32, ctx abi.RelationContext) {
 	if ty == extract.None || from < 0 {
 		return
 	}
@@ -311,7 +305,7 @@ func (w *walker) typeRefs(ty node, from int32, ctx string) {
 	case g.functionType:
 		for c := range t.Descendants(ty) {
 			if t.Kind(c) == g.userType && t.Parent(c) != extract.None && t.Kind(t.Parent(c)) != g.userType {
-				w.typeRefs(c, from, "generic_arg")
+				w.typeRefs(c, from, abi.CtxGenericArg)
 			}
 		}
 	}
@@ -326,7 +320,7 @@ func (w *walker) typeArgRefs(ty node, from int32) {
 		}
 		for p := range t.NamedChildren(args) {
 			if t.Kind(p) == g.typeProjection {
-				w.typeRefs(w.typeChild(p), from, "generic_arg")
+				w.typeRefs(w.typeChild(p), from, abi.CtxGenericArg)
 			}
 		}
 	}
@@ -347,7 +341,7 @@ func (w *walker) isTypeParam(ty node, name string) bool {
 }
 
 // ref reports a references relation once per (symbol, target, context).
-func (w *walker) ref(from int32, target, ctx string, at node) {
+func (w *walker) ref(from int32, target string, ctx abi.RelationContext, at node) {
 	if len(w.seen) > 0 && w.seen[0].from != from {
 		w.seen = w.seen[:0]
 	}
@@ -357,5 +351,5 @@ func (w *walker) ref(from int32, target, ctx string, at node) {
 		}
 	}
 	w.seen = append(w.seen, seenRef{from, target, ctx})
-	w.f.Relation(abi.Relation{From: from, Kind: "references", Target: target, Context: ctx, Line: w.t.StartLine(at)})
+	w.f.Relation(abi.Relation{From: from, Kind: abi.RelReferences, Target: target, Context: ctx, Line: w.t.StartLine(at)})
 }

@@ -10,10 +10,10 @@ import (
 // mods is what a declaration's modifiers and annotations say.
 type mods struct {
 	node  node
-	vis   string // explicit visibility modifier, "" if none
-	class string // class modifier: data, enum, annotation, sealed, inner, value
-	konst bool   // const val
-	test  bool   // a test annotation
+	vis   abi.Visibility // explicit visibility modifier, "" if none
+	class string         // class modifier: data, enum, annotation, sealed, inner, value
+	konst bool           // const val
+	test  bool           // a test annotation
 }
 
 // testAnnotations mark test functions: JUnit 4/5, kotlin.test, TestNG.
@@ -47,7 +47,11 @@ func (w *walker) modifiers(decl node) mods {
 	for c := range t.NamedChildren(m.node) {
 		switch t.Kind(c) {
 		case g.visibility:
-			m.vis = w.text(c)
+			// public, protected, internal and private are Kotlin's own
+			// words for what the vocabulary names the same.
+			if v := abi.Visibility(w.text(c)); v.Valid() {
+				m.vis = v
+			}
 		case g.classModifier:
 			m.class = w.text(c)
 		case g.propertyModifier:
@@ -87,21 +91,21 @@ func (w *walker) annotationRefs(m mods, from int32) {
 			continue
 		}
 		if name := w.annotationName(c); name != "" && !compilerAnnotations[lastSegment(name)] {
-			w.ref(from, name, "attribute", c)
+			w.ref(from, name, abi.CtxAttribute, c)
 		}
 	}
 }
 
 // visibility is the explicit modifier, else public, or "" for a local
 // declaration.
-func (w *walker) visibility(m mods) string {
+func (w *walker) visibility(m mods) abi.Visibility {
 	if m.vis != "" {
 		return m.vis
 	}
 	if w.inBody() {
 		return ""
 	}
-	return "public"
+	return abi.VisPublic
 }
 
 func (w *walker) typeDecl(i node) {
@@ -112,14 +116,14 @@ func (w *walker) typeDecl(i node) {
 		name = w.text(w.child(i, g.simpleIdent)) // error recovery spells some names so
 	}
 	m := w.modifiers(i)
-	kindName := "class"
+	kindName := abi.KindClass
 	switch {
 	case k == g.objectDecl || k == g.companion:
-		kindName = "object"
+		kindName = abi.KindObject
 	case w.child(i, g.kwInterface) != extract.None || m.class == "annotation":
-		kindName = "interface"
+		kindName = abi.KindInterface
 	case m.class == "enum" || w.child(i, g.kwEnum) != extract.None || w.child(i, g.enumBody) != extract.None:
-		kindName = "enum"
+		kindName = abi.KindEnum
 	}
 	if k == g.companion && name == "" {
 		name = "Companion"
@@ -132,7 +136,7 @@ func (w *walker) typeDecl(i node) {
 	w.annotationRefs(m, sym)
 
 	fr := w.mark(t.End(i), frameType, sym)
-	fr.self, fr.iface = name, kindName == "interface"
+	fr.self, fr.iface = name, kindName == abi.KindInterface
 	if k == g.companion {
 		// Companion members are called as Outer.m(): they join the class.
 		if outer := w.typeFrame(); outer != nil && outer.kind == frameType {
@@ -169,14 +173,14 @@ func (w *walker) supertypes(decl node, from int32, iface bool) (super string, te
 			continue
 		}
 		c := firstNamedChild(t, spec)
-		rel := "implements"
+		rel := abi.RelImplements
 		if iface {
-			rel = "inherits"
+			rel = abi.RelInherits
 		}
 		ty := c
 		switch t.Kind(c) {
 		case g.constructorInvocation:
-			rel, ty = "inherits", w.child(c, g.userType)
+			rel, ty = abi.RelInherits, w.child(c, g.userType)
 		case g.explicitDelegation:
 			ty = firstNamedChild(t, c)
 		}
@@ -215,14 +219,14 @@ func (w *walker) classParams(pc node, owner int32) {
 			m := w.modifiers(c)
 			vis := m.vis
 			if vis == "" {
-				vis = "public"
+				vis = abi.VisPublic
 			}
-			sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: owner, Visibility: vis, Span: t.Span(c), Signature: typeCarrier(typ)})
+			sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindField, Parent: owner, Visibility: vis, Span: t.Span(c), Signature: typeCarrier(typ)})
 			w.headerParams = append(w.headerParams, sym)
 			w.annotationRefs(m, sym)
-			w.typeRefs(ty, sym, "field")
+			w.typeRefs(ty, sym, abi.CtxField)
 		} else {
-			w.typeRefs(ty, owner, "parameter_type")
+			w.typeRefs(ty, owner, abi.CtxParameterType)
 		}
 		w.vars = append(w.vars, variable{name, typ})
 	}
@@ -290,9 +294,9 @@ func (w *walker) typeAlias(i node) {
 	}
 	m := w.modifiers(i)
 	ty := w.typeChild(i)
-	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "type_alias", Parent: w.memberParent(), Visibility: w.visibility(m), Span: t.Span(i),
+	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindTypeAlias, Parent: w.memberParent(), Visibility: w.visibility(m), Span: t.Span(i),
 		Signature: &abi.Signature{Return: extract.OneLine(w.text(ty))}})
-	w.typeRefs(ty, sym, "generic_arg")
+	w.typeRefs(ty, sym, abi.CtxGenericArg)
 }
 
 // receiverNode is the receiver type of an extension function (the type
@@ -338,11 +342,11 @@ func (w *walker) function(i node) {
 		return
 	}
 	m := w.modifiers(i)
-	kindName, receiver := "function", ""
+	kindName, receiver := abi.KindFunction, ""
 	if w.inType() {
-		kindName = "method"
+		kindName = abi.KindMethod
 	} else if recv != extract.None && len(w.frames) == 0 {
-		kindName, receiver = "method", w.varType(recv)
+		kindName, receiver = abi.KindMethod, w.varType(recv)
 	}
 	ret := w.returnNode(i)
 	sig := &abi.Signature{Return: extract.OneLine(w.text(ret)), Raw: w.header(i, m)}
@@ -354,11 +358,11 @@ func (w *walker) function(i node) {
 	fr := w.mark(t.End(i), frameCallable, sym)
 	if recv != extract.None {
 		fr.self = w.varType(recv)
-		w.typeRefs(recv, sym, "parameter_type")
+		w.typeRefs(recv, sym, abi.CtxParameterType)
 	}
 	w.push(fr)
 	w.params(params, sym, sig)
-	w.typeRefs(ret, sym, "return_type")
+	w.typeRefs(ret, sym, abi.CtxReturnType)
 }
 
 // params reads function parameters into sig (when not nil), reports their
@@ -378,7 +382,7 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature) {
 			sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(w.text(ty))})
 		}
 		if sym >= 0 {
-			w.typeRefs(ty, sym, "parameter_type")
+			w.typeRefs(ty, sym, abi.CtxParameterType)
 		}
 		if name != "" {
 			w.vars = append(w.vars, variable{name, w.varType(ty)})
@@ -418,7 +422,7 @@ func (w *walker) secondaryCtor(i node) {
 		sig.Raw = strings.TrimSuffix(sig.Raw, "{")
 		sig.Raw = extract.OneLine(sig.Raw)
 	}
-	sym := w.f.Symbol(abi.Symbol{Name: tf.self, Kind: "constructor", Parent: w.memberParent(), Visibility: w.visibility(m), Span: t.Span(i), Signature: sig})
+	sym := w.f.Symbol(abi.Symbol{Name: tf.self, Kind: abi.KindConstructor, Parent: w.memberParent(), Visibility: w.visibility(m), Span: t.Span(i), Signature: sig})
 	w.annotationRefs(m, sym)
 	w.push(w.mark(t.End(i), frameCallable, sym))
 	w.params(w.child(i, g.functionParams), sym, sig)
@@ -443,18 +447,18 @@ func (w *walker) property(i node) {
 		return // a local, or a property of an object literal
 	}
 	m := w.modifiers(i)
-	kindName := "field"
+	kindName := abi.KindField
 	switch {
 	case m.konst:
-		kindName = "constant"
+		kindName = abi.KindConstant
 	case len(w.frames) == 0:
-		kindName = "variable"
+		kindName = abi.KindVariable
 	}
 	ty := w.typeChild(vd)
 	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: kindName, Parent: w.memberParent(), Visibility: w.visibility(m), Span: t.Span(i),
 		Signature: typeCarrier(w.propertyType(i, vd))})
 	w.annotationRefs(m, sym)
-	w.typeRefs(ty, sym, "field")
+	w.typeRefs(ty, sym, abi.CtxField)
 	w.prop, w.propSym = i, sym
 }
 
@@ -473,7 +477,7 @@ func (w *walker) accessor(i node) {
 
 func (w *walker) enumEntry(i node) {
 	if name := w.text(w.child(i, w.g.simpleIdent)); name != "" && w.inType() {
-		w.f.Symbol(abi.Symbol{Name: name, Kind: "constant", Parent: w.memberParent(), Visibility: "public", Span: w.t.Span(i)})
+		w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindConstant, Parent: w.memberParent(), Visibility: abi.VisPublic, Span: w.t.Span(i)})
 	}
 }
 

@@ -118,8 +118,9 @@ type walker struct {
 
 // seenRef dedups references per symbol: f(a: Bar, b: Bar) references Bar once.
 type seenRef struct {
-	from        int32
-	target, ctx string
+	from   int32
+	target string
+	ctx    abi.RelationContext
 }
 
 // walk visits the tree once in preorder. Declarations push frames that
