@@ -81,6 +81,7 @@ func (w *walker) call(i node) {
 	if recv != extract.None {
 		c.Receiver = extract.Receiver(w.text(recv))
 		c.ReceiverType = w.exprType(recv, 0)
+		c.ReceiverRef = typeRef(c.ReceiverType)
 		if name == "Invoke" {
 			w.raise(recv)
 		}

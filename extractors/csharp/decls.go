@@ -336,6 +336,7 @@ func (w *walker) callable(i node) node {
 	sig := &abi.Signature{Raw: w.header(i, body)}
 	if k != g.ctorDecl && k != g.dtorDecl {
 		sig.Return = extract.OneLine(w.text(ret))
+		sig.ReturnRef = typeRef(w.varType(ret))
 	}
 	vis := w.visibility(m)
 	switch k {
@@ -371,7 +372,7 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature, declare bool) 
 		name := w.text(t.Child(c, g.fName))
 		ty := t.Child(c, g.fType)
 		if sig != nil {
-			sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(w.text(ty))})
+			sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(w.text(ty)), TypeRef: typeRef(w.varType(ty))})
 		}
 		if sym >= 0 {
 			w.typeRefs(ty, sym, abi.CtxParameterType)
@@ -474,5 +475,5 @@ func typeCarrier(typ string) *abi.Signature {
 	if typ == "" || strings.Contains(typ, "#") {
 		return nil
 	}
-	return &abi.Signature{Return: typ}
+	return &abi.Signature{Return: typ, ReturnRef: typeRef(typ)}
 }

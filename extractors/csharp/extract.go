@@ -56,6 +56,7 @@ func (Extractor) Extract(f *extract.File) error {
 	w.syntaxErrors()
 	f.FillDocs(extract.DocTriple)
 	w.cleanDocs()
+	f.SetFile(w.fileFacts())
 	return nil
 }
 
@@ -311,5 +312,6 @@ func (w *walker) using(i node) {
 		// both are wildcards over what the path names.
 		im.Names = []abi.ImportName{{Name: "*"}}
 	}
+	importKeys(&im)
 	w.f.Import(im)
 }

@@ -349,7 +349,7 @@ func (w *walker) function(i node) {
 		kindName, receiver = abi.KindMethod, w.varType(recv)
 	}
 	ret := w.returnNode(i)
-	sig := &abi.Signature{Return: extract.OneLine(w.text(ret)), Raw: w.header(i, m)}
+	sig := &abi.Signature{Return: extract.OneLine(w.text(ret)), ReturnRef: typeRef(w.varType(ret)), Raw: w.header(i, m)}
 	sym := w.f.Symbol(abi.Symbol{
 		Name: name, Kind: kindName, Parent: w.memberParent(), Receiver: receiver,
 		Visibility: w.visibility(m), Span: t.Span(i), Signature: sig, Test: m.test,
@@ -379,7 +379,7 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature) {
 		name := w.text(w.child(c, g.simpleIdent))
 		ty := w.typeChild(c)
 		if sig != nil {
-			sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(w.text(ty))})
+			sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(w.text(ty)), TypeRef: typeRef(w.varType(ty))})
 		}
 		if sym >= 0 {
 			w.typeRefs(ty, sym, abi.CtxParameterType)
@@ -494,5 +494,5 @@ func typeCarrier(typ string) *abi.Signature {
 	if typ == "" || strings.Contains(typ, "#") {
 		return nil
 	}
-	return &abi.Signature{Return: typ}
+	return &abi.Signature{Return: typ, ReturnRef: typeRef(typ)}
 }

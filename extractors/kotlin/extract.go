@@ -52,6 +52,7 @@ func (Extractor) Extract(f *extract.File) error {
 	w.syntaxErrors()
 	f.FillDocs(extract.DocBlockStar)
 	w.dropHeaderDocs()
+	f.SetFile(w.fileFacts(w.pkg))
 	return nil
 }
 
@@ -109,6 +110,7 @@ type walker struct {
 	vars   []variable
 	seen   []seenRef
 	topFns map[string]bool // functions declared at the top of this file
+	pkg    string          // the package header's name
 	// the last class-level property read, whose getter and setter follow
 	prop    node
 	propSym int32
@@ -286,7 +288,8 @@ func (w *walker) topFunctions() {
 
 func (w *walker) packageHeader(i node) {
 	if id := w.child(i, w.g.identifier); id != extract.None {
-		w.f.SetPackage(extract.OneLine(w.text(id)))
+		w.pkg = extract.OneLine(w.text(id))
+		w.f.SetPackage(w.pkg)
 	}
 }
 
@@ -306,5 +309,6 @@ func (w *walker) importHeader(i node) {
 	if a := w.child(i, g.importAlias); a != extract.None {
 		im.Alias = w.text(w.child(a, g.typeIdent))
 	}
+	importKeys(&im)
 	w.f.Import(im)
 }
