@@ -365,6 +365,9 @@ func (w *walker) typeArgRefs(args node, from int32) {
 func (w *walker) isTypeParam(ty node, name string) bool {
 	t, g := w.t, w.g
 	for p := t.Parent(ty); p != extract.None; p = t.Parent(p) {
+		if a := g.action(t.Kind(p)); a != actType && a != actCallable && a != actDelegate {
+			continue // only declarations have type parameters; a namespace's many members are not searched
+		}
 		list := t.Child(p, g.fTypeParameters)
 		if list == extract.None {
 			list = t.ChildOfKind(p, g.typeParamList)

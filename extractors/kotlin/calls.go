@@ -332,6 +332,9 @@ func (w *walker) typeArgRefs(ty node, from int32) {
 func (w *walker) isTypeParam(ty node, name string) bool {
 	t, g := w.t, w.g
 	for p := t.Parent(ty); p != extract.None; p = t.Parent(p) {
+		if k := t.Kind(p); k != g.classDecl && k != g.functionDecl && k != g.typeAliasDecl {
+			continue // only declarations have type parameters; a file's many children are not searched
+		}
 		for c := range t.NamedChildren(w.child(p, g.typeParams)) {
 			if t.Kind(c) == g.typeParam && w.text(w.child(c, g.typeIdent)) == name {
 				return true

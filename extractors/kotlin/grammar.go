@@ -41,18 +41,18 @@ const (
 type grammar struct {
 	act []action
 
-	classDecl, objectDecl, companion, classBody, enumBody              kind
-	typeIdent, simpleIdent, identifier, userType, nullableType         kind
-	typeArgs, typeProjection, typeParams, typeParam, functionType      kind
-	modifiers, annotation, classModifier, visibility, propertyModifier kind
-	inheritanceModifier, memberModifier, constructorInvocation         kind
-	delegationSpec, explicitDelegation, primaryCtor, classParam        kind
-	bindingKind, functionParams, parameter, functionBody               kind
-	variableDecl, multiVariableDecl, navigation, navigationSuffix      kind
-	callExpr, callSuffix, thisExpr, superExpr, parenthesized           kind
-	postfix, asExpr, lambdaParams, wildcardImport, importAlias         kind
-	valueArguments, valueArgument, stringLiteral, parenthesizedType    kind
-	functionDecl, propertyDecl, getter, setter, statements             kind
+	classDecl, objectDecl, companion, classBody, enumBody                 kind
+	typeIdent, simpleIdent, identifier, userType, nullableType            kind
+	typeArgs, typeProjection, typeParams, typeParam, functionType         kind
+	modifiers, annotation, classModifier, visibility, propertyModifier    kind
+	inheritanceModifier, memberModifier, constructorInvocation            kind
+	delegationSpec, explicitDelegation, primaryCtor, classParam           kind
+	bindingKind, functionParams, parameter, functionBody                  kind
+	variableDecl, multiVariableDecl, navigation, navigationSuffix         kind
+	callExpr, callSuffix, thisExpr, superExpr, parenthesized              kind
+	postfix, asExpr, lambdaParams, wildcardImport, importAlias            kind
+	valueArguments, valueArgument, stringLiteral, parenthesizedType       kind
+	functionDecl, propertyDecl, getter, setter, statements, typeAliasDecl kind
 
 	kwInterface, kwFun, kwEnum, kwThis, kwSuper, kwEq kind
 }
@@ -102,7 +102,7 @@ func newGrammar(g *extract.Grammar) *grammar {
 		valueArguments: g.Kind("value_arguments"), valueArgument: g.Kind("value_argument"),
 		stringLiteral: g.Kind("string_literal"), parenthesizedType: g.Kind("parenthesized_type"),
 		functionDecl: g.Kind("function_declaration"), propertyDecl: g.Kind("property_declaration"),
-		getter: g.Kind("getter"), setter: g.Kind("setter"), statements: g.Kind("statements"),
+		typeAliasDecl: g.Kind("type_alias"), getter: g.Kind("getter"), setter: g.Kind("setter"), statements: g.Kind("statements"),
 
 		kwInterface: g.Anon("interface"), kwFun: g.Anon("fun"), kwEnum: g.Anon("enum"),
 		kwThis: g.Anon("this"), kwSuper: g.Anon("super"), kwEq: g.Anon("="),
