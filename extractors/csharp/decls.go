@@ -19,7 +19,7 @@ type mods struct {
 // testMethodAttrs mark test methods in xUnit, NUnit and MSTest.
 var testMethodAttrs = map[string]bool{
 	"Fact": true, "Theory": true, // xUnit
-	"Test": true, "TestCase": true, "TestCaseSource": true, "TestOf": false, // NUnit
+	"Test": true, "TestCase": true, "TestCaseSource": true, // NUnit
 	"TestMethod": true, "DataTestMethod": true, // MSTest
 }
 
@@ -130,7 +130,7 @@ func (w *walker) typeDecl(i node) node {
 	k := t.Kind(i)
 	kindName := abi.KindClass
 	switch {
-	case k == g.structDecl || k == g.recordDecl && t.ChildOfKind(i, g.kwStruct) != extract.None:
+	case k == g.structDecl || k == g.recordStructDecl || k == g.recordDecl && t.ChildOfKind(i, g.kwStruct) != extract.None:
 		kindName = abi.KindStruct
 	case k == g.recordDecl:
 		kindName = abi.KindRecord
@@ -138,9 +138,6 @@ func (w *walker) typeDecl(i node) node {
 		kindName = abi.KindInterface
 	case k == g.enumDecl:
 		kindName = abi.KindEnum
-	}
-	if k != g.classDecl && k != g.structDecl && k != g.ifaceDecl && k != g.enumDecl && kindName == abi.KindClass {
-		kindName = abi.KindRecord // record_struct_declaration's sibling kinds in other grammar versions
 	}
 	m := w.modifiers(i)
 	sym := w.f.Symbol(abi.Symbol{

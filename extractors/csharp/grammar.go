@@ -42,6 +42,7 @@ type grammar struct {
 	act []action
 
 	classDecl, structDecl, recordDecl, ifaceDecl, enumDecl   kind
+	recordStructDecl                                         kind
 	ctorDecl, dtorDecl, operatorDecl, convDecl, indexerDecl  kind
 	eventFieldDecl, eventDecl, fieldDecl                     kind
 	modifier, attributeList, attribute, baseList             kind
@@ -81,7 +82,7 @@ func grammarFor(g *extract.Grammar) *grammar {
 func newGrammar(g *extract.Grammar) *grammar {
 	k := &grammar{
 		classDecl: g.Kind("class_declaration"), structDecl: g.Kind("struct_declaration"),
-		recordDecl: g.Kind("record_declaration"), ifaceDecl: g.Kind("interface_declaration"),
+		recordDecl: g.Kind("record_declaration"), recordStructDecl: g.Kind("record_struct_declaration"), ifaceDecl: g.Kind("interface_declaration"),
 		enumDecl: g.Kind("enum_declaration"),
 		ctorDecl: g.Kind("constructor_declaration"), dtorDecl: g.Kind("destructor_declaration"),
 		operatorDecl: g.Kind("operator_declaration"), convDecl: g.Kind("conversion_operator_declaration"),

@@ -417,10 +417,13 @@ func (w *walker) secondaryCtor(i node) {
 	}
 	m := w.modifiers(i)
 	sig := &abi.Signature{Raw: w.header(i, m)}
-	if st := w.child(i, g.statements); st != extract.None {
-		sig.Raw = extract.OneLine(w.src[t.StartByte(i):t.StartByte(st)])
-		sig.Raw = strings.TrimSuffix(sig.Raw, "{")
-		sig.Raw = extract.OneLine(sig.Raw)
+	if brace := w.child(i, g.kwLBrace); brace != extract.None {
+		// The body is braces around statements, no function_body node.
+		start := t.StartByte(i)
+		if m.node != extract.None {
+			start = t.EndByte(m.node)
+		}
+		sig.Raw = extract.OneLine(w.src[start:t.StartByte(brace)])
 	}
 	sym := w.f.Symbol(abi.Symbol{Name: tf.self, Kind: abi.KindConstructor, Parent: w.memberParent(), Visibility: w.visibility(m), Span: t.Span(i), Signature: sig})
 	w.annotationRefs(m, sym)

@@ -41,20 +41,20 @@ const (
 type grammar struct {
 	act []action
 
-	classDecl, objectDecl, companion, classBody, enumBody                 kind
-	typeIdent, simpleIdent, identifier, userType, nullableType            kind
-	typeArgs, typeProjection, typeParams, typeParam, functionType         kind
-	modifiers, annotation, classModifier, visibility, propertyModifier    kind
-	inheritanceModifier, memberModifier, constructorInvocation            kind
-	delegationSpec, explicitDelegation, primaryCtor, classParam           kind
-	bindingKind, functionParams, parameter, functionBody                  kind
-	variableDecl, multiVariableDecl, navigation, navigationSuffix         kind
-	callExpr, callSuffix, thisExpr, superExpr, parenthesized              kind
-	postfix, asExpr, lambdaParams, wildcardImport, importAlias            kind
-	valueArguments, valueArgument, stringLiteral, parenthesizedType       kind
-	functionDecl, propertyDecl, getter, setter, statements, typeAliasDecl kind
+	classDecl, objectDecl, companion, classBody, enumBody              kind
+	typeIdent, simpleIdent, identifier, userType, nullableType         kind
+	typeArgs, typeProjection, typeParams, typeParam, functionType      kind
+	modifiers, annotation, classModifier, visibility, propertyModifier kind
+	inheritanceModifier, memberModifier, constructorInvocation         kind
+	delegationSpec, explicitDelegation, primaryCtor, classParam        kind
+	bindingKind, functionParams, parameter, functionBody               kind
+	variableDecl, multiVariableDecl, navigation, navigationSuffix      kind
+	callExpr, callSuffix, thisExpr, superExpr, parenthesized           kind
+	postfix, asExpr, lambdaParams, wildcardImport, importAlias         kind
+	valueArguments, valueArgument, stringLiteral, parenthesizedType    kind
+	functionDecl, propertyDecl, getter, setter, typeAliasDecl          kind
 
-	kwInterface, kwFun, kwEnum, kwThis, kwSuper, kwEq kind
+	kwInterface, kwFun, kwEnum, kwThis, kwSuper, kwEq, kwLBrace kind
 }
 
 var (
@@ -102,10 +102,10 @@ func newGrammar(g *extract.Grammar) *grammar {
 		valueArguments: g.Kind("value_arguments"), valueArgument: g.Kind("value_argument"),
 		stringLiteral: g.Kind("string_literal"), parenthesizedType: g.Kind("parenthesized_type"),
 		functionDecl: g.Kind("function_declaration"), propertyDecl: g.Kind("property_declaration"),
-		typeAliasDecl: g.Kind("type_alias"), getter: g.Kind("getter"), setter: g.Kind("setter"), statements: g.Kind("statements"),
+		typeAliasDecl: g.Kind("type_alias"), getter: g.Kind("getter"), setter: g.Kind("setter"),
 
 		kwInterface: g.Anon("interface"), kwFun: g.Anon("fun"), kwEnum: g.Anon("enum"),
-		kwThis: g.Anon("this"), kwSuper: g.Anon("super"), kwEq: g.Anon("="),
+		kwThis: g.Anon("this"), kwSuper: g.Anon("super"), kwEq: g.Anon("="), kwLBrace: g.Anon("{"),
 	}
 	acts := map[string]action{
 		"package_header":              actPackage,
