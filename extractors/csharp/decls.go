@@ -90,14 +90,19 @@ func (w *walker) modifiers(decl node) mods {
 }
 
 // attributeRefs reports a declaration's attributes as references with
-// context attribute (compiler instructions left out).
+// context attribute (compiler instructions left out), to the attribute
+// class: [Audited] is written for class AuditedAttribute, as C# reads it.
 func (w *walker) attributeRefs(m mods, from int32) {
 	for _, a := range m.attrs {
 		name := w.t.Child(a, w.g.fName)
-		target := extract.OneLine(w.text(name))
-		if target != "" && !compilerAttrs[attrName(target)] {
-			w.ref(from, baseName(target), abi.CtxAttribute, name)
+		target := baseName(extract.OneLine(w.text(name)))
+		if target == "" || compilerAttrs[attrName(target)] {
+			continue
 		}
+		if !strings.HasSuffix(target, "Attribute") {
+			target += "Attribute"
+		}
+		w.ref(from, target, abi.CtxAttribute, name)
 	}
 }
 
