@@ -115,7 +115,11 @@ func (w *walker) exprType(n node, depth int) string {
 	}
 	switch t.Kind(n) {
 	case g.identifier:
-		return w.lookup(w.text(n))
+		name := w.text(n)
+		if typ, ok := w.find(name); ok || w.aliases[name] == "" {
+			return typ
+		}
+		return w.aliases[name] // an import alias names the type itself: H.run() with import a.Helper as H
 	case g.memberAccess:
 		obj, name := t.Child(n, g.fExpression), w.text(w.nameOf(t.Child(n, g.fName)))
 		if name == "" {
@@ -180,22 +184,24 @@ func firstNamedChild(t *extract.Tree, n node) node {
 
 // lookup finds the declared type of a variable in scope, innermost first.
 func (w *walker) lookup(name string) string {
-	for i := len(w.vars) - 1; i >= 0; i-- {
-		if w.vars[i].name == name {
-			return w.vars[i].typ
-		}
-	}
-	return ""
+	typ, _ := w.find(name)
+	return typ
 }
 
 // declared reports whether name is a variable in scope, typed or not.
 func (w *walker) declared(name string) bool {
+	_, ok := w.find(name)
+	return ok
+}
+
+// find is lookup that also tells whether the name is a variable at all.
+func (w *walker) find(name string) (string, bool) {
 	for i := len(w.vars) - 1; i >= 0; i-- {
 		if w.vars[i].name == name {
-			return true
+			return w.vars[i].typ, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // newCall reports `new T(…)` as a call to T.

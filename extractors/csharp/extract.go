@@ -104,8 +104,11 @@ type walker struct {
 	vars   []variable
 	events []string // events of the enclosing types, innermost last
 	seen   []seenRef
-	pkg    string // the namespace chosen as Facts.Package
-	pkgSet bool
+	// aliases maps an import alias to the last segment of what it names
+	// (import a.b.Helper as H: H -> Helper), for the receivers it types.
+	aliases map[string]string
+	pkg     string // the namespace chosen as Facts.Package
+	pkgSet  bool
 }
 
 // seenRef dedups references per symbol: M(Bar a, Bar b) references Bar once.
@@ -311,6 +314,12 @@ func (w *walker) using(i node) {
 		// using N brings in N's types, using static N.T T's members:
 		// both are wildcards over what the path names.
 		im.Names = []abi.ImportName{{Name: "*"}}
+	}
+	if im.Alias != "" {
+		if w.aliases == nil {
+			w.aliases = map[string]string{}
+		}
+		w.aliases[im.Alias] = lastSegment(im.Path)
 	}
 	importKeys(&im)
 	w.f.Import(im)

@@ -65,6 +65,11 @@ func (w *walker) call(i node) {
 	if name == "" {
 		return
 	}
+	if recv == extract.None && w.aliases[name] != "" {
+		if _, local := w.find(name); !local {
+			name = w.aliases[name] // D() with import a.C as D constructs (or calls) C
+		}
+	}
 	c := abi.Call{Caller: w.parent(), Name: name, Line: t.StartLine(nameN), Col: t.StartCol(nameN)}
 	if recv != extract.None {
 		c.Receiver = extract.Receiver(w.text(recv))
@@ -98,7 +103,11 @@ func (w *walker) exprType(n node, depth int) string {
 			return tf.super
 		}
 	case g.simpleIdent:
-		return w.lookup(w.text(n))
+		name := w.text(n)
+		if typ, ok := w.find(name); ok || w.aliases[name] == "" {
+			return typ
+		}
+		return w.aliases[name] // an import alias names the type itself: H.run() with import a.Helper as H
 	case g.navigation:
 		obj, name := w.member(n)
 		if name == "" {

@@ -109,8 +109,11 @@ type walker struct {
 	frames []frame
 	vars   []variable
 	seen   []seenRef
-	topFns map[string]bool // functions declared at the top of this file
-	pkg    string          // the package header's name
+	// aliases maps an import alias to the last segment of what it names
+	// (import a.b.Helper as H: H -> Helper), for the receivers it types.
+	aliases map[string]string
+	topFns  map[string]bool // functions declared at the top of this file
+	pkg     string          // the package header's name
 	// the last class-level property read, whose getter and setter follow
 	prop    node
 	propSym int32
@@ -308,6 +311,12 @@ func (w *walker) importHeader(i node) {
 	}
 	if a := w.child(i, g.importAlias); a != extract.None {
 		im.Alias = w.text(w.child(a, g.typeIdent))
+	}
+	if im.Alias != "" {
+		if w.aliases == nil {
+			w.aliases = map[string]string{}
+		}
+		w.aliases[im.Alias] = lastSegment(im.Path)
 	}
 	importKeys(&im)
 	w.f.Import(im)
