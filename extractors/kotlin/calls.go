@@ -249,10 +249,19 @@ func (w *walker) catchBlock(i node) {
 // callable.
 func (w *walker) lambda(i node) {
 	t, g := w.t, w.g
-	w.push(w.mark(t.End(i), frameCallable, w.parent()))
+	fr := w.mark(t.End(i), frameCallable, w.parent())
+	scope, recv := w.scopeFunction(i)
+	if scope == scopeThis {
+		fr.self = recv
+	}
+	w.push(fr)
 	params := w.child(i, g.lambdaParams)
 	if params == extract.None {
-		w.vars = append(w.vars, variable{"it", ""})
+		it := ""
+		if scope == scopeIt {
+			it = recv
+		}
+		w.vars = append(w.vars, variable{"it", it})
 		return
 	}
 	for d := range t.NamedChildren(params) {
@@ -260,6 +269,45 @@ func (w *walker) lambda(i node) {
 			w.vars = append(w.vars, variable{w.text(w.child(d, g.simpleIdent)), w.varType(w.typeChild(d))})
 		}
 	}
+}
+
+// scopeKind is how a scope function hands its receiver to its lambda.
+type scopeKind uint8
+
+const (
+	scopeNone scopeKind = iota
+	scopeIt             // x.let { it }, also, takeIf, takeUnless
+	scopeThis           // x.apply { this }, run
+)
+
+// scopeFunctions are the standard library's scope functions.
+var scopeFunctions = map[string]scopeKind{
+	"let": scopeIt, "also": scopeIt, "takeIf": scopeIt, "takeUnless": scopeIt,
+	"apply": scopeThis, "run": scopeThis,
+}
+
+// scopeFunction tells whether lambda i is the trailing lambda of a scope
+// function called on a receiver (x?.let { … }), and the receiver's type.
+func (w *walker) scopeFunction(i node) (scopeKind, string) {
+	t, g := w.t, w.g
+	suffix := t.Parent(t.Parent(i)) // lambda_literal < annotated_lambda < call_suffix
+	if t.Kind(suffix) != g.callSuffix {
+		return scopeNone, ""
+	}
+	callee := firstNamedChild(t, t.Parent(suffix))
+	if t.Kind(callee) != g.navigation {
+		return scopeNone, ""
+	}
+	obj, name := w.member(callee)
+	kind := scopeFunctions[name]
+	if kind == scopeNone {
+		return scopeNone, ""
+	}
+	typ := w.exprType(obj, 0)
+	if typ == "" {
+		return scopeNone, ""
+	}
+	return kind, typ
 }
 
 // varType is the base name of a declared class type: "Order" for
