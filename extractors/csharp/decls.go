@@ -164,12 +164,12 @@ func (w *walker) typeDecl(i node) node {
 	if params := t.ChildOfKind(i, g.parameterList); params != extract.None {
 		w.primaryParams(params, sym, kindName == abi.KindRecord || k == g.recordDecl)
 	}
-	body := t.Child(i, g.fBody)
-	if body == extract.None {
-		return t.End(i)
+	if body := t.Child(i, g.fBody); body != extract.None {
+		w.memberVars(body)
 	}
-	w.memberVars(body)
-	return body
+	// The walk goes on inside: a record's `: Base(x)` arguments and
+	// parameter defaults hold calls too.
+	return i + 1
 }
 
 // bases reports the base list and returns the base class, if any.
@@ -195,6 +195,12 @@ func (w *walker) bases(list node, from int32, kindName abi.SymbolKind) string {
 		}
 		first = false
 		w.f.Relation(abi.Relation{From: from, Kind: rel, Target: target, Line: t.StartLine(head)})
+		if t.Kind(c) == g.primaryBase {
+			// record R(int X) : Base(X): the primary constructor calls Base's.
+			if id := w.typeHead(ty); id != extract.None {
+				w.f.Call(abi.Call{Caller: from, Name: w.text(id), Line: t.StartLine(id), Col: t.StartCol(id)})
+			}
+		}
 		if args != extract.None {
 			w.typeArgRefs(args, from)
 		}
