@@ -39,23 +39,23 @@ func grammarFor(g *extract.Grammar) *grammar {
 		return k
 	}
 	k := &grammar{
-		program: g.Kind("program"), module: g.Kind("module"), class: g.Kind("class"),
-		singletonClass: g.Kind("singleton_class"), method: g.Kind("method"),
-		singletonMethod: g.Kind("singleton_method"), call: g.Kind("call"),
-		identifier: g.Kind("identifier"), constant: g.Kind("constant"),
-		scopeResolution: g.Kind("scope_resolution"), self: g.Kind("self"),
-		ivar: g.Kind("instance_variable"), cvar: g.Kind("class_variable"),
-		assignment: g.Kind("assignment"), opAssignment: g.Kind("operator_assignment"),
-		str: g.Kind("string"), strContent: g.Kind("string_content"),
-		simpleSymbol: g.Kind("simple_symbol"), argList: g.Kind("argument_list"),
-		methodParams: g.Kind("method_parameters"), blockParams: g.Kind("block_parameters"),
-		lambdaParams: g.Kind("lambda_parameters"), superclass: g.Kind("superclass"),
-		super: g.Kind("super"), comment: g.Kind("comment"),
-		exceptionVar: g.Kind("exception_variable"), leftList: g.Kind("left_assignment_list"),
-		pair: g.Kind("pair"), bodyStatement: g.Kind("body_statement"),
-		block: g.Kind("block"), doBlock: g.Kind("do_block"), lambda: g.Kind("lambda"),
-		forLoop: g.Kind("for"), alias: g.Kind("alias"), undef: g.Kind("undef"),
-		interpolation: g.Kind("interpolation"), blockArgument: g.Kind("block_argument"),
+		program: kindOf(g, "program"), module: kindOf(g, "module"), class: kindOf(g, "class"),
+		singletonClass: kindOf(g, "singleton_class"), method: kindOf(g, "method"),
+		singletonMethod: kindOf(g, "singleton_method"), call: kindOf(g, "call"),
+		identifier: kindOf(g, "identifier"), constant: kindOf(g, "constant"),
+		scopeResolution: kindOf(g, "scope_resolution"), self: kindOf(g, "self"),
+		ivar: kindOf(g, "instance_variable"), cvar: kindOf(g, "class_variable"),
+		assignment: kindOf(g, "assignment"), opAssignment: kindOf(g, "operator_assignment"),
+		str: kindOf(g, "string"), strContent: kindOf(g, "string_content"),
+		simpleSymbol: kindOf(g, "simple_symbol"), argList: kindOf(g, "argument_list"),
+		methodParams: kindOf(g, "method_parameters"), blockParams: kindOf(g, "block_parameters"),
+		lambdaParams: kindOf(g, "lambda_parameters"), superclass: kindOf(g, "superclass"),
+		super: kindOf(g, "super"), comment: kindOf(g, "comment"),
+		exceptionVar: kindOf(g, "exception_variable"), leftList: kindOf(g, "left_assignment_list"),
+		pair: kindOf(g, "pair"), bodyStatement: kindOf(g, "body_statement"),
+		block: kindOf(g, "block"), doBlock: kindOf(g, "do_block"), lambda: kindOf(g, "lambda"),
+		forLoop: kindOf(g, "for"), alias: kindOf(g, "alias"), undef: kindOf(g, "undef"),
+		interpolation: kindOf(g, "interpolation"), blockArgument: kindOf(g, "block_argument"),
 
 		fName: g.Field("name"), fBody: g.Field("body"), fSuperclass: g.Field("superclass"),
 		fReceiver: g.Field("receiver"), fMethod: g.Field("method"), fArguments: g.Field("arguments"),
@@ -65,4 +65,15 @@ func grammarFor(g *extract.Grammar) *grammar {
 	}
 	grammars[g] = k
 	return k
+}
+
+// noKind stands for a kind the grammar lacks. It is never a node's kind,
+// unlike 0, which None reads as: a lacking kind must not match None.
+const noKind kind = 0xFFFE
+
+func kindOf(g *extract.Grammar, name string) kind {
+	if k := g.Kind(name); k != 0 {
+		return k
+	}
+	return noKind
 }

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"path"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+// lastSegment is the part after the last backslash: `A\B\C` → "C".
+func lastSegment(s string) string {
+	if i := strings.LastIndexByte(s, '\\'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// firstNamed is n's first named child that is no comment, or None.
+func firstNamed(t *extract.Tree, n node) node {
+	if n == None {
+		return None
+	}
+	for c := range t.NamedChildren(n) {
+		if t.KindName(c) != "comment" {
+			return c
+		}
+	}
+	return None
+}
+
+// firstArg is the expression of a call's first argument, or None.
+func firstArg(t *extract.Tree, g *grammar, args node) node {
+	a := firstNamed(t, args)
+	if t.Kind(a) == g.argument {
+		return firstNamed(t, a)
+	}
+	return a
+}
+
+// scalars are PHP's built-in types: no class to link.
+var scalars = map[string]bool{
+	"int": true, "float": true, "string": true, "bool": true, "array": true, "callable": true,
+	"iterable": true, "object": true, "mixed": true, "void": true, "null": true, "never": true,
+	"false": true, "true": true, "integer": true, "double": true, "boolean": true, "resource": true,
+}
+
+// shortType is the class a type as written names, by its short name: the
+// leading "?" and namespace dropped, a `use` alias read back, self and
+// static the enclosing class, parent its parent; "" for scalars.
+func (x *state) shortType(s string) string {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "?"))
+	if s == "" || strings.ContainsAny(s, "|&()$ ") {
+		return ""
+	}
+	lower := strings.ToLower(s)
+	switch lower {
+	case "self", "static", "$this":
+		if x.cls != nil {
+			return x.cls.name
+		}
+		return ""
+	case "parent":
+		if x.cls != nil {
+			return x.cls.parent
+		}
+		return ""
+	}
+	if scalars[lower] {
+		return ""
+	}
+	if !strings.Contains(s, `\`) {
+		if orig, ok := x.uses[s]; ok {
+			return orig
+		}
+	}
+	return lastSegment(s)
+}
+
+// typeOf is the class of a type node: a named or nullable type, the one
+// class of a union with null; "" for scalars and other unions.
+func (x *state) typeOf(n node) string {
+	t, g := x.t, x.g
+	switch t.Kind(n) {
+	case g.optionalType, g.nullableType:
+		return x.typeOf(firstNamed(t, n))
+	case g.unionType:
+		one := ""
+		for c := range t.NamedChildren(n) {
+			switch typ := x.typeOf(c); {
+			case typ == "":
+			case one != "":
+				return "" // two classes: no single type
+			default:
+				one = typ
+			}
+		}
+		return one
+	case g.namedType, g.name, g.qualifiedName:
+		return x.shortType(t.Text(n))
+	}
+	return ""
+}
+
+// stringLit is the value of a quoted string without interpolation.
+func (x *state) stringLit(n node) (string, bool) {
+	t, g := x.t, x.g
+	if k := t.Kind(n); k != g.str && k != g.encapsed {
+		return "", false
+	}
+	var parts []string
+	for c := range t.NamedChildren(n) {
+		if t.Kind(c) != g.strContent {
+			return "", false
+		}
+		parts = append(parts, t.Text(c))
+	}
+	return strings.Join(parts, ""), true
+}
+
+// isTestPath reports PHPUnit's conventions: *Test.php, or a file under
+// tests/ or test/.
+func isTestPath(p string) bool {
+	dir, base := path.Split(p)
+	if strings.HasSuffix(strings.TrimSuffix(base, path.Ext(base)), "Test") {
+		return true
+	}
+	for _, seg := range strings.Split(strings.Trim(dir, "/"), "/") {
+		if seg == "tests" || seg == "test" || seg == "Tests" {
+			return true
+		}
+	}
+	return false
+}
