@@ -15,7 +15,7 @@ func sampleFacts() *Facts {
 		Symbols: []Symbol{
 			{Name: "Server", Kind: "struct", Parent: -1, Visibility: "public", Span: Span{1, 1, 5, 2}},
 			{Name: "Serve", Kind: "method", Parent: -1, Receiver: "Server", Span: Span{7, 1, 9, 2},
-				Signature: &Signature{Params: []Param{{"ctx", "context.Context"}}, Return: "error", Raw: "func (s *Server) Serve(ctx context.Context) error"}},
+				Signature: &Signature{Params: []Param{{Name: "ctx", Type: "context.Context"}}, Return: "error", Raw: "func (s *Server) Serve(ctx context.Context) error"}},
 			{Name: "addr", Kind: "field", Parent: 0, Span: Span{2, 2, 2, 13}, Test: true},
 		},
 		Calls:     []Call{{Caller: 1, Name: "Listen", Receiver: "net", Line: 8, Col: 6}, {Caller: -1, Name: "init", Line: 1, Col: 1}},
@@ -90,6 +90,7 @@ func FuzzDecodeFacts(f *testing.F) {
 	f.Add(EncodeFacts(nil, sampleFacts()))
 	f.Add(EncodeFacts(nil, &Facts{}))
 	f.Add(EncodeFacts(nil, docFacts()))
+	f.Add(EncodeFacts(nil, v2Facts()))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		facts, err := DecodeFacts(b)
 		if err != nil {

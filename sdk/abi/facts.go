@@ -20,6 +20,9 @@ type Facts struct {
 	// Doc is the file's own doc (Go package comment, Python module
 	// docstring); with Symbol.Doc it travels in the doc section (doc.go).
 	Doc string
+	// File holds the ABI v2 file facts (v2.go): scope, module keys, test
+	// marker, build variants. Zero for a v1 plugin.
+	File FileFacts
 }
 
 // Span is a 1-based line/column range.
@@ -31,6 +34,8 @@ type Span struct {
 type Param struct {
 	Name string
 	Type string
+	// TypeRef is Type parsed by the plugin (ABI v2), nil if unknown.
+	TypeRef *TypeRef
 }
 
 // Signature is a callable's header.
@@ -38,6 +43,9 @@ type Signature struct {
 	Params []Param
 	Return string
 	Raw    string // the header verbatim (one line, whitespace collapsed)
+	// ReturnRef is the first result's named type parsed by the plugin,
+	// pointers and generics stripped (ABI v2); for a field, its type.
+	ReturnRef *TypeRef
 }
 
 // Symbol is a definition: a type, function, method, field, constant…
@@ -68,7 +76,10 @@ type Call struct {
 	// Signature whose Return is their type) and "T#M()" the first result
 	// type of method M of T, where T is any of these forms.
 	ReceiverType string
-	Line, Col    uint32
+	// ReceiverRef is the receiver's type as a parsed reference (ABI v2);
+	// when set, ReceiverType is ignored. ParseTypeRef reads the v1 form.
+	ReceiverRef *TypeRef
+	Line, Col   uint32
 }
 
 // ImportName is one name imported from a module.
@@ -83,6 +94,13 @@ type Import struct {
 	Alias string // local name bound to the module itself ("" if none; "_"/"." kept for Go)
 	Names []ImportName
 	Line  uint32
+	// Keys are the module keys the import may name, in preference order,
+	// computed by the plugin (ABI v2): relative specifiers already made
+	// repo-relative, one candidate per include directory. They are
+	// matched against other files' FileFacts.Modules and Scope.
+	Keys []string
+	// Kind is what the import binds (ABI v2); "" for a v1 plugin.
+	Kind ImportKind
 }
 
 // Relation is a type-level use from a symbol to a named type.
@@ -159,7 +177,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f)
+	return appendV2Section(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -261,6 +279,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	decodeDynamicSection(d, f)
 	decodeChannelSection(d, f)
 	decodeDocSection(d, f)
+	decodeV2Section(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
@@ -295,6 +314,9 @@ func (f *Facts) Validate() error {
 		return err
 	}
 	if err := f.validateChannels(); err != nil {
+		return err
+	}
+	if err := f.validateV2(); err != nil {
 		return err
 	}
 	// Parents must not form cycles; walking up is bounded by n steps.

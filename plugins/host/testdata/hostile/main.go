@@ -59,6 +59,10 @@ func (hostile) Extract(f *extract.File) error {
 		keep = append(keep, make([]byte, 16<<20))
 	case "error":
 		return errors.New("cannot handle " + f.Path)
+	case "project":
+		// Shows the project info the host passed in Init.
+		f.Symbol(abi.Symbol{Name: "project:" + string(extract.Project()), Kind: "module", Parent: -1})
+		return nil
 	}
 	t := f.Tree
 	f.SetPackage(f.Language())
@@ -74,6 +78,31 @@ func (hostile) Extract(f *extract.File) error {
 	return nil
 }
 
-func init() { extract.Register(hostile{}) }
+// project is the project entry point; the base name of the root picks
+// its behaviour, as the file name does for Extract.
+func project(in *abi.ProjectInput) ([]byte, error) {
+	switch path.Base(in.Root) {
+	case "loop":
+		for {
+			spin++
+		}
+	case "panic":
+		panic("project boom")
+	case "huge":
+		return make([]byte, abi.MaxProjectInfo+1), nil
+	case "error":
+		return nil, errors.New("go.mod: no module line")
+	}
+	var b strings.Builder
+	for _, f := range in.Files {
+		b.WriteString(f.Path + "=" + string(f.Data) + ";")
+	}
+	return []byte(b.String()), nil
+}
+
+func init() {
+	extract.Register(hostile{})
+	extract.RegisterProject(project)
+}
 
 func main() {}
