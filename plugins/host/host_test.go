@@ -43,7 +43,7 @@ func wantFacts() *abi.Facts {
 	tree := extract.NewTree(extract.NewGrammar(&fakeGrammar), fakeRecords(), fakeSource)
 	return &abi.Facts{
 		Package: "fake",
-		Symbols: []abi.Symbol{{Name: "main", Kind: "identifier", Parent: -1, Span: tree.Span(1),
+		Symbols: []abi.Symbol{{Name: "main", Kind: abi.KindFunction, Parent: -1, Span: tree.Span(1),
 			Signature: &abi.Signature{Params: []abi.Param{{Name: "a", Type: "int"}}, Return: "error", Raw: "func main(a int) error"}}},
 		Calls:     []abi.Call{{Caller: 0, Name: "println", Receiver: "fmt", Line: 1, Col: 2}},
 		Imports:   []abi.Import{{Path: "fmt", Names: []abi.ImportName{{Name: "Println", Alias: "p"}}, Line: 1}},

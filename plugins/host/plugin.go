@@ -484,7 +484,7 @@ func (in *instance) call(ctx context.Context, p *Plugin, fn api.Function, raw []
 	if err != nil {
 		return nil, &PluginError{Plugin: p.m.Name, File: path, Reason: ReasonABI, Message: "bad facts: " + err.Error(), Err: err}
 	}
-	intake(facts)
+	intake(facts, p.m.Name)
 	return facts, nil
 }
 

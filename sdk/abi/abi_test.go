@@ -130,10 +130,10 @@ func encodeWithEncoder(f *Facts) []byte {
 	e.Uvarint(uint64(len(f.Symbols)))
 	for _, s := range f.Symbols {
 		e.String(s.Name)
-		e.String(s.Kind)
+		e.String(string(s.Kind))
 		e.Varint(int64(s.Parent))
 		e.String(s.Receiver)
-		e.String(s.Visibility)
+		e.String(string(s.Visibility))
 		e.Uvarint(uint64(s.Span.StartLine))
 		e.Uvarint(uint64(s.Span.StartCol))
 		e.Uvarint(uint64(s.Span.EndLine))
@@ -173,9 +173,9 @@ func encodeWithEncoder(f *Facts) []byte {
 	e.Uvarint(uint64(len(f.Relations)))
 	for _, r := range f.Relations {
 		e.Varint(int64(r.From))
-		e.String(r.Kind)
+		e.String(string(r.Kind))
 		e.String(r.Target)
-		e.String(r.Context)
+		e.String(string(r.Context))
 		e.Uvarint(uint64(r.Line))
 	}
 	e.Uvarint(uint64(len(f.Errors)))

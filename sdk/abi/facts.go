@@ -51,10 +51,10 @@ type Signature struct {
 // Symbol is a definition: a type, function, method, field, constant…
 type Symbol struct {
 	Name       string
-	Kind       string // class struct interface trait enum function method constructor field constant variable type_alias module namespace …
-	Parent     int32  // index of the enclosing symbol in Facts.Symbols, -1 at file level
-	Receiver   string // for methods declared outside their type (Go): the receiver type name
-	Visibility string // public protected private internal, or ""
+	Kind       SymbolKind // one of SymbolKinds (vocab.go)
+	Parent     int32      // index of the enclosing symbol in Facts.Symbols, -1 at file level
+	Receiver   string     // for methods declared outside their type (Go): the receiver type name
+	Visibility Visibility // one of Visibilities
 	Span       Span
 	Signature  *Signature
 	Test       bool // a test function/class by the language's conventions
@@ -105,10 +105,10 @@ type Import struct {
 
 // Relation is a type-level use from a symbol to a named type.
 type Relation struct {
-	From    int32  // index of the symbol, -1 for the file
-	Kind    string // inherits implements embeds references
-	Target  string // type name as written, possibly qualified ("io.Reader", "models.User")
-	Context string // for references: parameter_type return_type field generic_arg attribute
+	From    int32           // index of the symbol, -1 for the file
+	Kind    RelationKind    // one of RelationKinds
+	Target  string          // type name as written, possibly qualified ("io.Reader", "models.User")
+	Context RelationContext // for references, where the type appears (RelationContexts); ForType for implements
 	Line    uint32
 }
 
@@ -122,10 +122,10 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		b = appendString(b, s.Name)
-		b = appendString(b, s.Kind)
+		b = appendString(b, string(s.Kind))
 		b = appendVarint(b, int64(s.Parent))
 		b = appendString(b, s.Receiver)
-		b = appendString(b, s.Visibility)
+		b = appendString(b, string(s.Visibility))
 		b = appendUvarint(b, uint64(s.Span.StartLine))
 		b = appendUvarint(b, uint64(s.Span.StartCol))
 		b = appendUvarint(b, uint64(s.Span.EndLine))
@@ -168,9 +168,9 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for i := range f.Relations {
 		r := &f.Relations[i]
 		b = appendVarint(b, int64(r.From))
-		b = appendString(b, r.Kind)
+		b = appendString(b, string(r.Kind))
 		b = appendString(b, r.Target)
-		b = appendString(b, r.Context)
+		b = appendString(b, string(r.Context))
 		b = appendUvarint(b, uint64(r.Line))
 	}
 	b = appendUvarint(b, uint64(len(f.Errors)))
@@ -224,10 +224,10 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		s.Name = d.String()
-		s.Kind = d.String()
+		s.Kind = SymbolKind(d.String())
 		s.Parent = d.Int32()
 		s.Receiver = d.String()
-		s.Visibility = d.String()
+		s.Visibility = Visibility(d.String())
 		s.Span = Span{d.Uint32(), d.Uint32(), d.Uint32(), d.Uint32()}
 		s.Test = d.Bool()
 		if d.Bool() {
@@ -268,7 +268,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 		f.Relations = make([]Relation, n)
 	}
 	for i := range f.Relations {
-		f.Relations[i] = Relation{From: d.Int32(), Kind: d.String(), Target: d.String(), Context: d.String(), Line: d.Uint32()}
+		f.Relations[i] = Relation{From: d.Int32(), Kind: RelationKind(d.String()), Target: d.String(), Context: RelationContext(d.String()), Line: d.Uint32()}
 	}
 	if n := d.Len(1); n > 0 {
 		f.Errors = make([]string, n)
