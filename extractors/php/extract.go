@@ -231,14 +231,14 @@ func (x *state) classLike(n node) {
 		x.walk(n)
 		return
 	}
-	kind := "class"
+	kind := abi.KindClass
 	switch t.Kind(n) {
 	case g.ifaceDecl:
-		kind = "interface"
+		kind = abi.KindInterface
 	case g.traitDecl:
-		kind = "trait"
+		kind = abi.KindTrait
 	case g.enumDecl:
-		kind = "enum"
+		kind = abi.KindEnum
 	}
 	c := &class{name: name, props: map[string]string{}}
 	var bases, ifaces []node
@@ -250,16 +250,16 @@ func (x *state) classLike(n node) {
 			ifaces = namedTypes(t, g, k)
 		}
 	}
-	if len(bases) > 0 && kind == "class" {
+	if len(bases) > 0 && kind == abi.KindClass {
 		c.parent = x.shortType(t.Text(bases[0]))
 	}
 	c.test = strings.HasSuffix(c.parent, "TestCase") || x.testFile && strings.HasSuffix(name, "Test")
-	c.sym = x.f.Symbol(abi.Symbol{Name: name, Kind: kind, Parent: -1, Visibility: "public", Span: t.Span(n), Test: c.test && kind == "class"})
+	c.sym = x.f.Symbol(abi.Symbol{Name: name, Kind: kind, Parent: -1, Visibility: abi.VisPublic, Span: t.Span(n), Test: c.test && kind == abi.KindClass})
 	for _, b := range bases {
-		x.relation(c.sym, "inherits", b, "")
+		x.relation(c.sym, abi.RelInherits, b, abi.CtxNone)
 	}
 	for _, i := range ifaces {
-		x.relation(c.sym, "implements", i, "")
+		x.relation(c.sym, abi.RelImplements, i, abi.CtxNone)
 	}
 	body := t.Child(n, g.fBody)
 	x.propertyTypes(c, body)
@@ -285,11 +285,11 @@ func (x *state) members(body node) {
 			x.properties(m)
 		case g.traitUse:
 			for _, tr := range namedTypes(t, g, m) {
-				x.relation(x.cls.sym, "embeds", tr, "")
+				x.relation(x.cls.sym, abi.RelEmbeds, tr, abi.CtxNone)
 			}
 		case g.enumCase:
 			if name := t.Text(t.Child(m, g.fName)); name != "" {
-				x.f.Symbol(abi.Symbol{Name: name, Kind: "constant", Parent: x.cls.sym, Visibility: "public", Span: t.Span(m)})
+				x.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindConstant, Parent: x.cls.sym, Visibility: abi.VisPublic, Span: t.Span(m)})
 			}
 			x.walkField(m, g.fValue)
 		default:
@@ -311,7 +311,7 @@ func namedTypes(t *extract.Tree, g *grammar, n node) []node {
 }
 
 // relation reports from → the type named by node n.
-func (x *state) relation(from int32, kind string, n node, ctx string) {
+func (x *state) relation(from int32, kind abi.RelationKind, n node, ctx abi.RelationContext) {
 	if target := x.shortType(x.t.Text(n)); target != "" {
 		x.f.Relation(abi.Relation{From: from, Kind: kind, Target: target, Context: ctx, Line: x.t.StartLine(n)})
 	}

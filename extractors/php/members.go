@@ -20,9 +20,9 @@ func (x *state) method(n, doc node) {
 	if name == "" {
 		return
 	}
-	sym := abi.Symbol{Name: name, Kind: "method", Parent: x.cls.sym, Visibility: x.visibilityOf(n)}
+	sym := abi.Symbol{Name: name, Kind: abi.KindMethod, Parent: x.cls.sym, Visibility: x.visibilityOf(n)}
 	if strings.EqualFold(name, "__construct") {
-		sym.Kind = "constructor"
+		sym.Kind = abi.KindConstructor
 	}
 	sym.Test = x.cls.test && strings.HasPrefix(name, "test") ||
 		strings.Contains(t.Text(doc), "@test") || x.hasAttribute(n, "Test")
@@ -36,7 +36,7 @@ func (x *state) function(n, _ node) {
 	if name == "" {
 		return
 	}
-	sym := abi.Symbol{Name: name, Kind: "function", Parent: -1, Visibility: "public"}
+	sym := abi.Symbol{Name: name, Kind: abi.KindFunction, Parent: -1, Visibility: abi.VisPublic}
 	sym.Test = x.hasAttribute(n, "Test") || x.testFile && strings.HasPrefix(name, "test")
 	saved := x.cls
 	x.cls = nil // a function declared inside a method is global
@@ -57,13 +57,13 @@ func (x *state) callable(n node, sym abi.Symbol) {
 		typ := t.Child(p, g.fType)
 		pname := t.Text(t.Child(p, g.fName))
 		locals[pname] = x.typeOf(typ)
-		x.references(idx, typ, "parameter_type")
+		x.references(idx, typ, abi.CtxParameterType)
 		if t.Kind(p) == g.promotedParam && x.cls != nil {
-			x.f.Symbol(abi.Symbol{Name: strings.TrimPrefix(pname, "$"), Kind: "field", Parent: x.cls.sym,
+			x.f.Symbol(abi.Symbol{Name: strings.TrimPrefix(pname, "$"), Kind: abi.KindField, Parent: x.cls.sym,
 				Visibility: x.visibilityOf(p), Span: t.Span(p), Signature: fieldSig(locals[pname])})
 		}
 	}
-	x.references(idx, ret, "return_type")
+	x.references(idx, ret, abi.CtxReturnType)
 	fn, saved := x.fn, x.locals
 	x.fn, x.locals = idx, locals
 	for p := range t.NamedChildren(params) {
@@ -110,7 +110,7 @@ func (x *state) signature(n, params, ret node) *abi.Signature {
 
 // references reports the class types of a parameter, return or property
 // type (each member of a union).
-func (x *state) references(from int32, typ node, ctx string) {
+func (x *state) references(from int32, typ node, ctx abi.RelationContext) {
 	t, g := x.t, x.g
 	if typ == None {
 		return
@@ -121,7 +121,7 @@ func (x *state) references(from int32, typ node, ctx string) {
 			return // a scalar, or the class itself (self, static)
 		}
 		{
-			x.f.Relation(abi.Relation{From: from, Kind: "references", Target: typ, Context: ctx, Line: t.StartLine(n)})
+			x.f.Relation(abi.Relation{From: from, Kind: abi.RelReferences, Target: typ, Context: ctx, Line: t.StartLine(n)})
 		}
 	}
 	if k := t.Kind(typ); k == g.unionType || k == g.intersectionType {
@@ -134,17 +134,17 @@ func (x *state) references(from int32, typ node, ctx string) {
 }
 
 // visibilityOf reads a declaration's visibility modifier; public without.
-func (x *state) visibilityOf(n node) string {
+func (x *state) visibilityOf(n node) abi.Visibility {
 	t := x.t
 	if v := t.ChildOfKind(n, x.g.visibility); v != None {
 		switch s := strings.ToLower(t.Text(v)); {
 		case strings.HasPrefix(s, "private"):
-			return "private"
+			return abi.VisPrivate
 		case strings.HasPrefix(s, "protected"):
-			return "protected"
+			return abi.VisProtected
 		}
 	}
-	return "public"
+	return abi.VisPublic
 }
 
 // hasAttribute reports a #[name] (or #[…\name]) attribute on n.
@@ -176,8 +176,8 @@ func (x *state) properties(n node) {
 		if name == "" {
 			continue
 		}
-		idx := x.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: x.cls.sym, Visibility: vis, Span: t.Span(el), Signature: fieldSig(typ)})
-		x.references(idx, typNode, "field")
+		idx := x.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindField, Parent: x.cls.sym, Visibility: vis, Span: t.Span(el), Signature: fieldSig(typ)})
+		x.references(idx, typNode, abi.CtxField)
 		for v := range t.NamedChildren(el) {
 			if t.Kind(v) != g.varName {
 				x.visit(v) // the initializer
@@ -201,7 +201,7 @@ func (x *state) constants(n node) {
 		if name == "" {
 			continue
 		}
-		x.f.Symbol(abi.Symbol{Name: name, Kind: "constant", Parent: parent, Visibility: vis, Span: t.Span(el)})
+		x.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindConstant, Parent: parent, Visibility: vis, Span: t.Span(el)})
 		for v := range t.NamedChildren(el) {
 			if t.Kind(v) != g.name {
 				x.visit(v)

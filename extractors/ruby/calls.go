@@ -186,7 +186,7 @@ func (x *state) assignment(n node) {
 // constant reports X = …; X = Struct.new(…) do … end is a class.
 func (x *state) constant(n, left, right node) {
 	t := x.t
-	sym := abi.Symbol{Name: t.Text(left), Kind: "constant", Parent: x.parent(), Visibility: "public"}
+	sym := abi.Symbol{Name: t.Text(left), Kind: abi.KindConstant, Parent: x.parent(), Visibility: abi.VisPublic}
 	if x.fn >= 0 {
 		x.visit(right) // constants cannot be assigned in a def; a parse of broken code
 		return
@@ -196,7 +196,7 @@ func (x *state) constant(n, left, right node) {
 		x.visit(right)
 		return
 	}
-	sym.Kind = "class"
+	sym.Kind = abi.KindClass
 	s := newScope(scopeClass, x.qualify(sym.Name))
 	s.sym = x.symbol(n, sym)
 	x.enter(s, func() { x.visit(right) })
@@ -301,7 +301,7 @@ func (x *state) mixins(args node) {
 	}
 	for a := range t.NamedChildren(args) {
 		if k := t.Kind(a); k == g.constant || k == g.scopeResolution {
-			x.f.Relation(abi.Relation{From: from, Kind: "embeds", Target: x.typeName(a), Line: t.StartLine(a)})
+			x.f.Relation(abi.Relation{From: from, Kind: abi.RelEmbeds, Target: x.typeName(a), Line: t.StartLine(a)})
 		} else {
 			x.visit(a)
 		}
@@ -318,7 +318,7 @@ func (x *state) attrs(kw string, args node) {
 			x.visit(a)
 			continue
 		}
-		sym := abi.Symbol{Name: name, Kind: "field", Parent: s.sym, Visibility: x.scope().visibility}
+		sym := abi.Symbol{Name: name, Kind: abi.KindField, Parent: s.sym, Visibility: x.scope().visibility}
 		if typ := s.ivars["@"+name]; typ != "" {
 			sym.Signature = &abi.Signature{Return: typ}
 		}
@@ -333,12 +333,12 @@ func (x *state) attrs(kw string, args node) {
 // of the defs that follow; with a def, that def's.
 func (x *state) visibility(s *scope, kw string, args node) {
 	t, g := x.t, x.g
-	vis := kw
+	vis := abi.Visibility(kw)
 	switch kw {
 	case "module_function", "public_class_method":
-		vis = "public"
+		vis = abi.VisPublic
 	case "private_class_method":
-		vis = "private"
+		vis = abi.VisPrivate
 	}
 	if args == None {
 		if kw != "private_class_method" && kw != "public_class_method" {

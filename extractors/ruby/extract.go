@@ -74,17 +74,17 @@ const (
 type scope struct {
 	kind       scopeKind
 	sym        int32
-	name       string            // qualified, "Shop::Billing::Invoice"
-	super      string            // superclass as written
-	visibility string            // of the next def: public, private or protected
-	explicit   map[string]string // `private :m` visibility by method name
-	ivars      map[string]string // @x -> class, from @x = X.new ("" when ambiguous)
-	attrs      map[string]bool   // attr readers
-	test       bool              // a test class: its test_* methods are tests
+	name       string                    // qualified, "Shop::Billing::Invoice"
+	super      string                    // superclass as written
+	visibility abi.Visibility            // of the next def: public, private or protected
+	explicit   map[string]abi.Visibility // `private :m` visibility by method name
+	ivars      map[string]string         // @x -> class, from @x = X.new ("" when ambiguous)
+	attrs      map[string]bool           // attr readers
+	test       bool                      // a test class: its test_* methods are tests
 }
 
 func newScope(k scopeKind, name string) scope {
-	return scope{kind: k, name: name, visibility: "public", explicit: map[string]string{},
+	return scope{kind: k, name: name, visibility: abi.VisPublic, explicit: map[string]abi.Visibility{},
 		ivars: map[string]string{}, attrs: map[string]bool{}}
 }
 
@@ -249,9 +249,9 @@ func (x *state) namespace(n node, k scopeKind) {
 		return
 	}
 	s := newScope(k, x.qualify(written))
-	sym := abi.Symbol{Name: lastSegment(written), Kind: "module", Parent: x.parent(), Visibility: "public"}
+	sym := abi.Symbol{Name: lastSegment(written), Kind: abi.KindModule, Parent: x.parent(), Visibility: abi.VisPublic}
 	if k == scopeClass {
-		sym.Kind = "class"
+		sym.Kind = abi.KindClass
 		if sup := t.Child(n, g.fSuperclass); sup != None {
 			s.super = x.typeName(firstNamed(t, sup))
 			s.test = isTestBase(s.super)
@@ -261,7 +261,7 @@ func (x *state) namespace(n node, k scopeKind) {
 	}
 	s.sym = x.symbol(n, sym)
 	if s.super != "" {
-		x.f.Relation(abi.Relation{From: s.sym, Kind: "inherits", Target: s.super, Line: t.StartLine(t.Child(n, g.fSuperclass))})
+		x.f.Relation(abi.Relation{From: s.sym, Kind: abi.RelInherits, Target: s.super, Line: t.StartLine(t.Child(n, g.fSuperclass))})
 	}
 	body := t.Child(n, g.fBody)
 	s.ivars, s.explicit = x.ivarTypes(body), x.explicitVisibility(body)
@@ -300,7 +300,7 @@ func (x *state) singletonClass(n node) {
 
 // def reports a method or function; vis overrides its visibility
 // (`private def m`).
-func (x *state) def(n node, vis string) {
+func (x *state) def(n node, vis abi.Visibility) {
 	t, g := x.t, x.g
 	nameNode := t.Child(n, g.fName)
 	name := t.Text(nameNode)
@@ -308,9 +308,9 @@ func (x *state) def(n node, vis string) {
 		return
 	}
 	singleton := t.Kind(n) == g.singletonMethod || x.singleton > 0
-	sym := abi.Symbol{Name: name, Kind: "function", Parent: x.parent(), Visibility: "public"}
+	sym := abi.Symbol{Name: name, Kind: abi.KindFunction, Parent: x.parent(), Visibility: abi.VisPublic}
 	if s := x.scope(); s != nil {
-		sym.Kind = "method"
+		sym.Kind = abi.KindMethod
 		switch {
 		case vis != "":
 			sym.Visibility = vis
@@ -318,7 +318,7 @@ func (x *state) def(n node, vis string) {
 			sym.Visibility = s.explicit[name]
 		case singleton:
 		case name == "initialize":
-			sym.Kind, sym.Visibility = "constructor", "private"
+			sym.Kind, sym.Visibility = abi.KindConstructor, abi.VisPrivate
 		default:
 			sym.Visibility = s.visibility
 		}

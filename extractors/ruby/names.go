@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/synaptic-graph/synaptic/sdk/abi"
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
@@ -107,9 +108,9 @@ func (x *state) ivarTypes(body node) map[string]string {
 
 // explicitVisibility reads `private :a, :b` (and protected/public) in a
 // body: the visibility of those methods wherever they are defined.
-func (x *state) explicitVisibility(body node) map[string]string {
+func (x *state) explicitVisibility(body node) map[string]abi.Visibility {
 	t, g := x.t, x.g
-	out := map[string]string{}
+	out := map[string]abi.Visibility{}
 	for c := range t.NamedChildren(body) {
 		if t.Kind(c) != g.call || t.Child(c, g.fReceiver) != None {
 			continue
@@ -124,7 +125,7 @@ func (x *state) explicitVisibility(body node) map[string]string {
 		}
 		for a := range t.NamedChildren(t.Child(c, g.fArguments)) {
 			if name, ok := x.symbolLit(a); ok {
-				out[name] = vis
+				out[name] = abi.Visibility(vis)
 			}
 		}
 	}

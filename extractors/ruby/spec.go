@@ -44,16 +44,16 @@ func (x *state) example(n node, kw string, args node, rspec bool) bool {
 	if d := x.description(args); d != "" {
 		name += " " + d
 	}
-	sym := abi.Symbol{Name: name, Kind: "method", Parent: x.parent(), Test: true}
+	sym := abi.Symbol{Name: name, Kind: abi.KindMethod, Parent: x.parent(), Test: true}
 	if isGroup(kw) {
-		sym.Kind = "class"
+		sym.Kind = abi.KindClass
 		sc := newScope(scopeSpec, name)
 		sc.sym = x.symbol(n, sym)
 		x.enter(sc, func() { x.walk(blk) })
 		return true
 	}
 	if s == nil {
-		sym.Kind = "function"
+		sym.Kind = abi.KindFunction
 	}
 	idx := x.symbol(n, sym)
 	fn, fnName, locals := x.fn, x.fnName, x.locals
