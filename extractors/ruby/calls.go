@@ -36,7 +36,7 @@ func (x *state) call(n node) {
 	x.dynamic(name, args, t.StartLine(m))
 	c := abi.Call{Caller: x.caller(), Name: name, Line: t.StartLine(m), Col: t.StartCol(m)}
 	x.receiver(&c, recv)
-	x.f.Call(c)
+	x.emit(c)
 	x.walkExcept(n, g.fMethod)
 }
 
@@ -139,7 +139,7 @@ func (x *state) bareIdentifier(n node) {
 	}
 	c := abi.Call{Caller: x.caller(), Name: name, Line: x.t.StartLine(n), Col: x.t.StartCol(n)}
 	x.receiver(&c, None)
-	x.f.Call(c)
+	x.emit(c)
 }
 
 // keywords are words error recovery may turn into identifiers; they are
@@ -158,7 +158,7 @@ func (x *state) superCall(n, at node) {
 	if x.fnName == "" || s == nil {
 		return
 	}
-	x.f.Call(abi.Call{Caller: x.caller(), Name: x.fnName, Receiver: "super", ReceiverType: s.super,
+	x.emit(abi.Call{Caller: x.caller(), Name: x.fnName, Receiver: "super", ReceiverType: s.super,
 		Line: x.t.StartLine(at), Col: x.t.StartCol(at)})
 }
 
@@ -235,7 +235,7 @@ func (x *state) require(kw string, arg node, line uint32) {
 	spec, ok := x.stringLit(arg)
 	if !ok {
 		if rel, ok := x.expandPath(arg); ok {
-			x.f.Import(abi.Import{Path: rel, Line: line})
+			x.f.Import(abi.Import{Path: rel, Line: line, Keys: []string{x.fromHere(rel)}, Kind: abi.ImportWildcard})
 			return
 		}
 		x.f.DynamicSite(abi.DynamicSite{From: x.caller(), Kind: abi.DynamicImport, Line: line})
@@ -245,10 +245,12 @@ func (x *state) require(kw string, arg node, line uint32) {
 	if spec == "" {
 		return
 	}
+	im := abi.Import{Path: spec, Line: line, Kind: abi.ImportWildcard, Keys: []string{moduleKey(spec)}}
 	if kw == "require_relative" {
-		spec = relativeRB(spec)
+		im.Path = relativeRB(spec)
+		im.Keys = []string{x.fromHere(im.Path)}
 	}
-	x.f.Import(abi.Import{Path: spec, Line: line})
+	x.f.Import(im)
 }
 
 // relativeRB makes a require_relative argument a path relative to the
@@ -320,7 +322,7 @@ func (x *state) attrs(kw string, args node) {
 		}
 		sym := abi.Symbol{Name: name, Kind: abi.KindField, Parent: s.sym, Visibility: x.scope().visibility}
 		if typ := s.ivars["@"+name]; typ != "" {
-			sym.Signature = &abi.Signature{Return: typ}
+			sym.Signature = &abi.Signature{Return: typ, ReturnRef: typeRef(typ)}
 		}
 		x.symbol(a, sym)
 		if kw != "attr_writer" {

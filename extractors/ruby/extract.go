@@ -59,6 +59,11 @@ func (Extractor) Extract(f *extract.File) error {
 	}
 	x.collectTopDefs()
 	x.walk(0)
+	if x.erb == nil {
+		f.SetFile(abi.FileFacts{Test: x.testFile, Modules: modules(f.Path)})
+	} else {
+		f.SetFile(abi.FileFacts{Test: x.testFile})
+	}
 	return nil
 }
 
