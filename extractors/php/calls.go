@@ -40,7 +40,7 @@ func (x *state) memberCall(n node) {
 		x.walk(n)
 		return
 	}
-	x.f.Call(abi.Call{Caller: x.caller(), Name: t.Text(m), Receiver: extract.ReceiverText(t.Text(obj), maxReceiver),
+	x.emit(abi.Call{Caller: x.caller(), Name: t.Text(m), Receiver: extract.ReceiverText(t.Text(obj), maxReceiver),
 		ReceiverType: x.exprType(obj), Line: t.StartLine(m), Col: t.StartCol(m)})
 	x.visit(obj)
 	x.walkField(n, g.fArguments)
@@ -65,7 +65,7 @@ func (x *state) scopedCall(n node) {
 		c.ReceiverType = x.exprType(scope)
 		x.visit(scope)
 	}
-	x.f.Call(c)
+	x.emit(c)
 	x.walkField(n, g.fArguments)
 }
 
@@ -159,7 +159,7 @@ func (x *state) require(n node) {
 	t := x.t
 	arg := firstNamed(t, n)
 	if p, ok := x.includePath(arg); ok {
-		x.f.Import(abi.Import{Path: p, Line: t.StartLine(n)})
+		x.f.Import(abi.Import{Path: p, Line: t.StartLine(n), Keys: x.includeKeys(p), Kind: abi.ImportWildcard})
 		return
 	}
 	x.f.DynamicSite(abi.DynamicSite{From: x.caller(), Kind: abi.DynamicImport, Line: t.StartLine(n)})

@@ -52,6 +52,7 @@ func (Extractor) Extract(f *extract.File) error {
 		uses: map[string]string{}, locals: map[string]string{}, testFile: isTestPath(f.Path)}
 	x.walk(0)
 	f.FillDocs(extract.DocBlockStar)
+	f.SetFile(abi.FileFacts{Scope: x.scope, Modules: append(x.modules, f.Path), Test: x.testFile})
 	return nil
 }
 
@@ -76,6 +77,8 @@ type state struct {
 	locals    map[string]string // $var -> class ("" unknown)
 	testFile  bool
 	pkgSet    bool
+	scope     string   // the first namespace: File.Scope
+	modules   []string // fully qualified names of what the file declares
 	errEnd    node
 }
 
@@ -172,7 +175,7 @@ func (x *state) namespaceDef(n node) {
 	x.namespace = t.Text(t.Child(n, g.fName))
 	if x.namespace != "" && !x.pkgSet {
 		x.f.SetPackage(x.namespace)
-		x.pkgSet = true
+		x.pkgSet, x.scope = true, x.namespace
 	}
 	x.walkField(n, g.fBody)
 }
@@ -220,7 +223,7 @@ func (x *state) useClause(c node, prefix string, classes bool) {
 	if classes && alias != "" {
 		x.uses[alias] = lastSegment(fqn)
 	}
-	x.f.Import(abi.Import{Path: fqn, Line: t.StartLine(c)})
+	x.f.Import(abi.Import{Path: fqn, Alias: alias, Line: t.StartLine(c), Keys: []string{fqn}, Kind: abi.ImportModule})
 }
 
 // classLike reports a class, interface, trait or enum and walks its body.
@@ -254,6 +257,7 @@ func (x *state) classLike(n node) {
 		c.parent = x.shortType(t.Text(bases[0]))
 	}
 	c.test = strings.HasSuffix(c.parent, "TestCase") || x.testFile && strings.HasSuffix(name, "Test")
+	x.modules = append(x.modules, x.qualify(name))
 	c.sym = x.f.Symbol(abi.Symbol{Name: name, Kind: kind, Parent: -1, Visibility: abi.VisPublic, Span: t.Span(n), Test: c.test && kind == abi.KindClass})
 	for _, b := range bases {
 		x.relation(c.sym, abi.RelInherits, b, abi.CtxNone)

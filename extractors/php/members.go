@@ -37,6 +37,7 @@ func (x *state) function(n, _ node) {
 		return
 	}
 	sym := abi.Symbol{Name: name, Kind: abi.KindFunction, Parent: -1, Visibility: abi.VisPublic}
+	x.modules = append(x.modules, x.qualify(name))
 	sym.Test = x.hasAttribute(n, "Test") || x.testFile && strings.HasPrefix(name, "test")
 	saved := x.cls
 	x.cls = nil // a function declared inside a method is global
@@ -77,7 +78,7 @@ func fieldSig(typ string) *abi.Signature {
 	if typ == "" {
 		return nil
 	}
-	return &abi.Signature{Return: typ}
+	return &abi.Signature{Return: typ, ReturnRef: typeRef(typ)}
 }
 
 // signature is a callable's parameters (name, type as written), return
@@ -85,6 +86,7 @@ func fieldSig(typ string) *abi.Signature {
 func (x *state) signature(n, params, ret node) *abi.Signature {
 	t, g := x.t, x.g
 	sig := &abi.Signature{Return: x.typeOf(ret)}
+	sig.ReturnRef = typeRef(sig.Return)
 	for p := range t.NamedChildren(params) {
 		if k := t.Kind(p); k != g.simpleParam && k != g.variadicParam && k != g.promotedParam {
 			continue
@@ -93,7 +95,8 @@ func (x *state) signature(n, params, ret node) *abi.Signature {
 		if t.Kind(p) == g.variadicParam {
 			name = "..." + name
 		}
-		sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(t.Text(t.Child(p, g.fType)))})
+		typ := t.Child(p, g.fType)
+		sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(t.Text(typ)), TypeRef: typeRef(x.typeOf(typ))})
 	}
 	start, end := t.StartByte(n), t.EndByte(params)
 	if attrs := t.Child(n, g.fAttributes); attrs != None {
