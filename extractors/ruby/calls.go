@@ -196,7 +196,7 @@ func (x *state) constant(n, left, right node) {
 		x.visit(right)
 		return
 	}
-	sym.Kind = abi.KindClass
+	sym.Kind, sym.Parent = abi.KindClass, -1
 	s := newScope(scopeClass, x.qualify(sym.Name))
 	s.sym = x.symbol(n, sym)
 	x.enter(s, func() { x.visit(right) })
@@ -322,7 +322,7 @@ func (x *state) attrs(kw string, args node) {
 		}
 		sym := abi.Symbol{Name: name, Kind: abi.KindField, Parent: s.sym, Visibility: x.scope().visibility}
 		if typ := s.ivars["@"+name]; typ != "" {
-			sym.Signature = &abi.Signature{Return: typ, ReturnRef: typeRef(typ)}
+			sym.Signature = &abi.Signature{Return: lastSegment(typ), ReturnRef: typeRef(typ)}
 		}
 		x.symbol(a, sym)
 		if kw != "attr_writer" {

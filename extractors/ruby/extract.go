@@ -10,9 +10,13 @@ import (
 // Extractor reports the facts of one Ruby file.
 //
 // Conventions chosen where Ruby leaves room (the goldens pin them):
-//   - module → kind module, class → kind class; `class A::B::C` is named C
-//     (the qualifier lives in the receiver and relation texts, which keep
-//     "::" as written). `X = Struct.new(…)`, `Class.new`, `Data.define`
+//   - module → kind module, class → kind class, named by their last
+//     segment (`class A::B::C` is C) and reported at file level however
+//     they nest: Ruby nesting is a constant namespace, like a package,
+//     not containment, and the host finds types by name at file level.
+//     The qualified name lives in relation texts and in ReceiverRef
+//     (v2); the v1 ReceiverType is the bare name, which the host
+//     matches in the file first, then by a unique name. `X = Struct.new(…)`, `Class.new`, `Data.define`
 //     make a class X whose block's defs are its methods.
 //   - def inside a class or module is a method (initialize a constructor),
 //     `def self.m` and defs in `class << self` too (their Parent is the
@@ -254,7 +258,7 @@ func (x *state) namespace(n node, k scopeKind) {
 		return
 	}
 	s := newScope(k, x.qualify(written))
-	sym := abi.Symbol{Name: lastSegment(written), Kind: abi.KindModule, Parent: x.parent(), Visibility: abi.VisPublic}
+	sym := abi.Symbol{Name: lastSegment(written), Kind: abi.KindModule, Parent: -1, Visibility: abi.VisPublic}
 	if k == scopeClass {
 		sym.Kind = abi.KindClass
 		if sup := t.Child(n, g.fSuperclass); sup != None {

@@ -50,9 +50,12 @@ func typeRef(typ string) *abi.TypeRef {
 	return r
 }
 
-// emit reports a call with its receiver type in both forms: the v1
-// string and the v2 TypeRef.
+// emit reports a call with its receiver type in both forms: the
+// qualified v2 TypeRef ("Shop::Gateway") and the bare v1 string
+// ("Gateway"), which the v1 host matches in the file, then by a unique
+// name (it finds a qualified one only through imports, which Ruby lacks).
 func (x *state) emit(c abi.Call) {
 	c.ReceiverRef = typeRef(c.ReceiverType)
+	c.ReceiverType = lastSegment(c.ReceiverType)
 	x.f.Call(c)
 }

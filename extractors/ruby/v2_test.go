@@ -27,6 +27,8 @@ func TestFileFacts(t *testing.T) {
 			modules: []string{"spec/a_spec"}, test: true, keys: [][]string{{"spec/helper"}}},
 		{path: "app.rb", src: "load 'tasks.rake'\nautoload :X, 'x/y.rb'\n",
 			modules: []string{"app"}, keys: [][]string{{"tasks.rake"}, {"x/y"}}},
+		{path: "lib/a/b.rb", src: "module A\n  class B\n    def m\n      self.n\n    end\n  end\nend\n",
+			modules: []string{"lib/a/b", "a/b"}, receiverRef: "B"},
 		{path: "Rakefile.rake", src: "task :x\n", modules: []string{"Rakefile.rake"}},
 		{path: "vendor/gems/foo/lib/foo.rb", src: "", modules: []string{"vendor/gems/foo/lib/foo", "foo"}},
 		{path: "app/views/a.html.erb", src: "<%= x %>", modules: nil},
@@ -50,7 +52,7 @@ func TestFileFacts(t *testing.T) {
 			got := ""
 			for _, c := range f.Calls {
 				if c.ReceiverType != "" {
-					if c.ReceiverRef == nil || c.ReceiverRef.String() != c.ReceiverType {
+					if c.ReceiverRef == nil || lastSegment(c.ReceiverRef.String()) != c.ReceiverType {
 						t.Errorf("call %s: ReceiverRef %v does not match ReceiverType %q", c.Name, c.ReceiverRef, c.ReceiverType)
 					}
 					if got == "" {
