@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -71,7 +72,7 @@ type state struct {
 	g *grammar
 
 	namespace string
-	uses      map[string]string // local alias -> short name of what it imports
+	uses      map[string]string // local alias -> short name of what it imports (`\X` for a global class)
 	cls       *class            // nil outside a class
 	fn        int32             // enclosing function or method, -1 outside
 	locals    map[string]string // $var -> class ("" unknown)
@@ -220,7 +221,10 @@ func (x *state) useClause(c node, prefix string, classes bool) {
 		return
 	}
 	fqn = prefix + fqn
-	if classes && alias != "" {
+	switch {
+	case classes && !strings.Contains(fqn, `\`):
+		x.uses[cmp.Or(alias, fqn)] = `\` + fqn // `use DateTime;`: the global class
+	case classes && alias != "":
 		x.uses[alias] = lastSegment(fqn)
 	}
 	x.f.Import(abi.Import{Path: fqn, Alias: alias, Line: t.StartLine(c), Keys: []string{fqn}, Kind: abi.ImportModule})

@@ -46,7 +46,10 @@ var scalars = map[string]bool{
 
 // shortType is the class a type as written names, by its short name: the
 // leading "?" and namespace dropped, a `use` alias read back, self and
-// static the enclosing class, parent its parent; "" for scalars.
+// static the enclosing class, parent its parent; "" for scalars. A global
+// class named from a namespace (\DateTime, or `use DateTime;`) keeps its
+// backslash, so that the host never takes it for a same-named class of
+// the repository (it is PHP's, or a global one it cannot tell apart).
 func (x *state) shortType(s string) string {
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "?"))
 	if s == "" || strings.ContainsAny(s, "|&()$ ") {
@@ -70,8 +73,11 @@ func (x *state) shortType(s string) string {
 	}
 	if !strings.Contains(s, `\`) {
 		if orig, ok := x.uses[s]; ok {
-			return orig
+			s = orig
 		}
+	}
+	if x.namespace != "" && strings.HasPrefix(s, `\`) && strings.Count(s, `\`) == 1 {
+		return s // \Exception in a namespace: PHP's global class, never a same-named one here
 	}
 	return lastSegment(s)
 }
