@@ -8,6 +8,10 @@ import (
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
+// maxSteps bounds the members a receiver type chains (a#b()#c()…): the
+// host follows a few, and a long chain would make facts quadratic.
+const maxSteps = 4
+
 // maxReceiver bounds a receiver's text: long chains cannot be resolved and
 // would make facts quadratic in the chain length.
 const maxReceiver = 64
@@ -107,7 +111,11 @@ func (x *state) assignment(n node) {
 }
 
 // exprType is the class an expression evaluates to, when the syntax says.
-func (x *state) exprType(n node) string {
+func (x *state) exprType(n node) string { return x.typeAt(n, 0) }
+
+// typeAt is exprType for a receiver depth links down a call chain; past
+// maxSteps it gives up, so a long chain costs linear time.
+func (x *state) typeAt(n node, depth int) string {
 	t, g := x.t, x.g
 	switch t.Kind(n) {
 	case g.varName:
@@ -128,6 +136,15 @@ func (x *state) exprType(n node) string {
 		}
 	case g.objectCreation:
 		return x.newType(n)
+	case g.memberCall, g.nullsafeCall:
+		// $this->repo->find(): the first result of Repo's find, which the
+		// host reads from its declared return type.
+		if depth >= maxSteps || t.Kind(t.Child(n, g.fName)) != g.name {
+			return ""
+		}
+		if obj := x.typeAt(t.Child(n, g.fObject), depth+1); obj != "" {
+			return obj + "#" + t.Text(t.Child(n, g.fName)) + "()"
+		}
 	case g.scopedCall:
 		scope, m := t.Child(n, g.fScope), t.Child(n, g.fName)
 		if k := t.Kind(scope); (k == g.name || k == g.qualifiedName || k == g.relativeScope) && t.Kind(m) == g.name {

@@ -290,7 +290,7 @@ func (x *state) members(body node) {
 		case g.methodDecl:
 			x.method(m, doc)
 		case g.propDecl:
-			x.properties(m)
+			x.properties(m, doc)
 		case g.traitUse:
 			for _, tr := range namedTypes(t, g, m) {
 				x.relation(x.cls.sym, abi.RelEmbeds, tr, abi.CtxNone)

@@ -26,7 +26,7 @@ func (x *state) method(n, doc node) {
 	}
 	sym.Test = x.cls.test && strings.HasPrefix(name, "test") ||
 		strings.Contains(t.Text(doc), "@test") || x.hasAttribute(n, "Test")
-	x.callable(n, sym)
+	x.callable(n, sym, t.Text(doc))
 }
 
 // function reports a function declared at file level.
@@ -41,13 +41,14 @@ func (x *state) function(n, _ node) {
 	sym.Test = x.hasAttribute(n, "Test") || x.testFile && strings.HasPrefix(name, "test")
 	saved := x.cls
 	x.cls = nil // a function declared inside a method is global
-	x.callable(n, sym)
+	x.callable(n, sym, "")
 	x.cls = saved
 }
 
 // callable reports a function or method with its signature and type
-// references, then walks its body with its parameters as typed locals.
-func (x *state) callable(n node, sym abi.Symbol) {
+// references, then walks its body with its parameters as typed locals
+// (an untyped one typed by its docblock's @param).
+func (x *state) callable(n node, sym abi.Symbol, doc string) {
 	t, g := x.t, x.g
 	sym.Span = t.Span(n)
 	params, ret := t.Child(n, g.fParameters), t.Child(n, g.fReturnType)
@@ -58,6 +59,9 @@ func (x *state) callable(n node, sym abi.Symbol) {
 		typ := t.Child(p, g.fType)
 		pname := t.Text(t.Child(p, g.fName))
 		locals[pname] = x.typeOf(typ)
+		if typ == None && doc != "" {
+			locals[pname] = x.docType(docTag(doc, "@param", pname))
+		}
 		x.references(idx, typ, abi.CtxParameterType)
 		if t.Kind(p) == g.promotedParam && x.cls != nil {
 			x.f.Symbol(abi.Symbol{Name: strings.TrimPrefix(pname, "$"), Kind: abi.KindField, Parent: x.cls.sym,
@@ -167,10 +171,13 @@ func (x *state) hasAttribute(n node, name string) bool {
 
 // properties reports a property declaration's properties as fields typed
 // by the declaration.
-func (x *state) properties(n node) {
+func (x *state) properties(n, doc node) {
 	t, g := x.t, x.g
 	typNode := t.Child(n, g.fType)
 	typ, vis := x.typeOf(typNode), x.visibilityOf(n)
+	if typ == "" {
+		typ = x.docType(docTag(t.Text(doc), "@var", ""))
+	}
 	for el := range t.NamedChildren(n) {
 		if t.Kind(el) != g.propElement {
 			continue
@@ -232,6 +239,9 @@ func (x *state) propertyTypes(c *class, body node) {
 		switch t.Kind(i) {
 		case g.propDecl:
 			typ := x.typeOf(t.Child(i, g.fType))
+			if doc := i - 1; typ == "" && t.Kind(doc) == g.comment && t.Parent(doc) == t.Parent(i) {
+				typ = x.docType(docTag(t.Text(doc), "@var", ""))
+			}
 			for el := range t.NamedChildren(i) {
 				if t.Kind(el) == g.propElement && typ != "" {
 					name := strings.TrimPrefix(t.Text(firstNamed(t, el)), "$")

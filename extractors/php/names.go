@@ -137,3 +137,42 @@ func isTestPath(p string) bool {
 	}
 	return false
 }
+
+// docTag returns the type a docblock gives with tag: "@var Foo", or
+// "@param Foo $name" for the parameter name; "" when there is none.
+func docTag(doc, tag, name string) string {
+	for _, line := range strings.Split(doc, "\n") {
+		_, rest, ok := strings.Cut(line, tag+" ")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) == 0 {
+			continue
+		}
+		if name == "" || len(f) > 1 && f[1] == name {
+			return f[0]
+		}
+	}
+	return ""
+}
+
+// docType is the one class a docblock type names: "Foo", "?Foo",
+// "Foo|null"; "" for scalars, arrays (Foo[]), generics and unions of two
+// classes.
+func (x *state) docType(s string) string {
+	if strings.ContainsAny(s, "[]<>{}()") {
+		return ""
+	}
+	one := ""
+	for _, part := range strings.Split(s, "|") {
+		switch typ := x.shortType(part); {
+		case typ == "":
+		case one != "":
+			return ""
+		default:
+			one = typ
+		}
+	}
+	return one
+}
