@@ -63,6 +63,10 @@ type Language struct {
 	MaxFileBytes int64 // 0 = the discovery default
 	Plugin       PluginInfo
 	Extractor    Extractor
+	// ABI is the plugin's extractor ABI (plugin.toml abi); with 2 its
+	// facts are resolved by Semantics and the v2 file facts alone.
+	ABI       int
+	Semantics resolve.Semantics
 }
 
 // Options configure a run.
@@ -385,7 +389,8 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		if l == nil || c.Facts == nil {
 			continue
 		}
-		files = append(files, resolve.File{Path: p, Language: l.Name, Family: l.Family, Facts: c.Facts, Generated: c.Generated})
+		files = append(files, resolve.File{Path: p, Language: l.Name, Family: l.Family, Facts: c.Facts, Generated: c.Generated,
+			ABI: l.ABI, Semantics: l.Semantics})
 		sum.PerLanguage[l.Name]++
 		for _, e := range c.Facts.Errors {
 			factNotes = append(factNotes, p+": "+e)

@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
@@ -91,46 +90,90 @@ func (r *resolver) importedFunction(f *fileInfo, name string) int32 {
 	return -1
 }
 
-// receiverType finds the type a call's receiver has. Besides a type name
-// ("T", "pkg.T") extractors may write "F()" or "pkg.F()": the type of the
-// first result of calling F (x := NewServer(); x.Serve()). That type is
-// named in F's own file, so it is looked up there. When F is no function
-// but a type, the call converts or constructs: HandlerFunc(f).ServeHTTP.
-func (r *resolver) receiverType(f *fileInfo, typ string) int32 {
-	if i := strings.LastIndexByte(typ, '#'); i > 0 {
-		return r.memberType(f, typ[:i], typ[i+1:])
-	}
-	if i := strings.LastIndexByte(typ, '@'); i > 0 {
-		return r.callbackParamType(f, typ[:i], typ[i+1:])
-	}
-	call, ok := strings.CutSuffix(typ, "()")
-	if !ok {
-		if t := r.findType(f, typ, true); t >= 0 {
-			return t
+// typeOf resolves a receiver's type reference, seen from file f, to a
+// type symbol; -1 if unknown. The first step names a type, the result of
+// calling a function (x := NewServer(); x.Serve()) or a callback's
+// parameter; each later step takes a field's type or a method's first
+// result from the type before it, looked up where that member is
+// declared, so x.a.b.M() and NewT().With(1).Build() follow the chain
+// across files.
+func (r *resolver) typeOf(f *fileInfo, ref *abi.TypeRef) int32 {
+	t := r.firstStep(f, ref.Steps[0])
+	for _, s := range ref.Steps[1:] {
+		if t < 0 {
+			return -1
 		}
-		return r.packageVarType(f, typ)
+		t = r.memberStep(t, s)
 	}
-	fn := r.functionNamed(f, call)
-	if fn < 0 {
-		// T(x) with T a type is a conversion (Go) or a constructor call
-		// (Python classes, Rust tuple structs): its value is a T.
-		return r.findType(f, call, true)
-	}
-	return r.declaredType(fn, firstResultType)
+	return t
 }
 
-// callbackParamType resolves "F@i.j": parameter j of a function literal
-// passed as argument i of F, typed by F's declaration, whose parameter i
-// has a function type: operate(init: (source: Observable<T>, subscriber:
-// Subscriber<R>) => void) makes "operate@0.1" a Subscriber. F may be a
-// class, for new F(…): its constructor declares the parameters.
-func (r *resolver) callbackParamType(f *fileInfo, fname, pos string) int32 {
-	is, js, ok := strings.Cut(pos, ".")
-	i, err1 := strconv.Atoi(is)
-	j, err2 := strconv.Atoi(js)
-	if !ok || err1 != nil || err2 != nil || i < 0 || j < 0 {
-		return -1
+// firstStep resolves a TypeRef's first step. Calling a name that is no
+// function but a type converts or constructs: HandlerFunc(f).ServeHTTP,
+// Python classes, Rust tuple structs: the value is of that type.
+func (r *resolver) firstStep(f *fileInfo, s abi.TypeStep) int32 {
+	switch s.Op {
+	case abi.StepNamed:
+		if t := r.findType(f, s.Name, true); t >= 0 {
+			return t
+		}
+		return r.packageVarType(f, s.Name)
+	case abi.StepResult:
+		if fn := r.functionNamed(f, s.Name); fn >= 0 {
+			return r.resultType(fn)
+		}
+		return r.findType(f, s.Name, true)
+	case abi.StepCallbackParam:
+		return r.callbackParamType(f, s.Name, int(s.Arg), int(s.Param))
 	}
+	return -1
+}
+
+// memberStep resolves a later step from type t. Element types (elem) are
+// not modelled yet and resolve to nothing.
+func (r *resolver) memberStep(t int32, s abi.TypeStep) int32 {
+	switch s.Op {
+	case abi.StepResult:
+		return r.resultType(r.method(t, s.Name))
+	case abi.StepField:
+		if f := r.field(t, s.Name); f >= 0 {
+			return r.valueType(f)
+		}
+		// An embedded field is named after its type: x.Request where x's
+		// struct embeds *Request.
+		for _, b := range r.bases[t] {
+			if r.syms[b].name == s.Name {
+				return b
+			}
+		}
+	}
+	return -1
+}
+
+// receiverRef is the type reference of a call's receiver: the plugin's
+// own (ABI v2) or its v1 string parsed by abi.ParseTypeRef. bad reports
+// a v1 string that does not parse.
+func receiverRef(f *fileInfo, c *abi.Call) (ref *abi.TypeRef, bad bool) {
+	if f.v2() && c.ReceiverRef != nil {
+		return c.ReceiverRef, false
+	}
+	if c.ReceiverType == "" {
+		return nil, false
+	}
+	ref, err := abi.ParseTypeRef(c.ReceiverType)
+	return ref, err != nil
+}
+
+// isNamed reports a reference that is one bare type name.
+func isNamed(ref *abi.TypeRef) bool { return len(ref.Steps) == 1 && ref.Steps[0].Op == abi.StepNamed }
+
+// callbackParamType resolves parameter j of a function literal passed as
+// argument i of F, typed by F's declaration, whose parameter i has a
+// function type: operate(init: (source: Observable<T>, subscriber:
+// Subscriber<R>) => void) makes F@0.1 a Subscriber. F may be a class, for
+// new F(…): its constructor declares the parameters. Only v1 facts carry
+// the parameter's type as text; v2 type references name no function types.
+func (r *resolver) callbackParamType(f *fileInfo, fname string, i, j int) int32 {
 	fn := r.functionNamed(f, fname)
 	if fn < 0 {
 		if t := r.findType(f, fname, true); t >= 0 {
@@ -141,6 +184,9 @@ func (r *resolver) callbackParamType(f *fileInfo, fname, pos string) int32 {
 		return -1
 	}
 	sym := &r.syms[fn]
+	if r.files[sym.file].v2() {
+		return -1
+	}
 	sig := r.files[sym.file].Facts.Symbols[sym.local].Signature
 	if sig == nil || i >= len(sig.Params) {
 		return -1
@@ -249,19 +295,33 @@ func (r *resolver) functionNamed(f *fileInfo, call string) int32 {
 	return fn
 }
 
-// declaredType resolves the type that symbol s's signature names (picked
-// out of its Return by which), looked up in s's own file; -1 if s is -1 or
-// names no type.
-func (r *resolver) declaredType(s int32, which func(string) string) int32 {
+// resultType is the first result type of callable s; valueType the
+// declared type of field or variable s. An ABI v2 plugin names it in
+// Signature.ReturnRef (a named type); a v1 plugin's Return text is parsed
+// here. Either is looked up in s's own file; -1 if s is -1 or names none.
+func (r *resolver) resultType(s int32) int32 { return r.declaredType(s, firstResultType) }
+
+func (r *resolver) valueType(s int32) int32 {
+	return r.declaredType(s, func(t string) string { return t }) // a field's Return is its type
+}
+
+func (r *resolver) declaredType(s int32, v1 func(string) string) int32 {
 	if s < 0 {
 		return -1
 	}
 	sym := &r.syms[s]
-	sig := r.files[sym.file].Facts.Symbols[sym.local].Signature
+	file := &r.files[sym.file]
+	sig := file.Facts.Symbols[sym.local].Signature
 	if sig == nil {
 		return -1
 	}
-	return r.declaredTypeIn(sym.file, which(sig.Return))
+	if file.v2() {
+		if ref := sig.ReturnRef; ref != nil && isNamed(ref) {
+			return r.declaredTypeIn(sym.file, ref.Steps[0].Name)
+		}
+		return -1
+	}
+	return r.declaredTypeIn(sym.file, v1(sig.Return))
 }
 
 // declaredTypeIn looks up the type name a declaration in file fi wrote.
@@ -270,31 +330,6 @@ func (r *resolver) declaredTypeIn(fi int32, name string) int32 {
 		return -1
 	}
 	return r.findType(&r.files[fi], name, true)
-}
-
-// memberType resolves "T#f" (the type of field f of T) and "T#M()" (the
-// first result type of method M of T), where T is itself any receiver type
-// form, so x.a.b.M() and NewT().With(1).Build() follow the chain across
-// files. The member's type is looked up where the member is declared.
-func (r *resolver) memberType(f *fileInfo, owner, member string) int32 {
-	t := r.receiverType(f, owner)
-	if t < 0 {
-		return -1
-	}
-	if name, isCall := strings.CutSuffix(member, "()"); isCall {
-		return r.declaredType(r.method(t, name), firstResultType)
-	}
-	if f := r.field(t, member); f >= 0 {
-		return r.declaredType(f, func(typ string) string { return typ }) // a field's Return is its type
-	}
-	// An embedded field is named after its type: x.Request where x's
-	// struct embeds *Request.
-	for _, b := range r.bases[t] {
-		if r.syms[b].name == member {
-			return b
-		}
-	}
-	return -1
 }
 
 // packageVarType resolves "pkg.V", a variable of an imported package, to
@@ -311,18 +346,17 @@ func (r *resolver) packageVarType(f *fileInfo, typ string) int32 {
 		if f.pkg == nil {
 			return -1
 		}
-		identity := func(t string) string { return t }
 		if v := pick(r, f.pkg.top[typ], isVariable); v >= 0 {
-			return r.declaredType(v, identity)
+			return r.valueType(v)
 		}
-		return r.declaredType(r.lookupWildcard(f, typ, isVariable), identity)
+		return r.valueType(r.lookupWildcard(f, typ, isVariable))
 	}
 	for _, b := range f.bindings[q] {
 		if b.pkg == nil {
 			continue
 		}
 		if v := r.lookupIn(b, name, isVariable); v >= 0 {
-			return r.declaredType(v, func(t string) string { return t })
+			return r.valueType(v)
 		}
 	}
 	return -1
@@ -380,7 +414,7 @@ func firstResultType(ret string) string {
 // multiprocessing's Queue), and a same-named type here would be a false
 // link.
 func (r *resolver) inferType(f *fileInfo, name string) int32 {
-	if f.Family == "go" {
+	if f.typesOnlyThroughImports() {
 		return -1 // Go names a type of another package only through its import
 	}
 	q, bare, qualified := splitQualified(name)
@@ -428,9 +462,9 @@ func (r *resolver) member(index map[int32]map[string][]int32, t int32, name stri
 			if ms := index[c][name]; len(ms) == 1 {
 				return ms[0]
 			} else if len(ms) > 1 {
-				// Overloads: several targets, link none; but Go has only
-				// build variants, of which a portable one may stand out.
-				return r.portableGo(ms)
+				// Overloads: several targets, link none; but build
+				// variants are one method per build.
+				return r.pickAmong(ms)
 			}
 			next = append(next, r.bases[c]...)
 		}
@@ -439,22 +473,22 @@ func (r *resolver) member(index map[int32]map[string][]int32, t int32, name stri
 	return -1
 }
 
-func isCallTarget(family string) func(string) bool {
+// isCallTarget says which kinds a plain call in f may link to: functions
+// and constructors, and types where calling one constructs it.
+func isCallTarget(f *fileInfo) func(string) bool {
+	constructs := !f.typeCallIsConversion()
 	return func(kind string) bool {
 		if kind == "function" || kind == "constructor" {
 			return true
 		}
-		if family == "go" || family == "rust" {
-			return false // T(x) and T{...} are conversions/literals, not calls
-		}
-		return kind == "class" || kind == "struct" || kind == "record"
+		return constructs && (kind == "class" || kind == "struct" || kind == "record")
 	}
 }
 
 func (r *resolver) resolveCalls() {
 	for fi := range r.files {
 		f := &r.files[fi]
-		ok := isCallTarget(f.Family)
+		ok := isCallTarget(f)
 		for i := range f.Facts.Calls {
 			c := &f.Facts.Calls[i]
 			r.stats.Calls++
@@ -462,6 +496,8 @@ func (r *resolver) resolveCalls() {
 			if c.Caller >= 0 {
 				caller = r.syms[f.first+c.Caller].id
 			}
+			r.callFile = f
+			clear(r.twinsOf)
 			target, conf := r.resolveCall(f, c, ok)
 			if target < 0 {
 				continue
@@ -471,18 +507,38 @@ func (r *resolver) resolveCalls() {
 			} else {
 				r.stats.Extracted++
 			}
-			r.edgeCtx(caller, r.syms[target].id, "calls", conf, "call", f.Path, c.Line)
+			twins := r.twinsOf[target]
+			if len(twins) == 0 {
+				twins = []int32{target}
+			}
+			for _, t := range twins {
+				r.edgeCtx(caller, r.syms[t].id, "calls", conf, "call", f.Path, c.Line)
+			}
 		}
 	}
+	r.callFile = nil
 }
 
 func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (int32, graph.Confidence) {
+	ref, bad := receiverRef(f, c)
+	if ref == nil && !bad && c.Receiver != "" && f.v2() && f.isSelf(c.Receiver) {
+		if t := r.enclosingType(f, c.Caller); t >= 0 {
+			ref = &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: r.syms[t].name}}}
+		}
+	}
 	// A receiver typed by its own bare name is one the extractor could not
 	// place; when the file imports that name it is a package: pkg.F().
-	if c.ReceiverType != "" && !(c.ReceiverType == c.Receiver && len(f.bindings[c.Receiver]) > 0) {
-		t, conf := r.receiverType(f, c.ReceiverType), graph.Extracted
-		if t < 0 && !strings.HasSuffix(c.ReceiverType, "()") && !strings.Contains(c.ReceiverType, "#") {
-			if t = r.inferType(f, c.ReceiverType); t >= 0 {
+	if ref != nil && isNamed(ref) && ref.Steps[0].Name == c.Receiver && len(f.bindings[c.Receiver]) > 0 {
+		ref = nil
+	}
+	if bad {
+		r.stats.Unresolved++
+		return -1, ""
+	}
+	if ref != nil {
+		t, conf := r.typeOf(f, ref), graph.Extracted
+		if t < 0 && isNamed(ref) {
+			if t = r.inferType(f, ref.Steps[0].Name); t >= 0 {
 				conf = graph.Inferred
 			}
 		}
@@ -513,12 +569,17 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 		// Class.method(): a class of the file or package, or, outside Go
 		// (where pkg.V is a variable), one an import qualifies:
 		// logging.Handler.__init__(self).
-		if t := r.findType(f, c.Receiver, f.Family != "go"); t >= 0 {
+		if t := r.findType(f, c.Receiver, !f.typesOnlyThroughImports()); t >= 0 {
 			if m := r.method(t, c.Name); m >= 0 {
 				return m, graph.Extracted
 			}
 		}
-		r.stats.Unresolved++ // a member call through an unknown receiver is never guessed
+		if f.v2() && f.Semantics.ReceiverFallback == ReceiverFallbackUniqueMethod && len(f.bindings[c.Receiver]) == 0 {
+			if m := r.uniqueMethod(f.Family, c.Name); m >= 0 {
+				return m, graph.Inferred
+			}
+		}
+		r.stats.Unresolved++ // a member call through an unknown receiver is not guessed unless the plugin says so
 		return -1, ""
 	}
 	// Plain call: the enclosing functions' own declarations, the file, the
@@ -535,7 +596,7 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 	if t := pick(r, r.topIn(f, c.Name), ok); t >= 0 {
 		return t, graph.Extracted
 	}
-	if f.Family == "java" && c.Caller >= 0 {
+	if f.implicitThis() && c.Caller >= 0 {
 		for p := r.syms[f.first+c.Caller].parent; p >= 0; p = r.syms[p].parent {
 			if isType(r.syms[p].kind) {
 				if m := r.method(p, c.Name); m >= 0 {
@@ -564,7 +625,7 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			}
 		}
 	}
-	if f.Family == "go" || f.Family == "java" || r.importedFromOutside(f, c.Name) {
+	if f.namesOnlyInScope() || r.importedFromOutside(f, c.Name) {
 		// The language resolves plain names only within the package (and
 		// imports); a same-named function elsewhere is never the target.
 		// A name the file imports lives where the import says, often

@@ -15,6 +15,8 @@ type importIndex struct {
 	goDirs   map[string][]*pkgInfo
 	goModule map[string]string  // directory -> Go module path (from go.mod)
 	rsSuffix map[string][]int32 // "/a/b.rs" style path suffixes -> rust files
+	modules  map[string][]int32 // v2 module key -> files declaring it (FileFacts.Modules)
+	scopes   map[string]*pkgInfo
 }
 
 func (r *resolver) buildImportIndex() *importIndex {
@@ -24,10 +26,17 @@ func (r *resolver) buildImportIndex() *importIndex {
 		goDirs:   make(map[string][]*pkgInfo),
 		goModule: r.goModules,
 		rsSuffix: make(map[string][]int32),
+		modules:  make(map[string][]int32),
+		scopes:   make(map[string]*pkgInfo),
 	}
 	for i := range r.files {
 		f := &r.files[i]
 		ix.paths[f.Path] = int32(i)
+		if f.v2() {
+			for _, m := range f.Facts.File.Modules {
+				ix.modules[m] = append(ix.modules[m], int32(i))
+			}
+		}
 		if f.Family == "python" {
 			mod := strings.TrimSuffix(f.Path, path.Ext(f.Path))
 			if r.pyRoot != "" {
@@ -50,6 +59,9 @@ func (r *resolver) buildImportIndex() *importIndex {
 	}
 	for _, pk := range r.pkgs {
 		f := &r.files[pk.files[0]]
+		if pk.scope != "" {
+			ix.scopes[f.Family+"\x00"+pk.scope] = pk
+		}
 		if f.Family == "go" && !strings.HasSuffix(pk.name, "_test") {
 			ix.goDirs[f.dir] = append(ix.goDirs[f.dir], pk)
 		}
@@ -64,6 +76,10 @@ func (r *resolver) resolveImports() {
 		f.bindings = make(map[string][]binding)
 		for i := range f.Facts.Imports {
 			im := &f.Facts.Imports[i]
+			if f.v2() && (len(im.Keys) > 0 || im.Kind != "") {
+				r.importByKeys(ix, f, im)
+				continue
+			}
 			switch f.Family {
 			case "go":
 				r.importGo(ix, f, im)

@@ -35,6 +35,10 @@ type File struct {
 	Facts    *abi.Facts
 	// Generated marks a generated file; its node says so ("generated": true).
 	Generated bool
+	// ABI is the extractor ABI of the plugin that made Facts (0 = 1).
+	ABI int
+	// Semantics are the plugin's declared call semantics (ABI v2 only).
+	Semantics Semantics
 }
 
 // Stats counts what resolution did with call sites.
@@ -141,10 +145,12 @@ type fileInfo struct {
 	bindings map[string][]binding // import-bound local names
 }
 
-// pkgInfo is a Go or Java package: files whose top-level names share one scope.
+// pkgInfo is a package: files whose top-level names share one scope (a
+// v2 FileFacts.Scope, a Go or Java package).
 type pkgInfo struct {
 	key   string
 	name  string
+	scope string // the v2 scope ("" for a v1 package)
 	id    string
 	files []int32
 	top   map[string][]int32
@@ -173,6 +179,13 @@ type resolver struct {
 	stubs    map[string]string             // stub key -> id
 	locs     []string                      // "L<n>" by n, see loc
 	nested   map[int32][]int32             // callable -> symbols declared in its body
+	// methodsByName is family -> method name -> methods, built on first
+	// use by the unique_method receiver fallback.
+	methodsByName map[string]map[string][]int32
+	// callFile is the file whose call is being resolved; twinsOf, for a
+	// target found there, every build-variant twin the call links to.
+	callFile *fileInfo
+	twinsOf  map[int32][]int32
 	stats    Stats
 	// goModules maps a directory holding go.mod to its module path.
 	goModules  map[string]string
@@ -224,6 +237,9 @@ func (r *resolver) addFiles() {
 		f.stem = stemOf(f.Path)
 		f.dir = path.Dir(f.Path)
 		f.test = graph.IsTestPath(f.Path)
+		if f.v2() {
+			f.test = f.Facts.File.Test // the plugin knows its test conventions
+		}
 		r.dirs[f.dir] = append(r.dirs[f.dir], int32(i))
 		fn := graph.Node{
 			ID: f.id, Label: path.Base(f.Path), FileType: "code", SourceFile: f.Path,
@@ -234,14 +250,10 @@ func (r *resolver) addFiles() {
 			fn.Extra = map[string]json.RawMessage{"generated": json.RawMessage("true")}
 		}
 		r.nodes = append(r.nodes, fn)
-		if p := f.Facts.Package; p != "" {
-			key := f.Family + ":" + p
-			if f.Family == "go" {
-				key = f.Family + ":" + f.dir + ":" + p // Go packages are directories
-			}
+		if key, name, scope := packageOf(f); key != "" {
 			pk := r.pkgs[key]
 			if pk == nil {
-				pk = &pkgInfo{key: key, name: p, top: make(map[string][]int32)}
+				pk = &pkgInfo{key: key, name: name, scope: scope, top: make(map[string][]int32)}
 				r.pkgs[key] = pk
 			}
 			pk.files = append(pk.files, int32(i))
@@ -258,7 +270,10 @@ func (r *resolver) addFiles() {
 		pk := r.pkgs[k]
 		first := &r.files[pk.files[0]]
 		parts := []string{"package", pk.name}
-		if first.Family == "go" {
+		switch {
+		case pk.scope != "":
+			parts = []string{"package", pk.scope}
+		case first.Family == v1Go:
 			parts = []string{first.dir, "package", pk.name}
 		}
 		pk.id = r.uniqueID(graph.MakeID(parts...), 1)
@@ -271,6 +286,41 @@ func (r *resolver) addFiles() {
 			r.edge(pk.id, f.id, "contains", graph.Extracted, 0, f.Path, 1)
 		}
 	}
+}
+
+// packageOf is the package f joins: by its v2 scope (the plugin said
+// which files share top-level names) or, for a v1 plugin, by its package
+// clause (a Go package is also its directory). key is "" for none.
+func packageOf(f *fileInfo) (key, name, scope string) {
+	if f.v2() {
+		scope = f.Facts.File.Scope
+		if scope == "" {
+			return "", "", ""
+		}
+		name = f.Facts.Package
+		if name == "" {
+			name = lastElement(scope)
+		}
+		return f.Family + ":scope:" + scope, name, scope
+	}
+	p := f.Facts.Package
+	switch {
+	case p == "":
+		return "", "", ""
+	case f.Family == v1Go:
+		return f.Family + ":" + f.dir + ":" + p, p, ""
+	}
+	return f.Family + ":" + p, p, ""
+}
+
+// lastElement is what follows the last path separator of a module key
+// or scope ("net/http" -> "http", "crate::x" -> "x", "gopkg.in/yaml.v3"
+// -> "yaml.v3"); a plugin that binds another name says so in Alias.
+func lastElement(key string) string {
+	if i := strings.LastIndexAny(key, "/:\\"); i >= 0 && i+1 < len(key) {
+		return key[i+1:]
+	}
+	return key
 }
 
 func isCallable(kind string) bool {
@@ -413,7 +463,7 @@ func (r *resolver) attachReceivers() {
 		if t := r.findType(f, recv, false); t >= 0 {
 			s.owner = t
 			r.edge(r.syms[t].id, s.id, "method", graph.Extracted, 0, f.Path, line)
-		} else if t := r.uniqueInFamily(f.Family, recv, isType); t >= 0 && f.Family != "go" {
+		} else if t := r.uniqueInFamily(f.Family, recv, isType); t >= 0 && !f.typesOnlyThroughImports() {
 			// Go methods live in their type's package, so only other
 			// languages (Rust impls anywhere in a crate) get this guess.
 			s.owner = t
@@ -547,7 +597,7 @@ func pick(r *resolver, cands []int32, ok func(string) bool) int32 {
 				matching = append(matching, c)
 			}
 		}
-		return r.portableGo(matching) // Go build variants; else ambiguous
+		return r.pickAmong(matching) // build variants; else ambiguous
 	}
 	return found
 }

@@ -44,6 +44,9 @@ func (Extractor) Extract(f *extract.File) error {
 	w.prescan()
 	w.walk()
 	w.assertions()
+	if v := variants(f.Path, w.src); len(v) > 0 {
+		f.SetFile(abi.FileFacts{Variants: v})
+	}
 	f.FillDocs(extract.DocSlashes)
 	return nil
 }
@@ -91,20 +94,14 @@ type kinds struct {
 	fPackage, fAlias                                                     extract.FieldID
 }
 
-var (
-	kindsMu    sync.Mutex
-	kindsCache = map[*extract.Grammar]*kinds{}
-)
+var kindsCache extract.Tables[kinds]
 
 // kindsFor returns the ids for g, resolving them on first use. The host
 // hands each plugin instance its grammars once, so this runs once per
-// instance; the mutex only matters for native tests running in parallel.
-func kindsFor(g *extract.Grammar) *kinds {
-	kindsMu.Lock()
-	defer kindsMu.Unlock()
-	if k := kindsCache[g]; k != nil {
-		return k
-	}
+// instance.
+func kindsFor(g *extract.Grammar) *kinds { return kindsCache.For(g, newKinds) }
+
+func newKinds(g *extract.Grammar) *kinds {
 	k := &kinds{packageIdent: g.Kind("package_identifier"),
 		importSpec: g.Kind("import_spec"),
 		typeSpec:   g.Kind("type_spec"), typeAlias: g.Kind("type_alias"),
@@ -162,7 +159,6 @@ func kindsFor(g *extract.Grammar) *kinds {
 			k.roles[id] = r
 		}
 	}
-	kindsCache[g] = k
 	return k
 }
 
@@ -1366,22 +1362,12 @@ func unquote(s string) string {
 	return ""
 }
 
-// maxReceiver caps receiver texts: a receiver that is itself a long call
-// chain or literal carries no name the core could resolve.
-const maxReceiver = 80
+// maxReceiver is the sdk's one cap on receiver texts: a receiver that is
+// itself a long call chain or literal carries no name the core could resolve.
+const maxReceiver = extract.MaxReceiver
 
 // receiverText is the receiver expression as written, on one line, capped.
-func receiverText(s string) string {
-	s = collapse(s)
-	if len(s) <= maxReceiver {
-		return s
-	}
-	cut := maxReceiver
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func receiverText(s string) string { return extract.Receiver(s) }
 
 // collapse trims s and turns each run of whitespace into one space. It
 // returns s itself (no copy) when nothing changes, the common case.

@@ -5,8 +5,10 @@ package main
 import (
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/synaptic-graph/synaptic/core/syntax"
 	"github.com/synaptic-graph/synaptic/plugins/plugintest"
@@ -66,7 +68,7 @@ func TestReceiverTextCap(t *testing.T) {
 		long += "é"
 	}
 	got := receiverText(long)
-	if len(got) > maxReceiver+len("…") || got[len(got)-len("…"):] != "…" {
+	if len(got) > maxReceiver || !strings.HasSuffix(got, "...") || !utf8.ValidString(got) {
 		t.Errorf("receiverText not capped on a rune boundary: %q", got)
 	}
 }

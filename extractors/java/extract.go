@@ -1,8 +1,6 @@
 package main
 
 import (
-	"sync"
-
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
@@ -84,22 +82,10 @@ type grammar struct {
 	fConstructor, fDimensions, fElement                            field
 }
 
-var (
-	grammarsMu sync.Mutex
-	grammars   = map[*extract.Grammar]*grammar{}
-)
+var grammars extract.Tables[grammar]
 
 // grammarFor returns the resolved ids for g, building them on first use.
-func grammarFor(g *extract.Grammar) *grammar {
-	grammarsMu.Lock()
-	defer grammarsMu.Unlock()
-	if k := grammars[g]; k != nil {
-		return k
-	}
-	k := newGrammar(g)
-	grammars[g] = k
-	return k
-}
+func grammarFor(g *extract.Grammar) *grammar { return grammars.For(g, newGrammar) }
 
 func newGrammar(g *extract.Grammar) *grammar {
 	k := &grammar{

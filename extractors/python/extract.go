@@ -925,10 +925,10 @@ func (x *state) memberType(at, n extract.Node) string {
 // Receivers are rendered structurally (identifiers, attributes, calls with
 // their arguments dropped) up to maxChain links; deeper chains and other
 // expressions ({...}.items(), "".join) fall back to their collapsed text,
-// capped at maxReceiver bytes. Both bounds keep a generated 5,000-link
+// capped at maxReceiver bytes (the sdk's one cap). Both bounds keep a generated 5,000-link
 // builder chain linear instead of quadratic.
 const (
-	maxReceiver = 64
+	maxReceiver = extract.MaxReceiver
 	maxChain    = 16
 )
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"sync"
-
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
@@ -49,27 +47,10 @@ type lang struct {
 	fModuleName, fAlias, fTypeParameters, fArguments extract.FieldID
 }
 
-var langs struct {
-	sync.Mutex
-	m map[*extract.Grammar]*lang
-}
+var langs extract.Tables[lang]
 
-// langFor returns the cached ids for g, resolving them on first use. Tests
-// may extract concurrently, hence the lock; in the wasm guest it is
-// uncontended.
-func langFor(g *extract.Grammar) *lang {
-	langs.Lock()
-	defer langs.Unlock()
-	if l := langs.m[g]; l != nil {
-		return l
-	}
-	if langs.m == nil {
-		langs.m = map[*extract.Grammar]*lang{}
-	}
-	l := newLang(g)
-	langs.m[g] = l
-	return l
-}
+// langFor returns the cached ids for g, resolving them on first use.
+func langFor(g *extract.Grammar) *lang { return langs.For(g, newLang) }
 
 func newLang(g *extract.Grammar) *lang {
 	l := &lang{}

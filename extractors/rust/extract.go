@@ -2,7 +2,6 @@ package main
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 	"github.com/synaptic-graph/synaptic/sdk/extract"
@@ -93,22 +92,10 @@ type grammar struct {
 	fAlias, fBounds, fElement, fTypeArguments, fLeft, fArguments           field
 }
 
-var (
-	grammarsMu sync.Mutex
-	grammars   = map[*extract.Grammar]*grammar{}
-)
+var grammars extract.Tables[grammar]
 
 // grammarFor returns the resolved ids for g, building them on first use.
-func grammarFor(g *extract.Grammar) *grammar {
-	grammarsMu.Lock()
-	defer grammarsMu.Unlock()
-	if k := grammars[g]; k != nil {
-		return k
-	}
-	k := newGrammar(g)
-	grammars[g] = k
-	return k
-}
+func grammarFor(g *extract.Grammar) *grammar { return grammars.For(g, newGrammar) }
 
 func newGrammar(g *extract.Grammar) *grammar {
 	k := &grammar{

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 	"github.com/synaptic-graph/synaptic/sdk/extract"
@@ -1543,23 +1542,13 @@ func (w *walker) unparen(n extract.Node) extract.Node {
 	return n
 }
 
-// maxReceiver bounds a receiver expression copied into a call fact: long
-// receivers are chained calls with inline callbacks, useless for resolution.
-const maxReceiver = 80
+// maxReceiver is the sdk's one cap on a receiver expression copied into a
+// call fact (extract.MaxReceiver).
+const maxReceiver = extract.MaxReceiver
 
-// receiver renders a receiver expression: whitespace collapsed, truncated
-// (at a rune boundary, marked with "…") past maxReceiver bytes.
-func receiver(b []byte) string {
-	s := collapse(b)
-	if len(s) <= maxReceiver {
-		return s
-	}
-	cut := maxReceiver
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+// receiver is the receiver expression as written, on one line and capped
+// (extract.Receiver).
+func receiver(b []byte) string { return extract.Receiver(string(b)) }
 
 // collapse returns b with runs of whitespace replaced by one space, trimmed.
 func collapse(b []byte) string {

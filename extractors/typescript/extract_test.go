@@ -77,12 +77,12 @@ func TestCollapse(t *testing.T) {
 }
 
 func TestReceiver(t *testing.T) {
-	if got := receiver([]byte("this.a\n  .b")); got != "this.a .b" {
+	if got := receiver([]byte("this.a\n  .b")); got != "this.a.b" { // a chain split over lines joins
 		t.Errorf("got %q", got)
 	}
 	long := strings.Repeat("x", maxReceiver-1) + "é" + strings.Repeat("y", 10)
 	got := receiver([]byte(long))
-	if want := strings.Repeat("x", maxReceiver-1) + "…"; got != want {
+	if want := strings.Repeat("x", maxReceiver-3) + "..."; got != want {
 		t.Errorf("long receiver cut at a rune boundary: got %q, want %q", got, want)
 	}
 }

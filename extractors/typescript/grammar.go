@@ -1,8 +1,6 @@
 package main
 
 import (
-	"sync"
-
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
@@ -70,16 +68,10 @@ type lang struct {
 	fIndex                                                            extract.FieldID // dynamic.go
 }
 
-var langs sync.Map // *extract.Grammar -> *lang
+var langs extract.Tables[lang]
 
 // langOf returns the resolved ids for g, building them on first use.
-func langOf(g *extract.Grammar) *lang {
-	if l, ok := langs.Load(g); ok {
-		return l.(*lang)
-	}
-	l, _ := langs.LoadOrStore(g, newLang(g))
-	return l.(*lang)
-}
+func langOf(g *extract.Grammar) *lang { return langs.For(g, newLang) }
 
 func newLang(g *extract.Grammar) *lang {
 	k, a, f := g.Kind, g.Anon, g.Field

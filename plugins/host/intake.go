@@ -62,6 +62,9 @@ func intake(f *abi.Facts, plugin string) {
 		c.str(&r.Target, MaxNameBytes, "relation target")
 		c.str((*string)(&r.Context), MaxNameBytes, "relation context")
 	}
+	if n := intakeV2(f, &c); n > 0 {
+		defer func() { f.Errors = append(f.Errors, listNote(plugin, n)) }()
+	}
 	if n := len(f.Errors); n > MaxNotes {
 		f.Errors = append(f.Errors[:MaxNotes:MaxNotes], fmt.Sprintf("… %d more notes dropped (the host keeps %d a file)", n-MaxNotes, MaxNotes))
 	}

@@ -117,3 +117,28 @@ func TestIntakeDropsUnknownWords(t *testing.T) {
 		}
 	}
 }
+
+func TestIntakeCapsV2(t *testing.T) {
+	huge := strings.Repeat("k", 5<<20)
+	many := make([]string, 10000)
+	for i := range many {
+		many[i] = "m"
+	}
+	f := &abi.Facts{
+		File:    abi.FileFacts{Scope: huge, Modules: many, Variants: []abi.Constraint{{Axis: huge, Values: many}}},
+		Imports: []abi.Import{{Path: "x", Keys: append([]string{huge}, many...)}},
+		Calls:   []abi.Call{{Caller: -1, Name: "f", ReceiverRef: &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: huge}}}}},
+	}
+	intake(f, "flood")
+	if len(f.File.Scope) > MaxNameBytes || len(f.File.Variants[0].Axis) > MaxNameBytes || len(f.Imports[0].Keys[0]) > MaxNameBytes ||
+		len(f.Calls[0].ReceiverRef.Steps[0].Name) > MaxNameBytes {
+		t.Error("a v2 string was not cut")
+	}
+	if len(f.File.Modules) != MaxV2Items || len(f.File.Variants[0].Values) != MaxV2Items || len(f.Imports[0].Keys) != MaxV2Items {
+		t.Errorf("lists not cut to %d: %d modules, %d values, %d keys", MaxV2Items, len(f.File.Modules), len(f.File.Variants[0].Values), len(f.Imports[0].Keys))
+	}
+	notes := strings.Join(f.Errors, "\n")
+	if !strings.Contains(notes, "plugin flood returned 3 ABI v2 list(s) of more than 64 items") || !strings.Contains(notes, "over-long string(s)") {
+		t.Errorf("notes = %q", notes)
+	}
+}

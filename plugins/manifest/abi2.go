@@ -35,8 +35,8 @@ type ReceiverFallback string
 
 // The receiver fallbacks.
 const (
-	ReceiverFallbackNone         ReceiverFallback = "none"          // nothing (Go, Java: typed languages)
-	ReceiverFallbackUniqueMethod ReceiverFallback = "unique_method" // the method of that name when unique in the family
+	ReceiverFallbackNone         ReceiverFallback = "none"          // nothing (the default)
+	ReceiverFallbackUniqueMethod ReceiverFallback = "unique_method" // the method of that name when one type of the family declares it
 )
 
 // TypeCall says what calling a type's name means.
@@ -53,8 +53,9 @@ const (
 // Each field's zero value is the v1 behaviour.
 type Semantics struct {
 	Unqualified      Unqualified      // default scope_then_unique
-	ReceiverFallback ReceiverFallback // default unique_method
+	ReceiverFallback ReceiverFallback // default none
 	TypeCall         TypeCall         // default constructor
+	ImplicitThis     bool             // a plain call in a class may name its methods (Java, C#, Kotlin, C++)
 	SelfNames        []string         // receiver names meaning "this object" ("self", "this")
 }
 
@@ -66,6 +67,7 @@ type rawSemantics struct {
 	Unqualified      string   `toml:"unqualified"`
 	ReceiverFallback string   `toml:"receiver_fallback"`
 	TypeCall         string   `toml:"type_call"`
+	ImplicitThis     bool     `toml:"implicit_this"`
 	SelfNames        []string `toml:"self_names"`
 }
 
@@ -111,7 +113,7 @@ func (v *validator) project(r *rawProject, m *Manifest) *Project {
 func isControl(r rune) bool { return r < ' ' || r == 0x7f }
 
 func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
-	s := Semantics{Unqualified: UnqualifiedScopeThenUnique, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallConstructor}
+	s := Semantics{Unqualified: UnqualifiedScopeThenUnique, ReceiverFallback: ReceiverFallbackNone, TypeCall: TypeCallConstructor}
 	if r == nil {
 		return s
 	}
@@ -129,6 +131,7 @@ func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
 			v.add([]string{"semantics", "self_names"}, "self name %q must be a non-empty identifier", n)
 		}
 	}
+	s.ImplicitThis = r.ImplicitThis
 	s.SelfNames = r.SelfNames
 	return s
 }

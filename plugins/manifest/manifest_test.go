@@ -55,7 +55,7 @@ func TestParseFull(t *testing.T) {
 		},
 		Limits:    Limits{MemoryPages: 2048, Timeout: 500 * time.Millisecond, MaxFileBytes: 1 << 20},
 		Options:   Options{NamedOnly: true},
-		Semantics: Semantics{Unqualified: UnqualifiedScopeThenUnique, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallConstructor},
+		Semantics: Semantics{Unqualified: UnqualifiedScopeThenUnique, ReceiverFallback: ReceiverFallbackNone, TypeCall: TypeCallConstructor},
 		Path:      "x/plugin.toml", Dir: "x",
 	}
 	if !reflect.DeepEqual(m, want) {
@@ -299,15 +299,16 @@ files = ["go.mod", "go.work"]
 
 [semantics]
 unqualified = "scope"
-receiver_fallback = "none"
+receiver_fallback = "unique_method"
 type_call = "none"
+implicit_this = true
 self_names = ["self"]
 `
 	m, err := Parse("plugin.toml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackNone, TypeCall: TypeCallNone, SelfNames: []string{"self"}}
+	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallNone, ImplicitThis: true, SelfNames: []string{"self"}}
 	if m.ABI != 2 || !reflect.DeepEqual(m.Project, &Project{Files: []string{"go.mod", "go.work"}}) || !reflect.DeepEqual(m.Semantics, want) {
 		t.Errorf("got abi %d, project %+v, semantics %+v", m.ABI, m.Project, m.Semantics)
 	}

@@ -52,6 +52,16 @@ func squeeze(s string, dots bool) string {
 // IsSpace reports ASCII whitespace.
 func IsSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' }
 
+// MaxReceiver is the one cap on a call's receiver text, for every
+// extractor: 64 bytes hold any receiver the host can resolve (a name, a
+// short chain like self.repo.items), and a cap keeps a generated
+// 5,000-link builder chain's facts linear instead of quadratic.
+const MaxReceiver = 64
+
+// Receiver is ReceiverText with the MaxReceiver cap: what an extractor
+// puts in Call.Receiver.
+func Receiver(s string) string { return ReceiverText(s, MaxReceiver) }
+
 // ReceiverText is a call's receiver expression as written, on one line and
 // clipped to max bytes on a rune boundary (marked "..."). Receivers that are
 // themselves long call chains or lambdas would otherwise make facts

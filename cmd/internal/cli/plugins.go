@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/synaptic-graph/synaptic/core/extract"
+	"github.com/synaptic-graph/synaptic/core/resolve"
 	"github.com/synaptic-graph/synaptic/core/syntax"
 	"github.com/synaptic-graph/synaptic/core/textsafe"
 	"github.com/synaptic-graph/synaptic/plugins/builtin"
@@ -219,6 +220,7 @@ func loadPlugins(ctx context.Context, repoRoot, flagDirs string, repoOK bool, wa
 				Extensions: ml.Extensions, Globs: ml.Globs, NamedOnly: m.Options.NamedOnly,
 				MaxFileBytes: m.Limits.MaxFileBytes,
 				Plugin:       extract.PluginInfo{Name: m.Name, Version: m.Version, SHA256: p.SHA256},
+				ABI:          m.ABI, Semantics: resolveSemantics(m.Semantics),
 			})
 			grammars = append(grammars, abi.Grammar{Language: ml.Name, Name: g.Name, Kinds: g.Kinds, Named: g.Named, Fields: g.Fields})
 		}
@@ -380,6 +382,22 @@ func (l *lazyPlugin) Extract(ctx context.Context, worker int, path string, gramm
 		return nil, l.err
 	}
 	return l.plugin.Extract(ctx, worker, path, grammar, records, source)
+}
+
+// resolveSemantics maps a manifest's [semantics] onto the resolver's own
+// (core/resolve cannot import plugins/manifest).
+func resolveSemantics(s manifest.Semantics) resolve.Semantics {
+	r := resolve.Semantics{ImplicitThis: s.ImplicitThis, SelfNames: s.SelfNames}
+	if s.Unqualified == manifest.UnqualifiedScope {
+		r.Unqualified = resolve.UnqualifiedScope
+	}
+	if s.ReceiverFallback == manifest.ReceiverFallbackUniqueMethod {
+		r.ReceiverFallback = resolve.ReceiverFallbackUniqueMethod
+	}
+	if s.TypeCall == manifest.TypeCallNone {
+		r.TypeCall = resolve.TypeCallNone
+	}
+	return r
 }
 
 // ProjectFiles names the metadata files of the plugin's [project] table

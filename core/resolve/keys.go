@@ -1,0 +1,97 @@
+package resolve
+
+import (
+	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// importByKeys resolves an ABI v2 import: the plugin computed the module
+// keys the import may name, in preference order, and what it binds. A key
+// names a file (its FileFacts.Modules) or a scope (a package of files
+// sharing FileFacts.Scope); the first key that names exactly one wins.
+func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
+	file, pk := r.moduleByKeys(ix, f, im.Keys)
+	switch {
+	case pk != nil:
+		r.edge(f.id, pk.id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
+	case file >= 0 && file != f.idx:
+		r.edge(f.id, r.files[file].id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
+	case file < 0:
+		r.edge(f.id, r.stub(im.Path, "module"), "imports", graph.Extracted, 0, f.Path, im.Line)
+	}
+	found := pk != nil || file >= 0
+	mod := binding{pkg: pk, file: file, sym: -1}
+	kind := im.Kind
+	if kind == "" { // keys without a kind: as Alias and Names say
+		kind = abi.ImportModule
+		if len(im.Names) > 0 {
+			kind = abi.ImportSymbols
+		}
+	}
+	switch kind {
+	case abi.ImportSideEffect:
+	case abi.ImportWildcard:
+		if found {
+			f.bind("*", mod)
+		}
+	case abi.ImportModule:
+		local := im.Alias
+		if local == "" && pk != nil {
+			local = pk.name
+		} else if local == "" {
+			local = lastElement(im.Path)
+		}
+		// Bound even when the module is not here: the name is then
+		// known to live outside, and nothing here stands in for it.
+		f.bind(local, mod)
+	case abi.ImportSymbols:
+		if im.Alias != "" {
+			f.bind(im.Alias, mod)
+		}
+		for _, n := range im.Names {
+			if n.Name == "*" {
+				if found {
+					f.bind("*", mod)
+				}
+				continue
+			}
+			local := n.Alias
+			if local == "" {
+				local = n.Name
+			}
+			b := binding{pkg: pk, file: file, name: n.Name, sym: -1}
+			if found {
+				b.sym = r.lookupIn(mod, n.Name, anyKind)
+			}
+			f.bind(local, b)
+		}
+	}
+}
+
+// moduleByKeys finds what the first resolvable key names: one file of the
+// importer's family declaring the key, else a scope of that family, else
+// one file of any family (a C header included from C++).
+func (r *resolver) moduleByKeys(ix *importIndex, f *fileInfo, keys []string) (int32, *pkgInfo) {
+	for _, k := range keys {
+		var same, any []int32
+		for _, c := range ix.modules[k] {
+			if r.files[c].Family == f.Family {
+				same = append(same, c)
+			}
+			any = append(any, c)
+		}
+		switch {
+		case len(same) == 1:
+			return same[0], nil
+		case len(same) > 1:
+			continue // ambiguous within the family: try the next key
+		}
+		if pk := ix.scopes[f.Family+"\x00"+k]; pk != nil {
+			return -1, pk
+		}
+		if len(any) == 1 {
+			return any[0], nil
+		}
+	}
+	return -1, nil
+}

@@ -1,0 +1,150 @@
+package resolve
+
+// Semantics are the call semantics a plugin declares for its languages
+// (plugin.toml [semantics], ABI v2). The resolver applies them to the
+// plugin's files instead of branching on language names. Zero values are
+// the defaults.
+type Semantics struct {
+	Unqualified      Unqualified
+	ReceiverFallback ReceiverFallback
+	TypeCall         TypeCall
+	// ImplicitThis: a plain call inside a class may name a method of the
+	// class or its bases (Java, Kotlin, C#, C++).
+	ImplicitThis bool
+	// SelfNames are receiver names meaning the enclosing type's instance
+	// ("self", "this"), typed by the resolver when the plugin did not.
+	SelfNames []string
+}
+
+// Unqualified says where a plain name may resolve.
+type Unqualified string
+
+// The unqualified-name rules.
+const (
+	// UnqualifiedScopeThenUnique (default): the file's scope and imports,
+	// then a definition unique in the family (INFERRED).
+	UnqualifiedScopeThenUnique Unqualified = ""
+	// UnqualifiedScope: the file's scope and imports only; a same-named
+	// definition elsewhere is never the target.
+	UnqualifiedScope Unqualified = "scope"
+)
+
+// ReceiverFallback says what a call on a receiver of unknown type links to.
+type ReceiverFallback string
+
+// The receiver fallbacks.
+const (
+	ReceiverFallbackNone ReceiverFallback = "" // nothing (default)
+	// ReceiverFallbackUniqueMethod: the method of that name when exactly
+	// one type of the family declares one (INFERRED): for dynamic
+	// languages, where a receiver's type is rarely written.
+	ReceiverFallbackUniqueMethod ReceiverFallback = "unique_method"
+)
+
+// TypeCall says what calling a type's name means.
+type TypeCall string
+
+// The type-call rules.
+const (
+	TypeCallConstructor TypeCall = ""     // constructs the type: the call links to it (default)
+	TypeCallNone        TypeCall = "none" // a conversion or literal, not a call
+)
+
+// v2 reports whether f came from an ABI v2 plugin: its FileFacts, import
+// keys, type references and declared semantics are then what resolution
+// uses, never a rule keyed on its language.
+func (f *fileInfo) v2() bool { return f.ABI >= 2 }
+
+// isSelf reports whether recv names the enclosing instance in f.
+func (f *fileInfo) isSelf(recv string) bool {
+	for _, s := range f.Semantics.SelfNames {
+		if s == recv {
+			return true
+		}
+	}
+	return false
+}
+
+// The v1 rules below are keyed on the family names of our built-in
+// extractors until they declare their semantics (ABI v2); a v2 plugin's
+// files get only what it declares.
+const (
+	v1Go   = "go"
+	v1Java = "java"
+	v1Rust = "rust"
+)
+
+// typesOnlyThroughImports: a type of another scope is named only through
+// an import, never guessed by a unique name.
+func (f *fileInfo) typesOnlyThroughImports() bool {
+	if f.v2() {
+		return f.Semantics.Unqualified == UnqualifiedScope
+	}
+	return f.Family == v1Go
+}
+
+// namesOnlyInScope: a plain call resolves within the scope and imports
+// only.
+func (f *fileInfo) namesOnlyInScope() bool {
+	if f.v2() {
+		return f.Semantics.Unqualified == UnqualifiedScope
+	}
+	return f.Family == v1Go || f.Family == v1Java
+}
+
+// implicitThis: a plain call in a class may name the class's methods.
+func (f *fileInfo) implicitThis() bool {
+	if f.v2() {
+		return f.Semantics.ImplicitThis
+	}
+	return f.Family == v1Java
+}
+
+// typeCallIsConversion: T(x) and T{...} convert or build a literal; they
+// are not calls of T.
+func (f *fileInfo) typeCallIsConversion() bool {
+	if f.v2() {
+		return f.Semantics.TypeCall == TypeCallNone
+	}
+	return f.Family == v1Go || f.Family == v1Rust
+}
+
+// enclosingType is the type whose method (or nested function) caller
+// is: its parent type, or the type a receiver method is attached to.
+func (r *resolver) enclosingType(f *fileInfo, caller int32) int32 {
+	if caller < 0 {
+		return -1
+	}
+	for p := f.first + caller; p >= 0; p = r.syms[p].parent {
+		if isType(r.syms[p].kind) {
+			return p
+		}
+		if o := r.syms[p].owner; o >= 0 {
+			return o
+		}
+	}
+	return -1
+}
+
+// uniqueMethod is the one method named name among the family's types, or
+// -1 when none or several types declare one.
+func (r *resolver) uniqueMethod(family, name string) int32 {
+	if r.methodsByName == nil {
+		r.methodsByName = make(map[string]map[string][]int32)
+		for t, ms := range r.methods {
+			fam := r.files[r.syms[t].file].Family
+			m := r.methodsByName[fam]
+			if m == nil {
+				m = make(map[string][]int32)
+				r.methodsByName[fam] = m
+			}
+			for n, list := range ms {
+				m[n] = append(m[n], list...)
+			}
+		}
+	}
+	if ms := r.methodsByName[family][name]; len(ms) == 1 {
+		return ms[0]
+	}
+	return -1
+}

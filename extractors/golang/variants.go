@@ -1,0 +1,148 @@
+package main
+
+import (
+	"go/build/constraint"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// Build variants: what GOOS/GOARCH a file is built for, from its name
+// (name_GOOS_GOARCH.go, by go/build's rules) and its //go:build line, as
+// ABI constraints on the axes goos and goarch. Same-named definitions of
+// one package in mutually exclusive files are then twins, and a call links
+// to every twin its own file can be built with. A constraint this cannot
+// say exactly (other tags, || across axes) is left out: the file then
+// counts as built everywhere, which never makes two files exclusive wrongly.
+
+const (
+	axisOS   = "goos"
+	axisArch = "goarch"
+)
+
+// knownOS and knownArch are go/build's lists (internal/syslist).
+var knownOS = []string{"aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js",
+	"linux", "nacl", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos"}
+
+var knownArch = []string{"386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips",
+	"mipsle", "mips64", "mips64le", "mips64p32", "mips64p32le", "ppc", "ppc64", "ppc64le", "riscv",
+	"riscv64", "s390", "s390x", "sparc", "sparc64", "wasm"}
+
+// unixOS is what the "unix" build tag means (go/build's unixOS list).
+var unixOS = []string{"aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "linux",
+	"netbsd", "openbsd", "solaris"}
+
+// variants returns the file's build constraints.
+func variants(p, src string) []abi.Constraint {
+	out := nameConstraints(p)
+	if expr := buildLine(src); expr != nil {
+		out = append(out, exprConstraints(expr)...)
+	}
+	return out
+}
+
+// nameConstraints reads name_GOOS_GOARCH.go, name_GOOS.go, name_GOARCH.go,
+// each optionally followed by _test. Everything before the first _ is the
+// name, so a file called linux.go is no constraint.
+func nameConstraints(p string) []abi.Constraint {
+	name := strings.TrimSuffix(path.Base(p), ".go")
+	i := strings.IndexByte(name, '_')
+	if i < 0 {
+		return nil
+	}
+	parts := strings.Split(name[i+1:], "_")
+	if n := len(parts); n > 0 && parts[n-1] == "test" {
+		parts = parts[:n-1]
+	}
+	n := len(parts)
+	switch {
+	case n >= 2 && slices.Contains(knownOS, parts[n-2]) && slices.Contains(knownArch, parts[n-1]):
+		return []abi.Constraint{{Axis: axisOS, Values: goosValues(parts[n-2])}, {Axis: axisArch, Values: []string{parts[n-1]}}}
+	case n >= 1 && slices.Contains(knownOS, parts[n-1]):
+		return []abi.Constraint{{Axis: axisOS, Values: goosValues(parts[n-1])}}
+	case n >= 1 && slices.Contains(knownArch, parts[n-1]):
+		return []abi.Constraint{{Axis: axisArch, Values: []string{parts[n-1]}}}
+	}
+	return nil
+}
+
+// goosValues: a _linux file also builds for android, a _solaris one for
+// illumos and a _darwin one for ios, as go/build matches them.
+func goosValues(os string) []string {
+	switch os {
+	case "linux":
+		return []string{"android", "linux"}
+	case "solaris":
+		return []string{"illumos", "solaris"}
+	case "darwin":
+		return []string{"darwin", "ios"}
+	}
+	return []string{os}
+}
+
+// buildLine finds the //go:build line in the file's header (the comments
+// before the package clause).
+func buildLine(src string) constraint.Expr {
+	for len(src) > 0 {
+		line, rest, _ := strings.Cut(src, "\n")
+		src = rest
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "//") && !constraint.IsGoBuild(line):
+			continue
+		case constraint.IsGoBuild(line):
+			expr, err := constraint.Parse(line)
+			if err != nil {
+				return nil
+			}
+			return expr
+		}
+		return nil // /* comments, the package clause: the header is over
+	}
+	return nil
+}
+
+// exprConstraints turns an expression into constraints that all hold
+// (AND), keeping only what one axis can say.
+func exprConstraints(e constraint.Expr) []abi.Constraint {
+	switch e := e.(type) {
+	case *constraint.AndExpr:
+		return append(exprConstraints(e.X), exprConstraints(e.Y)...)
+	case *constraint.NotExpr:
+		if c, ok := tagConstraint(e.X); ok {
+			c.Negated = true
+			return []abi.Constraint{c}
+		}
+	case *constraint.OrExpr, *constraint.TagExpr:
+		if c, ok := tagConstraint(e); ok {
+			return []abi.Constraint{c}
+		}
+	}
+	return nil
+}
+
+// tagConstraint reads a tag, or an || of tags on one axis.
+func tagConstraint(e constraint.Expr) (abi.Constraint, bool) {
+	switch e := e.(type) {
+	case *constraint.TagExpr:
+		switch {
+		case e.Tag == "unix":
+			return abi.Constraint{Axis: axisOS, Values: slices.Clone(unixOS)}, true
+		case slices.Contains(knownOS, e.Tag):
+			return abi.Constraint{Axis: axisOS, Values: goosValues(e.Tag)}, true
+		case slices.Contains(knownArch, e.Tag):
+			return abi.Constraint{Axis: axisArch, Values: []string{e.Tag}}, true
+		}
+	case *constraint.OrExpr:
+		x, ok1 := tagConstraint(e.X)
+		y, ok2 := tagConstraint(e.Y)
+		if ok1 && ok2 && x.Axis == y.Axis {
+			vals := append(x.Values, y.Values...)
+			slices.Sort(vals)
+			return abi.Constraint{Axis: x.Axis, Values: slices.Compact(vals)}, true
+		}
+	}
+	return abi.Constraint{}, false
+}
