@@ -14,16 +14,17 @@ import (
 // Conventions chosen where PHP leaves room (the goldens pin them):
 //   - The file's first namespace is its Package ("App\Models"), so files
 //     of one namespace see each other's names as PHP does.
-//   - Types are named by their short name, as PHP code writes them after
-//     `use`: a `use A\B as C` alias is read back to B, and \Foo\Bar (fully
-//     qualified) to Bar, so the host matches them by name; imports carry
-//     the fully qualified names.
+//   - Types are named as PHP code writes them after `use` (an alias
+//     stays, the import binds it), \Foo\Bar (fully qualified) by its short
+//     name Bar; a global class named from a namespace (\DateTime, `use
+//     DateTime;`) keeps its backslash, so it never matches a class here.
 //   - `use` (classes, functions, constants, aliases, groups) is one import
-//     per name, Path the fully qualified name. require/include of a
-//     literal path is an import of it as written; __DIR__ . '/x.php' and
-//     dirname(__FILE__) . '/x.php' are relative to the file ("./x.php"),
-//     dirname(__DIR__) . '/x.php' to its parent ("../x.php"); a computed
-//     path is a dynamic_import site.
+//     per name: Path and Keys the fully qualified name (the module key of
+//     the file declaring it), Names the short name and its alias.
+//     require/include of a literal path is an import of it as written;
+//     __DIR__ . '/x.php' and dirname(__FILE__) . '/x.php' are relative to
+//     the file ("./x.php"), dirname(__DIR__) . '/x.php' to its parent
+//     ("../x.php"); a computed path is a dynamic_import site.
 //   - class/interface/trait/enum; methods (__construct a constructor),
 //     properties and promoted constructor parameters (fields typed by
 //     their declaration), class constants and enum cases (constants),
@@ -72,7 +73,7 @@ type state struct {
 	g *grammar
 
 	namespace string
-	uses      map[string]string // local alias -> short name of what it imports (`\X` for a global class)
+	uses      map[string]string // local name of a global class `use`d -> `\X`
 	cls       *class            // nil outside a class
 	fn        int32             // enclosing function or method, -1 outside
 	locals    map[string]string // $var -> class ("" unknown)
@@ -204,8 +205,9 @@ func (x *state) use(n node) {
 	}
 }
 
-// useClause reports one imported name under prefix; an aliased class is
-// remembered so that types written with the alias name the class.
+// useClause reports one imported name under prefix; a global class
+// (`use DateTime;`) is remembered, so that types written with its name
+// keep the backslash.
 func (x *state) useClause(c node, prefix string, classes bool) {
 	t, g := x.t, x.g
 	fqn, alias := "", ""
@@ -221,13 +223,13 @@ func (x *state) useClause(c node, prefix string, classes bool) {
 		return
 	}
 	fqn = prefix + fqn
-	switch {
-	case classes && !strings.Contains(fqn, `\`):
+	if classes && !strings.Contains(fqn, `\`) {
 		x.uses[cmp.Or(alias, fqn)] = `\` + fqn // `use DateTime;`: the global class
-	case classes && alias != "":
-		x.uses[alias] = lastSegment(fqn)
 	}
-	x.f.Import(abi.Import{Path: fqn, Alias: alias, Line: t.StartLine(c), Keys: []string{fqn}, Kind: abi.ImportModule})
+	// The name is bound to the declaration the key finds: the class (or
+	// function) in the file whose module key is its fully qualified name.
+	x.f.Import(abi.Import{Path: fqn, Names: []abi.ImportName{{Name: lastSegment(fqn), Alias: alias}},
+		Line: t.StartLine(c), Keys: []string{fqn}, Kind: abi.ImportSymbols})
 }
 
 // classLike reports a class, interface, trait or enum and walks its body.

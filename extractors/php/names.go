@@ -45,8 +45,9 @@ var scalars = map[string]bool{
 }
 
 // shortType is the class a type as written names, by its short name: the
-// leading "?" and namespace dropped, a `use` alias read back, self and
-// static the enclosing class, parent its parent; "" for scalars. A global
+// leading "?" and namespace dropped (an alias stays: the import binds
+// it), self and static the enclosing class, parent its parent; "" for
+// scalars. A global
 // class named from a namespace (\DateTime, or `use DateTime;`) keeps its
 // backslash, so that the host never takes it for a same-named class of
 // the repository (it is PHP's, or a global one it cannot tell apart).

@@ -29,7 +29,7 @@ func TestFileFacts(t *testing.T) {
 		{path: "src/Models/User.php",
 			src:   "<?php\nnamespace App\\Models;\nuse App\\Support\\Str as S;\nrequire __DIR__ . '/../boot.php';\ninclude 'lib/x.php';\nclass User {\n  function m(Repo $r): Repo { $r->find(); $x = Foo::make(); $x->go(); return $r; }\n}\nfunction helper() {}\n",
 			scope: `App\Models`, modules: []string{`App\Models\User`, `App\Models\helper`, "src/Models/User.php"},
-			imports: []imp{{[]string{`App\Support\Str`}, abi.ImportModule}, {[]string{"src/boot.php"}, abi.ImportWildcard}, {[]string{"src/Models/lib/x.php", "lib/x.php"}, abi.ImportWildcard}},
+			imports: []imp{{[]string{`App\Support\Str`}, abi.ImportSymbols}, {[]string{"src/boot.php"}, abi.ImportWildcard}, {[]string{"src/Models/lib/x.php", "lib/x.php"}, abi.ImportWildcard}},
 			refs:    []string{"Repo", "Foo", "Foo#make()"}},
 		{path: "tests/UserTest.php", src: "<?php\nclass UserTest extends TestCase {}\n",
 			modules: []string{"UserTest", "tests/UserTest.php"}, test: true},
