@@ -14,9 +14,9 @@ import (
 //     segment (`class A::B::C` is C) and reported at file level however
 //     they nest: Ruby nesting is a constant namespace, like a package,
 //     not containment, and the host finds types by name at file level.
-//     The qualified name lives in relation texts and in ReceiverRef
-//     (v2); the v1 ReceiverType is the bare name, which the host
-//     matches in the file first, then by a unique name. `X = Struct.new(…)`, `Class.new`, `Data.define`
+//     The qualified name lives in relation texts; receiver types are the
+//     bare name, which the host matches in the file first, then by a
+//     unique name. `X = Struct.new(…)`, `Class.new`, `Data.define`
 //     make a class X whose block's defs are its methods.
 //   - def inside a class or module is a method (initialize a constructor),
 //     `def self.m` and defs in `class << self` too (their Parent is the

@@ -52,7 +52,7 @@ func TestFileFacts(t *testing.T) {
 			got := ""
 			for _, c := range f.Calls {
 				if c.ReceiverType != "" {
-					if c.ReceiverRef == nil || lastSegment(c.ReceiverRef.String()) != c.ReceiverType {
+					if c.ReceiverRef == nil || c.ReceiverRef.String() != c.ReceiverType {
 						t.Errorf("call %s: ReceiverRef %v does not match ReceiverType %q", c.Name, c.ReceiverRef, c.ReceiverType)
 					}
 					if got == "" {
