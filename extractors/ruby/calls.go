@@ -102,6 +102,10 @@ func (x *state) receiver(c *abi.Call, recv node) {
 		}
 	case k == g.constant || k == g.scopeResolution:
 		written := x.typeName(recv)
+		if isCore(written) {
+			c.Receiver = written // URI::Parser.new: Ruby's, never a same-named class here
+			return
+		}
 		if c.Name == "new" {
 			c.Name = lastSegment(written)
 			return
@@ -222,7 +226,10 @@ func (x *state) newType(n node) string {
 	if k := t.Kind(recv); k != g.constant && k != g.scopeResolution {
 		return ""
 	}
-	return x.typeName(recv)
+	if typ := x.typeName(recv); !isCore(typ) {
+		return typ
+	}
+	return ""
 }
 
 // require reports require/require_relative/load/autoload of a literal
@@ -322,7 +329,7 @@ func (x *state) attrs(kw string, args node) {
 		}
 		sym := abi.Symbol{Name: name, Kind: abi.KindField, Parent: s.sym, Visibility: x.scope().visibility}
 		if typ := s.ivars["@"+name]; typ != "" {
-			sym.Signature = &abi.Signature{Return: lastSegment(typ), ReturnRef: typeRef(typ)}
+			sym.Signature = &abi.Signature{Return: lastSegment(typ), ReturnRef: typeRef(lastSegment(typ))}
 		}
 		x.symbol(a, sym)
 		if kw != "attr_writer" {

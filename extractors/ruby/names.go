@@ -166,3 +166,27 @@ func isDirective(line string) bool {
 	}
 	return false
 }
+
+// coreNamespaces are Ruby's core and standard-library namespaces. A
+// constant path under one (URI::Parser, Net::HTTP) is Ruby's own: typing
+// it by its last segment would let the host link it to a same-named class
+// of the repository (rack's Multipart::Parser for URI::Parser.new).
+var coreNamespaces = map[string]bool{
+	"URI": true, "Net": true, "OpenSSL": true, "JSON": true, "YAML": true, "Psych": true,
+	"File": true, "FileUtils": true, "Dir": true, "IO": true, "Process": true, "Signal": true,
+	"Socket": true, "Zlib": true, "Digest": true, "CGI": true, "ERB": true, "Encoding": true,
+	"Errno": true, "Etc": true, "Gem": true, "Kernel": true, "Math": true, "ObjectSpace": true,
+	"Thread": true, "Time": true, "Date": true, "DateTime": true, "Struct": true, "Comparable": true,
+	"Enumerable": true, "Enumerator": true, "Marshal": true, "Ractor": true, "Fiber": true,
+	"Rational": true, "Complex": true, "Random": true, "Regexp": true, "RbConfig": true,
+	"StringIO": true, "Tempfile": true, "Logger": true, "Monitor": true, "Open3": true,
+	"Pathname": true, "Ripper": true, "Coverage": true, "Benchmark": true, "Base64": true,
+	"SecureRandom": true, "Timeout": true, "Set": true, "Shellwords": true, "WEBrick": true,
+}
+
+// isCore reports a qualified constant path (A::B) under one of Ruby's own
+// namespaces.
+func isCore(path string) bool {
+	first, _, qualified := strings.Cut(path, "::")
+	return qualified && coreNamespaces[first]
+}
