@@ -134,8 +134,13 @@ func (x *state) bareIdentifier(n node) {
 	if _, local := x.locals[name]; local || keywords[name] || name == "" {
 		return
 	}
-	if x.t.IsError(x.t.Parent(n)) {
-		return // error recovery's loose words (def's name in `def f(`) are no calls
+	if x.t.IsError(x.t.Parent(n)) && (x.erb == nil || x.afterDot(n)) {
+		// Error recovery's loose words (def's name in `def f(`) are no
+		// calls, except in a template, where the HTML around the tags
+		// breaks the parse and a loose word in a tag is mostly a helper
+		// call (link_to); one right after a '.' is a method of a receiver
+		// the recovery lost.
+		return
 	}
 	if s := x.scope(); s != nil && x.fn < 0 && isVisibility(name) {
 		x.visibility(s, name, None)
@@ -395,4 +400,14 @@ func isVisibility(name string) bool {
 		return true
 	}
 	return false
+}
+
+// afterDot reports a node right after "." or "::" (spaces between).
+func (x *state) afterDot(n node) bool {
+	src := x.t.Source()
+	i := x.t.StartByte(n) - 1
+	for i >= 0 && (src[i] == ' ' || src[i] == '\t') {
+		i--
+	}
+	return i >= 0 && (src[i] == '.' || src[i] == ':')
 }
