@@ -103,7 +103,11 @@ func (x *state) assignment(n node) {
 	t, g := x.t, x.g
 	left, right := t.Child(n, g.fLeft), t.Child(n, g.fRight)
 	if t.Kind(left) == g.varName {
-		x.locals[t.Text(left)] = x.exprType(right)
+		// An inline @var hint above the assignment says what the value
+		// is; only `new X` says better.
+		if name := t.Text(left); !x.hinted[name] || t.Kind(right) == g.objectCreation {
+			x.locals[name] = x.exprType(right)
+		}
 	} else {
 		x.visit(left)
 	}

@@ -51,7 +51,7 @@ func (Extractor) Extract(f *extract.File) error {
 		return nil
 	}
 	x := &state{f: f, t: f.Tree, g: grammarFor(f.Tree.Grammar), fn: -1, errEnd: -1,
-		uses: map[string]string{}, locals: map[string]string{}, testFile: isTestPath(f.Path)}
+		uses: map[string]string{}, locals: map[string]string{}, hinted: map[string]bool{}, testFile: isTestPath(f.Path)}
 	x.walk(0)
 	f.FillDocs(extract.DocBlockStar)
 	f.SetFile(abi.FileFacts{Scope: x.scope, Modules: append(x.modules, f.Path), Test: x.testFile})
@@ -77,6 +77,7 @@ type state struct {
 	cls       *class            // nil outside a class
 	fn        int32             // enclosing function or method, -1 outside
 	locals    map[string]string // $var -> class ("" unknown)
+	hinted    map[string]bool   // locals typed by an inline /** @var */
 	testFile  bool
 	pkgSet    bool
 	scope     string   // the first namespace: File.Scope
@@ -98,6 +99,7 @@ func (x *state) visit(n node) {
 	}
 	switch h.Kind() {
 	case g.comment:
+		x.inlineVar(n)
 	case g.namespaceDef:
 		x.namespaceDef(n)
 	case g.namespaceUse:

@@ -69,13 +69,13 @@ func (x *state) callable(n node, sym abi.Symbol, doc string) {
 		}
 	}
 	x.references(idx, ret, abi.CtxReturnType)
-	fn, saved := x.fn, x.locals
-	x.fn, x.locals = idx, locals
+	fn, saved, hinted := x.fn, x.locals, x.hinted
+	x.fn, x.locals, x.hinted = idx, locals, map[string]bool{}
 	for p := range t.NamedChildren(params) {
 		x.walkField(p, g.fDefault)
 	}
 	x.walkField(n, g.fBody)
-	x.fn, x.locals = fn, saved
+	x.fn, x.locals, x.hinted = fn, saved, hinted
 }
 
 func fieldSig(typ string) *abi.Signature {

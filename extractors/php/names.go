@@ -177,3 +177,25 @@ func (x *state) docType(s string) string {
 	}
 	return one
 }
+
+// inlineVar reads `/** @var Foo $x */` inside a function: the type of the
+// local $x from there on (PHP's common hint for values the code cannot
+// type, such as an array element).
+func (x *state) inlineVar(n node) {
+	if x.fn < 0 {
+		return
+	}
+	doc := x.t.Text(n)
+	for _, line := range strings.Split(doc, "\n") {
+		_, rest, ok := strings.Cut(line, "@var ")
+		if !ok {
+			continue
+		}
+		if f := strings.Fields(rest); len(f) > 1 && strings.HasPrefix(f[1], "$") {
+			if typ := x.docType(f[0]); typ != "" {
+				x.locals[f[1]] = typ
+				x.hinted[f[1]] = true
+			}
+		}
+	}
+}
