@@ -9,8 +9,9 @@ import (
 // rbphpRepo is a small Ruby + PHP project: require_relative chains, an
 // @ivar typed by X.new, self and super calls, RSpec and PHPUnit tests, a
 // trait, promoted constructor properties, PHP mixed with HTML and an ERB
-// template.
+// template, and a Gemfile.
 var rbphpRepo = map[string]string{
+	"Gemfile": "source \"https://rubygems.org\"\ngem \"rack\"\n", // Ruby by its name (a glob)
 	"app/views/show.html.erb": `<h1><%= @invoice.total %></h1>
 `,
 	"lib/shop.rb": `require_relative "shop/invoice"
@@ -141,13 +142,13 @@ func TestExtractRubyPHP(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, rbphpRepo)
 	plugins := run(t, root, false, "plugins")
-	for _, want := range []string{"ruby(.rb,.rake,.gemspec,.ru) erb(.erb)", "php(.php,.phtml,.inc)"} {
+	for _, want := range []string{"ruby(.rb,", ",Gemfile,", "erb(.erb)", "php(.php,.phtml,.inc)"} {
 		if !strings.Contains(plugins, want) {
 			t.Errorf("synaptic plugins lacks %q:\n%s", want, plugins)
 		}
 	}
 	out := run(t, root, false, "extract", ".")
-	for _, want := range []string{"10 files", "php 5", "ruby 4", "erb 1", "ERB template: only Ruby inside"} {
+	for _, want := range []string{"11 files", "php 5", "ruby 5", "erb 1", "ERB template: only Ruby inside"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
