@@ -12,10 +12,6 @@ import (
 // host follows a few, and a long chain would make facts quadratic.
 const maxSteps = 4
 
-// maxReceiver bounds a receiver's text: long chains cannot be resolved and
-// would make facts quadratic in the chain length.
-const maxReceiver = 64
-
 // functionCall reports f(…) and \ns\f(…) by the function's short name;
 // call_user_func is a reflection site, $f(…) calls a value.
 func (x *state) functionCall(n node) {
@@ -44,7 +40,7 @@ func (x *state) memberCall(n node) {
 		x.walk(n)
 		return
 	}
-	x.emit(abi.Call{Caller: x.caller(), Name: t.Text(m), Receiver: extract.ReceiverText(t.Text(obj), maxReceiver),
+	x.emit(abi.Call{Caller: x.caller(), Name: t.Text(m), Receiver: extract.Receiver(t.Text(obj)),
 		ReceiverType: x.exprType(obj), Line: t.StartLine(m), Col: t.StartCol(m)})
 	x.visit(obj)
 	x.walkField(n, g.fArguments)
@@ -65,7 +61,7 @@ func (x *state) scopedCall(n node) {
 		c.Receiver = strings.TrimPrefix(t.Text(scope), `\`)
 		c.ReceiverType = x.shortType(c.Receiver)
 	default:
-		c.Receiver = extract.ReceiverText(t.Text(scope), maxReceiver)
+		c.Receiver = extract.Receiver(t.Text(scope))
 		c.ReceiverType = x.exprType(scope)
 		x.visit(scope)
 	}

@@ -8,10 +8,6 @@ import (
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
-// maxReceiver bounds a receiver's text: long chains cannot be resolved and
-// would make facts quadratic in the chain length.
-const maxReceiver = 64
-
 // call handles one call node: the forms Ruby spells as calls but that
 // declare (require, include, attr_*, private, describe/it) and plain calls.
 func (x *state) call(n node) {
@@ -123,7 +119,7 @@ func (x *state) receiver(c *abi.Call, recv node) {
 			c.ReceiverType = s.ivars["@"+c.Receiver] // an attr reader returns its ivar
 		}
 	default:
-		c.Receiver = extract.ReceiverText(t.Text(recv), maxReceiver)
+		c.Receiver = extract.Receiver(t.Text(recv))
 	}
 }
 
