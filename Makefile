@@ -150,6 +150,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDiff$$' -fuzztime $(FUZZTIME) ./core/gitdiff
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/csharp
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/kotlin
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/ruby
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/php
 
 clean:
 	rm -rf $(BIN)
