@@ -216,9 +216,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if match == nil {
 		return nil, errors.New("extract: no Route function")
 	}
-	walked, err := discover.Walk(root, discover.Options{Match: func(rel string) bool {
-		return match(rel) != nil || path.Base(rel) == "go.mod" || path.Base(rel) == packageJSON
-	}})
+	walked, err := walkInputs(root, match)
 	if err != nil {
 		return nil, err
 	}
@@ -248,35 +246,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		slices.Sort(sum.PluginChanged)
 	}
 
-	goMods := map[string]string{}
-	var routed []*job
-	var packageJSONs []discover.File
-	for _, f := range walked.Files {
-		if path.Base(f.Rel) == packageJSON {
-			packageJSONs = append(packageJSONs, f)
-			if match(f.Rel) == nil {
-				continue
-			}
-		}
-		if path.Base(f.Rel) == "go.mod" {
-			if mod := readGoModule(repo, f.Real); mod != "" {
-				goMods[path.Dir(f.Rel)] = mod
-			}
-			if match(f.Rel) == nil {
-				continue
-			}
-		}
-		lang := match(f.Rel)
-		if lang == nil {
-			continue
-		}
-		if lang.MaxFileBytes > 0 && f.Size > lang.MaxFileBytes {
-			sum.Skipped = append(sum.Skipped, Skip{Path: f.Rel, Reason: string(discover.SkipTooLarge),
-				Detail: fmt.Sprintf("%d bytes > %s plugin limit %d", f.Size, lang.Plugin.Name, lang.MaxFileBytes)})
-			continue
-		}
-		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256})
-	}
+	routed, goMods, packageJSONs := routeFiles(repo, walked.Files, match, sum)
 	goRoot := goRootImportPath(root, routed, sum)
 	pyRoot := pyRootPackage(root, routed, sum)
 	var jsPkgs []resolve.JSPackage
@@ -568,6 +538,49 @@ func keepGraph(ctx context.Context, out *outDir, key sealKey, sum *Summary, prev
 	phase("graph unchanged")
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
+}
+
+// walkInputs lists the files a run reads: sources some plugin takes and
+// the project files (go.mod, package.json) resolution needs.
+func walkInputs(root string, match func(string) *Language) (*discover.Result, error) {
+	return discover.Walk(root, discover.Options{Match: func(rel string) bool {
+		return match(rel) != nil || path.Base(rel) == "go.mod" || path.Base(rel) == packageJSON
+	}})
+}
+
+// routeFiles gives each walked file its language (files no plugin takes
+// are left out, too-large ones skipped into sum) and collects the project
+// files resolution reads: go.mod module paths by directory and the
+// package.json files.
+func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Language, sum *Summary) (routed []*job, goMods map[string]string, packageJSONs []discover.File) {
+	goMods = map[string]string{}
+	for _, f := range walked {
+		if path.Base(f.Rel) == packageJSON {
+			packageJSONs = append(packageJSONs, f)
+			if match(f.Rel) == nil {
+				continue
+			}
+		}
+		if path.Base(f.Rel) == "go.mod" {
+			if mod := readGoModule(repo, f.Real); mod != "" {
+				goMods[path.Dir(f.Rel)] = mod
+			}
+			if match(f.Rel) == nil {
+				continue
+			}
+		}
+		lang := match(f.Rel)
+		if lang == nil {
+			continue
+		}
+		if lang.MaxFileBytes > 0 && f.Size > lang.MaxFileBytes {
+			sum.Skipped = append(sum.Skipped, Skip{Path: f.Rel, Reason: string(discover.SkipTooLarge),
+				Detail: fmt.Sprintf("%d bytes > %s plugin limit %d", f.Size, lang.Plugin.Name, lang.MaxFileBytes)})
+			continue
+		}
+		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256})
+	}
+	return routed, goMods, packageJSONs
 }
 
 type job struct {

@@ -170,6 +170,15 @@ func (c *Catalog) LoadGraph(path string) error {
 	return nil
 }
 
+// Graph returns the graph being served, or nil before the first SetGraph:
+// serve's quick update patches it into the next one.
+func (c *Catalog) Graph() *graph.Graph {
+	if s := c.current(); s != nil {
+		return s.g
+	}
+	return nil
+}
+
 // current returns the snapshot in effect, or nil before the first SetGraph.
 func (c *Catalog) current() *snapshot { return c.snap.Load() }
 
