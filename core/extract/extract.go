@@ -84,6 +84,10 @@ type Options struct {
 	PhaseDone func(name string)
 	// Full ignores the previous manifest and cache.
 	Full bool
+	// KeepMemoryLimit leaves the process's heap limit alone: a run inside
+	// serve shares the heap with the served graphs, so memoryLimit (sized
+	// for a run alone) would keep the collector running flat out.
+	KeepMemoryLimit bool
 }
 
 // Skip is a file left out, with the reason.
@@ -196,7 +200,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.ParseTimeout == 0 {
 		opts.ParseTimeout = 10 * time.Second
 	}
-	defer limitMemory()()
+	if !opts.KeepMemoryLimit {
+		defer limitMemory()()
+	}
 	sum := &Summary{Root: root, OutDir: out.path, PerLanguage: map[string]int{}}
 	key, err := loadKey()
 	if err != nil {

@@ -38,7 +38,6 @@ func (g *Graph) Apply(p Patch) (*Graph, PatchStats) {
 	var st PatchStats
 	dropped := map[string]*Node{}
 	fileComm := map[string]*int{}
-	kept := make([]Node, 0, len(g.Nodes)+len(p.Nodes))
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
 		if p.Files[n.SourceFile] && n.Kind != "package" {
@@ -46,13 +45,13 @@ func (g *Graph) Apply(p Patch) (*Graph, PatchStats) {
 			if n.Kind == "file" {
 				fileComm[n.SourceFile] = n.Community
 			}
-			continue
 		}
-		kept = append(kept, *n)
 	}
 	st.NodesRemoved = len(dropped)
-	added := p.newNodes(kept, dropped, fileComm)
-	nodes := mergeNodes(kept, added)
+	added := p.newNodes(g.Nodes, dropped, fileComm)
+	st.NodesAdded = len(added)
+	// One copy of each big slice: records are moved once, merged in order.
+	nodes := mergeNodes(g.Nodes, added, func(n *Node) bool { _, d := dropped[n.ID]; return !d })
 	has := func(id string) bool {
 		_, ok := slices.BinarySearchFunc(nodes, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
 		return ok
@@ -63,35 +62,29 @@ func (g *Graph) Apply(p Patch) (*Graph, PatchStats) {
 			ownFile[added[i].ID] = true
 		}
 	}
-	st.NodesAdded = len(added)
-
-	edges := make([]Edge, 0, len(g.Edges)+len(p.Edges))
-	for i := range g.Edges {
-		e := &g.Edges[i]
-		if p.Files[e.SourceFile] || gone(e.Source, dropped, ownFile) || gone(e.Target, dropped, ownFile) {
-			st.EdgesRemoved++
-			continue
-		}
-		c := *e
-		if slices.ContainsFunc(c.Sites, func(s Site) bool { return p.Files[s.SourceFile] }) {
-			c.Sites = slices.DeleteFunc(slices.Clone(c.Sites), func(s Site) bool { return p.Files[s.SourceFile] })
-			if len(c.Sites) == 0 {
-				c.Sites = nil
-			}
-		}
-		edges = append(edges, c)
-	}
 	var fresh []Edge
 	for i := range p.Edges {
-		e := p.Edges[i]
-		if e.Confidence != Extracted || !(p.Files[e.SourceFile] || ownFile[e.Target]) || !has(e.Source) || !has(e.Target) {
-			continue
+		e := &p.Edges[i]
+		if e.Confidence == Extracted && (p.Files[e.SourceFile] || ownFile[e.Target]) && has(e.Source) && has(e.Target) {
+			fresh = append(fresh, *e)
 		}
-		fresh = append(fresh, e)
 	}
 	slices.SortFunc(fresh, func(a, b Edge) int { return compareEdges(&a, &b) })
-	var n int
-	edges, n = mergeEdges(edges, fresh)
+	keep := func(e *Edge) bool {
+		if p.Files[e.SourceFile] || gone(e.Source, dropped, ownFile) || gone(e.Target, dropped, ownFile) {
+			st.EdgesRemoved++
+			return false
+		}
+		return true
+	}
+	edges, n := mergeEdges(g.Edges, fresh, keep, func(e *Edge) {
+		if slices.ContainsFunc(e.Sites, func(s Site) bool { return p.Files[s.SourceFile] }) {
+			e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return p.Files[s.SourceFile] })
+			if len(e.Sites) == 0 {
+				e.Sites = nil
+			}
+		}
+	})
 	st.EdgesAdded = n
 	out := *g
 	out.Nodes, out.Edges = nodes, edges
@@ -106,16 +99,19 @@ func gone(id string, dropped map[string]*Node, given map[string]bool) bool {
 
 // newNodes picks the patch's nodes to add, sorted by id, with their
 // communities.
-func (p Patch) newNodes(kept []Node, dropped map[string]*Node, fileComm map[string]*int) []Node {
+func (p Patch) newNodes(old []Node, dropped map[string]*Node, fileComm map[string]*int) []Node {
 	exists := func(id string) bool {
-		_, ok := slices.BinarySearchFunc(kept, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
-		return ok
+		_, ok := slices.BinarySearchFunc(old, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
+		_, d := dropped[id]
+		return ok && !d
 	}
 	var added []Node
 	seen := map[string]bool{}
 	for _, n := range p.Nodes {
 		own := p.Files[n.SourceFile] && n.Kind != "package"
-		newPackage := n.Kind == "package" && !exists(n.ID)
+		// An import the partial view could not place is a package stub
+		// (no file): only real package nodes are new packages.
+		newPackage := n.Kind == "package" && n.SourceFile != "" && !exists(n.ID)
 		if seen[n.ID] || !own && !newPackage {
 			continue // a neighbour's node, or an external stub only the whole graph can vouch for
 		}
@@ -132,58 +128,57 @@ func (p Patch) newNodes(kept []Node, dropped map[string]*Node, fileComm map[stri
 	return added
 }
 
-// mergeNodes merges two id-sorted node lists (ids are distinct).
-func mergeNodes(a, b []Node) []Node {
-	if len(b) == 0 {
-		return a
-	}
+// mergeNodes merges the id-sorted nodes a keeps with the id-sorted b
+// (ids are distinct) into a new slice.
+func mergeNodes(a, b []Node, keep func(*Node) bool) []Node {
 	out := make([]Node, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if a[i].ID < b[j].ID {
-			out = append(out, a[i])
-			i++
-		} else {
+	j := 0
+	for i := range a {
+		for j < len(b) && b[j].ID < a[i].ID {
 			out = append(out, b[j])
 			j++
 		}
+		if keep(&a[i]) {
+			out = append(out, a[i])
+		}
 	}
-	out = append(out, a[i:]...)
 	return append(out, b[j:]...)
 }
 
-// mergeEdges merges sorted new edges into sorted edges; a new edge with
-// the key of an existing one becomes one of its sites, as Canonicalize
-// would have made it. It returns the edges and how many records were
-// added.
-func mergeEdges(edges, fresh []Edge) ([]Edge, int) {
-	if len(fresh) == 0 {
-		return edges, 0
-	}
+// mergeEdges merges the sorted fresh edges into the sorted edges keep
+// accepts (each passed through fix) into a new slice; a fresh edge with
+// the key of another becomes one of its sites, as Canonicalize would
+// have made it. It returns the edges and how many records were added.
+func mergeEdges(edges, fresh []Edge, keep func(*Edge) bool, fix func(*Edge)) ([]Edge, int) {
 	out := make([]Edge, 0, len(edges)+len(fresh))
 	added := 0
-	i, j := 0, 0
-	for i < len(edges) || j < len(fresh) {
-		if j == len(fresh) || i < len(edges) && compareEdges(&edges[i], &fresh[j]) <= 0 {
-			out = append(out, edges[i])
-			i++
-			continue
-		}
-		e := fresh[j]
-		j++
+	put := func(e Edge) {
 		if k := len(out) - 1; k >= 0 && out[k].Key() == e.Key() {
 			addSite(&out[k], e)
-			continue
-		}
-		if i < len(edges) && edges[i].Key() == e.Key() {
-			c := edges[i]
-			addSite(&c, e)
-			out = append(out, c)
-			i++
-			continue
+			return
 		}
 		out = append(out, e)
-		added++
+	}
+	j := 0
+	for i := range edges {
+		e := &edges[i]
+		if !keep(e) {
+			continue
+		}
+		for j < len(fresh) && compareEdges(&fresh[j], e) < 0 {
+			n := len(out)
+			put(fresh[j])
+			added += len(out) - n
+			j++
+		}
+		c := *e
+		fix(&c)
+		put(c)
+	}
+	for ; j < len(fresh); j++ {
+		n := len(out)
+		put(fresh[j])
+		added += len(out) - n
 	}
 	return out, added
 }

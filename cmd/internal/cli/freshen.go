@@ -61,10 +61,11 @@ type freshener struct {
 	// gen counts patches: an exact run started before the latest one
 	// lacks it, so its graph is not served and it runs again.
 	gen         uint64
-	running     bool // an exact run is in flight
-	again       bool // ... and another must follow it
-	provisional int  // files patched in since the last exact graph
-	pending     int  // changed files left to the background run (over patchMax)
+	running     bool          // an exact run is in flight
+	again       bool          // ... and another must follow it
+	provisional int           // files patched in since the last exact graph
+	pending     int           // changed files left to the background run (over patchMax)
+	walked      time.Duration // the last Changes walk, for the log
 }
 
 // newFreshener returns nil, with the reason, when the graph cannot be
@@ -156,10 +157,12 @@ func (fr *freshener) catchUp(ctx context.Context) error {
 	if fr.pending > 0 && fr.running {
 		return nil // the background run catches up with everything; its end is seen next
 	}
+	t0 := time.Now()
 	ch, err := fr.live.Changes(ctx)
 	if err != nil {
 		return err
 	}
+	fr.walked = time.Since(t0)
 	switch {
 	case ch.Len() == 0 && !ch.Project:
 		return nil
@@ -173,6 +176,7 @@ func (fr *freshener) catchUp(ctx context.Context) error {
 
 // patch applies ch to the served graph and starts the exact run.
 func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
+	t0 := time.Now()
 	p, err := fr.live.Patch(ctx, ch)
 	if err != nil {
 		return err
@@ -181,12 +185,15 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 	if cur == nil {
 		return errors.New("no graph is being served")
 	}
+	t1 := time.Now()
 	g, st := cur.Apply(p)
+	t2 := time.Now()
 	fr.cat.SetGraph(g)
 	fr.gen++
 	fr.provisional += ch.Len()
-	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow\n",
-		len(ch.Changed), len(ch.Removed), st.NodesRemoved, st.NodesAdded, st.EdgesRemoved, st.EdgesAdded)
+	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (walk %s, extract+resolve %s, patch %s, index %s)\n",
+		len(ch.Changed), len(ch.Removed), st.NodesRemoved, st.NodesAdded, st.EdgesRemoved, st.EdgesAdded,
+		fr.walked.Round(time.Millisecond), t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
 	fr.notifyAll()
 	fr.startExact(ctx)
 	return nil
@@ -236,7 +243,7 @@ func (fr *freshener) runExact(ctx context.Context) (*extract.Summary, error) {
 }
 
 func (fr *freshener) extractOptions() extract.Options {
-	return extract.Options{Root: fr.root, OutDir: fr.out, Languages: fr.plugins.languages, Route: fr.plugins.route}
+	return extract.Options{Root: fr.root, OutDir: fr.out, Languages: fr.plugins.languages, Route: fr.plugins.route, KeepMemoryLimit: true}
 }
 
 // adopt serves an exact run's graph when it rebuilt one.
