@@ -32,6 +32,12 @@ const autofreshOff = "SYNAPTIC_SERVE_AUTOFRESH=0"
 // the catch-up runs in the background.
 const defaultPatchMaxFiles = 200
 
+// exactQuiet is how long the background exact run waits after the last
+// patch: an assistant editing and asking in a burst gets its answers
+// without a full resolution competing for the same cores, and the burst
+// costs one exact run, not one per edit.
+const exactQuiet = time.Second
+
 // freshener keeps the served graph current with the source tree (serve's
 // auto-freshen). Before a data request, debounced, it walks the tree
 // against what was last extracted (extract.Live) and patches the changed
@@ -66,6 +72,7 @@ type freshener struct {
 	provisional int           // files patched in since the last exact graph
 	pending     int           // changed files left to the background run (over patchMax)
 	walked      time.Duration // the last Changes walk, for the log
+	lastPatch   time.Time
 }
 
 // newFreshener returns nil, with the reason, when the graph cannot be
@@ -190,6 +197,7 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 	t2 := time.Now()
 	fr.cat.SetGraph(g)
 	fr.gen++
+	fr.lastPatch = time.Now()
 	fr.provisional += ch.Len()
 	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (walk %s, extract+resolve %s, patch %s, index %s)\n",
 		len(ch.Changed), len(ch.Removed), st.NodesRemoved, st.NodesAdded, st.EdgesRemoved, st.EdgesAdded,
@@ -300,6 +308,13 @@ func (fr *freshener) startExact(ctx context.Context) {
 func (fr *freshener) exactLoop(ctx context.Context) {
 	defer fr.bg.Done()
 	for {
+		fr.mu.Lock()
+		wait := exactQuiet - time.Since(fr.lastPatch)
+		fr.mu.Unlock()
+		if wait > 0 {
+			time.Sleep(wait)
+			continue
+		}
 		fr.mu.Lock()
 		gen := fr.gen
 		fr.again = false
