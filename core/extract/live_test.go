@@ -3,6 +3,7 @@ package extract
 import (
 	"maps"
 	"path"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -72,7 +73,11 @@ func TestPatchAgreesWithFullResolution(t *testing.T) {
 			exact, _ := resolve.Build(all, resolve.Options{})
 			pg, _ := resolve.Build(part, resolve.Options{})
 			p.Nodes, p.Edges = pg.Nodes, pg.Edges
-			got, _ := old.Apply(p)
+			got, _ := old.Apply(p, nil)
+			viaIndex, _ := old.Apply(p, graph.NewIndex(old))
+			if !reflect.DeepEqual(got, viaIndex) {
+				t.Error("Apply with the index differs from Apply without")
+			}
 			ids := func(g *graph.Graph) []string {
 				var out []string
 				for _, n := range g.Nodes {

@@ -34,14 +34,23 @@ type PatchStats struct {
 // Nodes that replace one of the same id keep its community; new nodes
 // join the community of their file's node, the way a local assignment
 // would place them until communities are recomputed.
-func (g *Graph) Apply(p Patch) (*Graph, PatchStats) {
+//
+// x indexes g when the caller has it (the served snapshot does): edge
+// endpoints are then checked by node number instead of by id.
+func (g *Graph) Apply(p Patch, x *Index) (*Graph, PatchStats) {
 	var st PatchStats
+	if x != nil && x.G != g {
+		x = nil
+	}
+	inFiles := p.member()
 	dropped := map[string]*Node{}
+	droppedAt := make([]bool, len(g.Nodes))
 	fileComm := map[string]*int{}
 	for i := range g.Nodes {
 		n := &g.Nodes[i]
-		if p.Files[n.SourceFile] && n.Kind != "package" {
+		if inFiles(n.SourceFile) && n.Kind != "package" {
 			dropped[n.ID] = n
+			droppedAt[i] = true
 			if n.Kind == "file" {
 				fileComm[n.SourceFile] = n.Community
 			}
@@ -70,16 +79,23 @@ func (g *Graph) Apply(p Patch) (*Graph, PatchStats) {
 		}
 	}
 	slices.SortFunc(fresh, func(a, b Edge) int { return compareEdges(&a, &b) })
-	keep := func(e *Edge) bool {
-		if p.Files[e.SourceFile] || gone(e.Source, dropped, ownFile) || gone(e.Target, dropped, ownFile) {
+	endGone := func(i int, e *Edge) bool {
+		if x == nil {
+			return gone(e.Source, dropped, ownFile) || gone(e.Target, dropped, ownFile)
+		}
+		src, dst := x.Ends(int32(i))
+		return src >= 0 && droppedAt[src] && !ownFile[e.Source] || dst >= 0 && droppedAt[dst] && !ownFile[e.Target]
+	}
+	keep := func(i int, e *Edge) bool {
+		if inFiles(e.SourceFile) || endGone(i, e) {
 			st.EdgesRemoved++
 			return false
 		}
 		return true
 	}
 	edges, n := mergeEdges(g.Edges, fresh, keep, func(e *Edge) {
-		if slices.ContainsFunc(e.Sites, func(s Site) bool { return p.Files[s.SourceFile] }) {
-			e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return p.Files[s.SourceFile] })
+		if slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) }) {
+			e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return inFiles(s.SourceFile) })
 			if len(e.Sites) == 0 {
 				e.Sites = nil
 			}
@@ -89,6 +105,19 @@ func (g *Graph) Apply(p Patch) (*Graph, PatchStats) {
 	out := *g
 	out.Nodes, out.Edges = nodes, edges
 	return &out, st
+}
+
+// member returns the test for "is in p.Files": a few string compares
+// for the usual one or two files, run once per edge of the graph.
+func (p Patch) member() func(string) bool {
+	if len(p.Files) > 4 {
+		return func(f string) bool { return p.Files[f] }
+	}
+	files := make([]string, 0, len(p.Files))
+	for f := range p.Files {
+		files = append(files, f)
+	}
+	return func(f string) bool { return slices.Contains(files, f) }
 }
 
 // gone reports an endpoint whose node was dropped and not given again.
@@ -149,7 +178,7 @@ func mergeNodes(a, b []Node, keep func(*Node) bool) []Node {
 // accepts (each passed through fix) into a new slice; a fresh edge with
 // the key of another becomes one of its sites, as Canonicalize would
 // have made it. It returns the edges and how many records were added.
-func mergeEdges(edges, fresh []Edge, keep func(*Edge) bool, fix func(*Edge)) ([]Edge, int) {
+func mergeEdges(edges, fresh []Edge, keep func(int, *Edge) bool, fix func(*Edge)) ([]Edge, int) {
 	out := make([]Edge, 0, len(edges)+len(fresh))
 	added := 0
 	put := func(e Edge) {
@@ -162,7 +191,7 @@ func mergeEdges(edges, fresh []Edge, keep func(*Edge) bool, fix func(*Edge)) ([]
 	j := 0
 	for i := range edges {
 		e := &edges[i]
-		if !keep(e) {
+		if !keep(i, e) {
 			continue
 		}
 		for j < len(fresh) && compareEdges(&fresh[j], e) < 0 {

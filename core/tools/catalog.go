@@ -170,11 +170,12 @@ func (c *Catalog) LoadGraph(path string) error {
 	return nil
 }
 
-// Graph returns the graph being served, or nil before the first SetGraph:
-// serve's quick update patches it into the next one.
-func (c *Catalog) Graph() *graph.Graph {
+// Index returns the index of the graph being served (its G), or nil
+// before the first SetGraph: serve's quick update patches it into the
+// next one.
+func (c *Catalog) Index() *graph.Index {
 	if s := c.current(); s != nil {
-		return s.g
+		return s.x
 	}
 	return nil
 }

@@ -188,12 +188,12 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 	if err != nil {
 		return err
 	}
-	cur := fr.cat.Graph()
+	cur := fr.cat.Index()
 	if cur == nil {
 		return errors.New("no graph is being served")
 	}
 	t1 := time.Now()
-	g, st := cur.Apply(p)
+	g, st := cur.G.Apply(p, cur)
 	t2 := time.Now()
 	fr.cat.SetGraph(g)
 	fr.gen++
