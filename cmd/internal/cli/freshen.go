@@ -152,6 +152,9 @@ func (fr *freshener) catchUp(ctx context.Context) error {
 		}
 		fr.plugins = loaded
 	}
+	if fr.watch.reloaded.Swap(false) {
+		fr.setLive(nil) // a graph from outside is served: start again from it
+	}
 	if fr.live == nil {
 		sum, err := fr.runExact(ctx)
 		if err != nil {
