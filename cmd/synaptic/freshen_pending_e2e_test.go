@@ -26,8 +26,13 @@ func TestServeFreshenSaysWhatIsPending(t *testing.T) {
 
 	write(t, root, map[string]string{"price/discount.go": "package price\n\nfunc Discount(c int) int { return WithTax(c) / 2 }\n"})
 	settle()
-	if txt := node("Discount"); !strings.Contains(txt, "Node: Discount()") || !strings.Contains(txt, "(provisional: 1 changed file(s)") {
+	res := callTool(t, cs, "get_node", map[string]any{"label": "Discount()"})
+	if txt := resultText(res); !strings.Contains(txt, "Node: Discount()") || !strings.Contains(txt, "(provisional: 1 changed file(s)") {
 		t.Fatalf("the answer after an edit is not the provisional patch:\n%s\nserver log:\n%s", txt, s.stderr.String())
+	}
+	f, _ := res.Meta["synaptic/freshness"].(map[string]any)
+	if f["provisional_files"] != 1.0 || f["pending_files"] != 0.0 || f["graph_built"] == "" {
+		t.Errorf("_meta does not say the graph is provisional: %v", res.Meta)
 	}
 	waitFor(t, 30*time.Second, "the exact graph", func() bool {
 		txt := node("Discount")
@@ -39,8 +44,12 @@ func TestServeFreshenSaysWhatIsPending(t *testing.T) {
 		"price/two.go": "package price\n\nfunc Two() int { return One() + 1 }\n",
 	})
 	settle()
-	if txt := node("One"); !strings.Contains(txt, "(pending re-extraction: 2 changed file(s)") {
+	res = callTool(t, cs, "get_node", map[string]any{"label": "One()"})
+	if txt := resultText(res); !strings.Contains(txt, "(pending re-extraction: 2 changed file(s)") {
 		t.Fatalf("an edit over the threshold is not said to be pending:\n%s", txt)
+	}
+	if f, _ := res.Meta["synaptic/freshness"].(map[string]any); f["pending_files"] != 2.0 {
+		t.Errorf("_meta does not say 2 files are pending: %v", res.Meta)
 	}
 	waitFor(t, 30*time.Second, "the background catch-up", func() bool {
 		one, two := node("One"), node("Two")

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/synaptic-graph/synaptic/core/extract"
@@ -73,6 +74,8 @@ type freshener struct {
 	pending     int           // changed files left to the background run (over patchMax)
 	walked      time.Duration // the last Changes walk, for the log
 	lastPatch   time.Time
+	servedAt    time.Time                       // when the served graph was made
+	state       atomic.Pointer[tools.Freshness] // what answers' _meta say, read without the lock
 }
 
 // newFreshener returns nil, with the reason, when the graph cannot be
@@ -97,10 +100,15 @@ func newFreshener(f serveFlags, explicitRoot bool, cat *tools.Catalog, srv *mcp.
 	if n, err := strconv.Atoi(os.Getenv("SYNAPTIC_SERVE_PATCH_MAX_FILES")); err == nil && n >= 0 {
 		patchMax = n
 	}
-	return &freshener{
+	fr := &freshener{
 		root: f.sourceRoot, out: out, pluginDirs: os.Getenv("SYNAPTIC_PLUGINS"), debounce: debounce, patchMax: patchMax,
 		cat: cat, srv: srv, watch: w, log: log,
-	}, ""
+	}
+	if st, err := os.Stat(f.graph); err == nil {
+		fr.servedAt = st.ModTime()
+	}
+	fr.publish()
+	return fr, ""
 }
 
 // check brings the graph up to date unless a check finished within the
@@ -121,7 +129,7 @@ func (fr *freshener) check(ctx context.Context) string {
 	case time.Since(fr.last) < fr.debounce:
 		return fr.note()
 	}
-	defer func() { fr.last = time.Now() }()
+	defer func() { fr.last = time.Now(); fr.publish() }()
 	if err := fr.catchUp(ctx); err != nil {
 		if watching {
 			fr.src.markDirty()
@@ -201,6 +209,7 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 	fr.cat.SetGraph(g)
 	fr.gen++
 	fr.lastPatch = time.Now()
+	fr.servedAt = fr.lastPatch
 	fr.provisional += ch.Len()
 	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (walk %s, extract+resolve %s, patch %s, index %s)\n",
 		len(ch.Changed), len(ch.Removed), st.NodesRemoved, st.NodesAdded, st.EdgesRemoved, st.EdgesAdded,
@@ -224,6 +233,20 @@ func (fr *freshener) startWatching(ctx context.Context) {
 	}
 	fr.src = sw
 	fmt.Fprintf(fr.log, "[synaptic] --watch: watching %d directories under %s\n", sw.dirs.Load(), fr.root)
+}
+
+// freshness is what every answer's _meta says about the graph.
+func (fr *freshener) freshness() *tools.Freshness { return fr.state.Load() }
+
+// publish records the state for freshness; fr.mu is held (or fr is not
+// shared yet).
+func (fr *freshener) publish() {
+	f := tools.FreshnessAt(fr.servedAt)
+	if x := fr.cat.Index(); x != nil {
+		f.Commit = x.G.BuiltAtCommit
+	}
+	f.PendingFiles, f.ProvisionalFiles = fr.pending, fr.provisional
+	fr.state.Store(&f)
 }
 
 // note is the line put in front of an answer while the graph is not
@@ -263,6 +286,7 @@ func (fr *freshener) adopt(sum *extract.Summary) {
 		return // nothing changed, or the graph on disk was kept
 	}
 	fr.cat.SetGraph(sum.Graph)
+	fr.servedAt = time.Now()
 	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) re-extracted, %d removed: %d nodes, %d edges\n",
 		sum.Extracted, sum.Removed, sum.Nodes, sum.Edges)
 	fr.notifyAll()
@@ -350,6 +374,8 @@ func (fr *freshener) exactLoop(ctx context.Context) {
 			}
 			fr.cat.SetGraph(g)
 			fr.failed, fr.provisional, fr.pending, fr.running = "", 0, 0, false
+			fr.servedAt = time.Now()
+			fr.publish()
 			if live != nil {
 				fr.setLive(live)
 			}

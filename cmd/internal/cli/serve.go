@@ -125,6 +125,12 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 			}
 			return fresh.check(ctx)
 		}
+		opts.Freshness = func() *tools.Freshness {
+			if fresh == nil {
+				return nil
+			}
+			return fresh.freshness()
+		}
 	}
 	cat := tools.New(withRevisionExtraction(opts, envOr("SYNAPTIC_PLUGINS", "")))
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
