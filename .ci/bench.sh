@@ -35,6 +35,11 @@ echo "re-extract after one changed file:          $(median "$out/reextract.txt" 
 echo "  of which resolve $(median "$out/reextract.txt" resolve-s) s, communities $(median "$out/reextract.txt" communities-s) s, write $(median "$out/reextract.txt" write-s) s"
 rm -rf "$out"
 
+# Freshness: edit -> next answer with auto-freshen and with --watch, next to
+# the full extraction of the same copy in the same run (edit/full).
+go test -run '^$' -bench 'BenchmarkServeFreshen' -benchtime 5x ./cmd/synaptic 2>/dev/null | grep -E '^Benchmark' || true
+go test -run '^$' -bench 'BenchmarkPatchOneFile' -benchtime 5x ./core/extract 2>/dev/null | grep -E '^Benchmark' || true
+
 # Serving: startup, RSS and tools/call latency on the GOROOT graph.
 go test -run '^$' -bench 'BenchmarkServeGoroot/startup' -benchtime 1x -count "$COUNT" ./cmd/synaptic 2>/dev/null | grep -E '^Benchmark' || true
 go test -run '^$' -bench 'BenchmarkServeGoroot/call' -benchtime 2s ./cmd/synaptic 2>/dev/null | grep -E '^Benchmark' || true

@@ -55,6 +55,7 @@ type CallToolResult struct {
 	Content           []Content
 	StructuredContent any
 	IsError           bool
+	Meta              map[string]any // the result's _meta, when not empty
 	InputRequired
 }
 

@@ -196,6 +196,9 @@ func (s *Server) callTool(ctx context.Context, params json.RawMessage, c *Caller
 	if res.StructuredContent != nil && structuredAllowed(res.StructuredContent, c) {
 		w["structuredContent"] = res.StructuredContent
 	}
+	if len(res.Meta) > 0 {
+		w["_meta"] = res.Meta
+	}
 	return w, nil
 }
 

@@ -21,8 +21,9 @@ func TestServeAutoFreshen(t *testing.T) {
 		t.Run(transport, func(t *testing.T) {
 			root, graphPath := serveFixture(t)
 			var cs *sdk.ClientSession
+			var s *httpServer
 			if transport == "http" {
-				s := startHTTP(t, serveEnv(), "--graph", graphPath)
+				s = startHTTP(t, serveEnv(), "--graph", graphPath)
 				cs = connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
 			} else {
 				cmd := exec.Command(bin, "serve", "--graph", graphPath)
@@ -74,7 +75,13 @@ func TestServeAutoFreshen(t *testing.T) {
 				t.Error("--immutable-graph server changed its graph")
 			}
 
-			// What was written back equals a fresh extraction.
+			// What was written back, once the server stopped (it finishes
+			// the exact run behind its last patch first), equals a fresh
+			// extraction.
+			cs.Close()
+			if s != nil {
+				s.stop(t)
+			}
 			served := read(t, graphPath)
 			out := t.TempDir()
 			cmd := exec.Command(bin, "extract", "--full", "--out", out, ".")

@@ -3,11 +3,14 @@ package extract
 import (
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"testing"
+	"time"
 
+	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/resolve"
 )
 
@@ -75,4 +78,42 @@ func BenchmarkSeal(b *testing.B) {
 	for b.Loop() {
 		key.sum(domainFacts, data)
 	}
+}
+
+// BenchmarkPatchOneFile is serve's answer path after a one-file edit on
+// the graph of a previous extraction (SYNAPTIC_BENCH_OUT, default
+// /tmp/gosrc-out): resolve the file with its directory, then apply the
+// patch to the whole graph. (The file is not re-extracted: its cached
+// facts stand in for the edit.)
+func BenchmarkPatchOneFile(b *testing.B) {
+	out := os.Getenv("SYNAPTIC_BENCH_OUT")
+	if out == "" {
+		out = "/tmp/gosrc-out"
+	}
+	g, err := graph.ReadFile(filepath.Join(out, GraphFile))
+	if err != nil {
+		b.Skipf("no graph: %v", err)
+	}
+	cache, err := readBenchFacts(out)
+	if err != nil {
+		b.Skipf("no facts cache: %v", err)
+	}
+	const changed = "time/format.go"
+	var files []resolve.File
+	for p, c := range cache {
+		if path.Dir(p) == path.Dir(changed) && c.Facts != nil {
+			files = append(files, resolve.File{Path: p, Language: c.Language, Family: "go", Facts: c.Facts, Generated: c.Generated})
+		}
+	}
+	x := graph.NewIndex(g)
+	var resolveT, applyT time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		part, _ := resolve.Build(files, resolve.Options{})
+		t1 := time.Now()
+		g.Apply(graph.Patch{Files: map[string]bool{changed: true}, Nodes: part.Nodes, Edges: part.Edges}, x)
+		resolveT, applyT = resolveT+t1.Sub(t0), applyT+time.Since(t1)
+	}
+	b.ReportMetric(float64(resolveT.Milliseconds())/float64(b.N), "resolve-ms")
+	b.ReportMetric(float64(applyT.Milliseconds())/float64(b.N), "apply-ms")
 }

@@ -88,6 +88,10 @@ type Options struct {
 	PhaseDone func(name string)
 	// Full ignores the previous manifest and cache.
 	Full bool
+	// KeepMemoryLimit leaves the process's heap limit alone: a run inside
+	// serve shares the heap with the served graphs, so memoryLimit (sized
+	// for a run alone) would keep the collector running flat out.
+	KeepMemoryLimit bool
 }
 
 // Skip is a file left out, with the reason.
@@ -200,7 +204,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if opts.ParseTimeout == 0 {
 		opts.ParseTimeout = 10 * time.Second
 	}
-	defer limitMemory()()
+	if !opts.KeepMemoryLimit {
+		defer limitMemory()()
+	}
 	sum := &Summary{Root: root, OutDir: out.path, PerLanguage: map[string]int{}}
 	key, err := loadKey()
 	if err != nil {
@@ -221,9 +227,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, errors.New("extract: no Route function")
 	}
 	projects := newProjectRun(opts.Languages)
-	walked, err := discover.Walk(root, discover.Options{Match: func(rel string) bool {
-		return match(rel) != nil || path.Base(rel) == "go.mod" || path.Base(rel) == packageJSON || projects.wants(rel)
-	}})
+	walked, err := walkInputs(root, match, projects)
 	if err != nil {
 		return nil, err
 	}
@@ -254,35 +258,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	projects.collect(repo, root, walked.Files, sum)
-	goMods := map[string]string{}
-	var routed []*job
-	var packageJSONs []discover.File
-	for _, f := range walked.Files {
-		if path.Base(f.Rel) == packageJSON {
-			packageJSONs = append(packageJSONs, f)
-			if match(f.Rel) == nil {
-				continue
-			}
-		}
-		if path.Base(f.Rel) == "go.mod" {
-			if mod := readGoModule(repo, f.Real); mod != "" {
-				goMods[path.Dir(f.Rel)] = mod
-			}
-			if match(f.Rel) == nil {
-				continue
-			}
-		}
-		lang := match(f.Rel)
-		if lang == nil {
-			continue
-		}
-		if lang.MaxFileBytes > 0 && f.Size > lang.MaxFileBytes {
-			sum.Skipped = append(sum.Skipped, Skip{Path: f.Rel, Reason: string(discover.SkipTooLarge),
-				Detail: fmt.Sprintf("%d bytes > %s plugin limit %d", f.Size, lang.Plugin.Name, lang.MaxFileBytes)})
-			continue
-		}
-		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256 + projects.keySuffix(lang)})
-	}
+	routed, goMods, packageJSONs := routeFiles(repo, walked.Files, match, sum, projects)
 	goRoot := goRootImportPath(root, routed, sum)
 	pyRoot := pyRootPackage(root, routed, sum)
 	var jsPkgs []resolve.JSPackage
@@ -578,6 +554,49 @@ func keepGraph(ctx context.Context, out *outDir, key sealKey, sum *Summary, prev
 	phase("graph unchanged")
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
+}
+
+// walkInputs lists the files a run reads: sources some plugin takes and
+// the project files (go.mod, package.json) resolution needs.
+func walkInputs(root string, match func(string) *Language, projects *projectRun) (*discover.Result, error) {
+	return discover.Walk(root, discover.Options{Match: func(rel string) bool {
+		return match(rel) != nil || path.Base(rel) == "go.mod" || path.Base(rel) == packageJSON || projects.wants(rel)
+	}})
+}
+
+// routeFiles gives each walked file its language (files no plugin takes
+// are left out, too-large ones skipped into sum) and collects the project
+// files resolution reads: go.mod module paths by directory and the
+// package.json files.
+func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Language, sum *Summary, projects *projectRun) (routed []*job, goMods map[string]string, packageJSONs []discover.File) {
+	goMods = map[string]string{}
+	for _, f := range walked {
+		if path.Base(f.Rel) == packageJSON {
+			packageJSONs = append(packageJSONs, f)
+			if match(f.Rel) == nil {
+				continue
+			}
+		}
+		if path.Base(f.Rel) == "go.mod" {
+			if mod := readGoModule(repo, f.Real); mod != "" {
+				goMods[path.Dir(f.Rel)] = mod
+			}
+			if match(f.Rel) == nil {
+				continue
+			}
+		}
+		lang := match(f.Rel)
+		if lang == nil {
+			continue
+		}
+		if lang.MaxFileBytes > 0 && f.Size > lang.MaxFileBytes {
+			sum.Skipped = append(sum.Skipped, Skip{Path: f.Rel, Reason: string(discover.SkipTooLarge),
+				Detail: fmt.Sprintf("%d bytes > %s plugin limit %d", f.Size, lang.Plugin.Name, lang.MaxFileBytes)})
+			continue
+		}
+		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256 + projects.keySuffix(lang)})
+	}
+	return routed, goMods, packageJSONs
 }
 
 type job struct {

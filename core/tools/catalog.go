@@ -43,6 +43,8 @@ type Result struct {
 	Text       string
 	Structured any
 	IsError    bool
+	// Meta goes in the result's _meta (FreshnessMetaKey).
+	Meta map[string]any
 }
 
 // Options configures a Catalog.
@@ -67,6 +69,9 @@ type Options struct {
 	// (SetGraph) before the request reads one. A non-empty note is put in
 	// front of the answer (the graph could not be refreshed).
 	Freshen func(ctx context.Context) (note string)
+	// Freshness, when set, is asked after every tool call; what it
+	// returns goes in the result's _meta under FreshnessMetaKey.
+	Freshness func() *Freshness
 	// Rules runs rule packs for audit_sql, advise_sql and readiness_audit;
 	// nil answers them with an error saying how to add packs.
 	Rules findings.Runner
@@ -170,6 +175,16 @@ func (c *Catalog) LoadGraph(path string) error {
 	return nil
 }
 
+// Index returns the index of the graph being served (its G), or nil
+// before the first SetGraph: serve's quick update patches it into the
+// next one.
+func (c *Catalog) Index() *graph.Index {
+	if s := c.current(); s != nil {
+		return s.x
+	}
+	return nil
+}
+
 // current returns the snapshot in effect, or nil before the first SetGraph.
 func (c *Catalog) current() *snapshot { return c.snap.Load() }
 
@@ -217,10 +232,24 @@ func (c *Catalog) run(h func(ctx context.Context, s *snapshot, args json.RawMess
 			if note != "" {
 				res.Text = sanitize(note) + "\n" + res.Text
 			}
-			return res
+			return c.withFreshness(res)
 		}
-		return h(ctx, s, normArgs(args))
+		return c.withFreshness(h(ctx, s, normArgs(args)))
 	}
+}
+
+// withFreshness states in res's _meta how current the graph is.
+func (c *Catalog) withFreshness(res Result) Result {
+	if c.opts.Freshness == nil {
+		return res
+	}
+	if f := c.opts.Freshness(); f != nil {
+		if res.Meta == nil {
+			res.Meta = map[string]any{}
+		}
+		res.Meta[FreshnessMetaKey] = f
+	}
+	return res
 }
 
 // errorf builds an IsError result.

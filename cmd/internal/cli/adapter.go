@@ -77,6 +77,7 @@ func mcpCatalog(c *tools.Catalog, mode tools.CatalogMode) mcp.Catalog {
 				Content:           []mcp.Content{mcp.TextContent(res.Text)},
 				StructuredContent: res.Structured,
 				IsError:           res.IsError,
+				Meta:              res.Meta,
 			}, nil
 		},
 		Resources: func(context.Context) []mcp.Resource {

@@ -2,15 +2,18 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/synaptic-graph/synaptic/core/extract"
+	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/tools"
 	"github.com/synaptic-graph/synaptic/mcp"
 )
@@ -24,25 +27,55 @@ const defaultFreshenDebounce = 250 * time.Millisecond
 // autofreshOff is newFreshener's reason when the user switched it off.
 const autofreshOff = "SYNAPTIC_SERVE_AUTOFRESH=0"
 
+// defaultPatchMaxFiles is the most changed files serve patches into the
+// served graph before answering; above it (a branch switch) the answer
+// comes from the current graph, says how many files are pending, and
+// the catch-up runs in the background.
+const defaultPatchMaxFiles = 200
+
+// exactQuiet is how long the background exact run waits after the last
+// patch: an assistant editing and asking in a burst gets its answers
+// without a full resolution competing for the same cores, and the burst
+// costs one exact run, not one per edit.
+const exactQuiet = time.Second
+
 // freshener keeps the served graph current with the source tree (serve's
-// auto-freshen): before a data request it runs the same incremental
-// extraction as `synaptic extract` over the tree the graph was built from,
-// debounced, and serves the rebuilt graph. The run writes graph.json, the
-// manifest and the facts cache back, so the next serve or extract starts
-// from them, and its output is byte-identical to a full extraction.
+// auto-freshen). Before a data request, debounced, it walks the tree
+// against what was last extracted (extract.Live) and patches the changed
+// files into the served graph in memory: their nodes and edges replaced,
+// resolved with the rest of their directory. Links only the whole graph
+// can settle (other packages' calls into them, unique-name guesses) and
+// communities come from the exact incremental extraction that then runs
+// in the background, the same extract.Run as `synaptic extract`: it
+// writes graph.json, the manifest and the facts cache back, byte-identical
+// to a full extraction, and its graph replaces the provisional one.
 type freshener struct {
 	root, out, pluginDirs string
 	debounce              time.Duration
+	patchMax              int
 	cat                   *tools.Catalog
 	srv                   *mcp.Server
 	watch                 *graphWatcher
 	log                   io.Writer
+	bg                    sync.WaitGroup // the exact run in flight
 
 	mu      sync.Mutex
 	last    time.Time
 	plugins *loadedPlugins
+	live    *extract.Live  // nil until the first exact run, or when it cannot be read
 	failed  string         // the last failure, said once on stderr
 	src     *sourceWatcher // serve --watch, once started; nil or dead: the debounced check
+	// gen counts patches: an exact run started before the latest one
+	// lacks it, so its graph is not served and it runs again.
+	gen         uint64
+	running     bool          // an exact run is in flight
+	again       bool          // ... and another must follow it
+	provisional int           // files patched in since the last exact graph
+	pending     int           // changed files left to the background run (over patchMax)
+	walked      time.Duration // the last Changes walk, for the log
+	lastPatch   time.Time
+	servedAt    time.Time                       // when the served graph was made
+	state       atomic.Pointer[tools.Freshness] // what answers' _meta say, read without the lock
 }
 
 // newFreshener returns nil, with the reason, when the graph cannot be
@@ -63,43 +96,127 @@ func newFreshener(f serveFlags, explicitRoot bool, cat *tools.Catalog, srv *mcp.
 	if ms, err := strconv.Atoi(os.Getenv("SYNAPTIC_SERVE_AUTOFRESH_DEBOUNCE_MS")); err == nil && ms >= 0 {
 		debounce = time.Duration(ms) * time.Millisecond
 	}
-	return &freshener{
-		root: f.sourceRoot, out: out, pluginDirs: os.Getenv("SYNAPTIC_PLUGINS"), debounce: debounce,
+	patchMax := defaultPatchMaxFiles
+	if n, err := strconv.Atoi(os.Getenv("SYNAPTIC_SERVE_PATCH_MAX_FILES")); err == nil && n >= 0 {
+		patchMax = n
+	}
+	fr := &freshener{
+		root: f.sourceRoot, out: out, pluginDirs: os.Getenv("SYNAPTIC_PLUGINS"), debounce: debounce, patchMax: patchMax,
 		cat: cat, srv: srv, watch: w, log: log,
-	}, ""
+	}
+	if st, err := os.Stat(f.graph); err == nil {
+		fr.servedAt = st.ModTime()
+	}
+	fr.publish()
+	return fr, ""
 }
 
 // check brings the graph up to date unless a check finished within the
 // debounce window. Concurrent requests wait for the one check in flight
 // (they want the fresh answer too). The note, when not empty, goes in
-// front of the answer: the graph could not be refreshed.
+// front of the answer: the graph is partly updated, or could not be.
 func (fr *freshener) check(ctx context.Context) string {
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
 	watching := fr.src.live()
 	switch {
 	case watching && fr.failed != "" && time.Since(fr.last) < fr.debounce:
-		return fr.staleNote() // a failing catch-up is retried at the debounced pace
+		return fr.note() // a failing catch-up is retried at the debounced pace
 	case watching:
 		if !fr.src.takeDirty() {
-			return "" // no event since the last catch-up: nothing to walk
+			return fr.note() // no event since the last catch-up: nothing to walk
 		}
 	case time.Since(fr.last) < fr.debounce:
-		return fr.staleNote()
+		return fr.note()
 	}
-	defer func() { fr.last = time.Now() }()
-	if err := fr.refresh(ctx); err != nil {
+	defer func() { fr.last = time.Now(); fr.publish() }()
+	if err := fr.catchUp(ctx); err != nil {
 		if watching {
 			fr.src.markDirty()
 		}
-		if msg := err.Error(); msg != fr.failed {
-			fr.failed = msg
-			fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %s; answering from the last graph\n", msg)
-		}
-		return fr.staleNote()
+		fr.fail(err)
+		return fr.note()
 	}
 	fr.failed = ""
-	return ""
+	return fr.note()
+}
+
+// fail says a failure on stderr, once until it changes.
+func (fr *freshener) fail(err error) {
+	if msg := err.Error(); msg != fr.failed {
+		fr.failed = msg
+		fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %s; answering from the last graph\n", msg)
+	}
+}
+
+// catchUp brings the served graph up to the tree: the first time by an
+// exact run (which also loads the plugins and the in-memory inputs),
+// then by patches, with the exact run behind them in the background.
+func (fr *freshener) catchUp(ctx context.Context) error {
+	if fr.plugins == nil {
+		loaded, err := loadPlugins(ctx, fr.root, fr.pluginDirs, repoPluginsWanted(false), io.Discard)
+		if err != nil {
+			return err
+		}
+		fr.plugins = loaded
+	}
+	if fr.watch.reloaded.Swap(false) {
+		fr.setLive(nil) // a graph from outside is served: start again from it
+	}
+	if fr.live == nil {
+		sum, err := fr.runExact(ctx)
+		if err != nil {
+			return err
+		}
+		fr.adopt(sum)
+		fr.openLive()
+		return nil
+	}
+	if fr.pending > 0 && fr.running {
+		return nil // the background run catches up with everything; its end is seen next
+	}
+	t0 := time.Now()
+	ch, err := fr.live.Changes(ctx)
+	if err != nil {
+		return err
+	}
+	fr.walked = time.Since(t0)
+	switch {
+	case ch.Len() == 0 && !ch.Project:
+		return nil
+	case ch.Project || ch.Len() > fr.patchMax:
+		fr.pending = max(ch.Len(), 1)
+		fr.startExact(ctx)
+		return nil
+	}
+	return fr.patch(ctx, ch)
+}
+
+// patch applies ch to the served graph and starts the exact run.
+func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
+	t0 := time.Now()
+	p, err := fr.live.Patch(ctx, ch)
+	if err != nil {
+		return err
+	}
+	cur := fr.cat.Index()
+	if cur == nil {
+		return errors.New("no graph is being served")
+	}
+	t1 := time.Now()
+	g, st := cur.G.Apply(p, cur)
+	t2 := time.Now()
+	fr.cat.SetGraph(g)
+	fr.gen++
+	fr.lastPatch = time.Now()
+	fr.servedAt = fr.lastPatch
+	fr.provisional += ch.Len()
+	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (walk %s, extract+resolve %s, patch %s, index %s)\n",
+		len(ch.Changed), len(ch.Removed), st.NodesRemoved, st.NodesAdded, st.EdgesRemoved, st.EdgesAdded,
+		fr.walked.Round(time.Millisecond), t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
+	fr.notifyAll()
+	fr.startExact(ctx)
+	return nil
 }
 
 // startWatching starts serve --watch's file watcher, or says once why it
@@ -118,49 +235,169 @@ func (fr *freshener) startWatching(ctx context.Context) {
 	fmt.Fprintf(fr.log, "[synaptic] --watch: watching %d directories under %s\n", sw.dirs.Load(), fr.root)
 }
 
-func (fr *freshener) staleNote() string {
-	if fr.failed == "" {
-		return ""
+// freshness is what every answer's _meta says about the graph.
+func (fr *freshener) freshness() *tools.Freshness { return fr.state.Load() }
+
+// publish records the state for freshness; fr.mu is held (or fr is not
+// shared yet).
+func (fr *freshener) publish() {
+	f := tools.FreshnessAt(fr.servedAt)
+	if x := fr.cat.Index(); x != nil {
+		f.Commit = x.G.BuiltAtCommit
 	}
-	return "(the graph may be stale: refreshing it from the source failed: " + fr.failed + ")"
+	f.PendingFiles, f.ProvisionalFiles = fr.pending, fr.provisional
+	fr.state.Store(&f)
 }
 
-// refresh runs one incremental extraction and swaps in its graph when it
-// rebuilt one.
-func (fr *freshener) refresh(ctx context.Context) error {
-	if fr.plugins == nil {
-		loaded, err := loadPlugins(ctx, fr.root, fr.pluginDirs, repoPluginsWanted(false), io.Discard)
-		if err != nil {
-			return err
-		}
-		fr.plugins = loaded
+// note is the line put in front of an answer while the graph is not
+// exactly the tree's: what is pending, or why refreshing it failed.
+func (fr *freshener) note() string {
+	switch {
+	case fr.failed != "":
+		return "(the graph may be stale: refreshing it from the source failed: " + fr.failed + ")"
+	case fr.pending > 0:
+		return fmt.Sprintf("(pending re-extraction: %d changed file(s); this answer is from the graph before them)", fr.pending)
+	case fr.provisional > 0:
+		return fmt.Sprintf("(provisional: %d changed file(s) patched in; links from other packages are being re-resolved)", fr.provisional)
 	}
-	// Hold the graph watcher off while graph.json is rewritten: it would
-	// load the same graph a second time.
+	return ""
+}
+
+// runExact runs one incremental extraction, the same as synaptic extract.
+// The graph watcher is held off while graph.json is rewritten (it would
+// load the same graph a second time) and told the new file is known.
+func (fr *freshener) runExact(ctx context.Context) (*extract.Summary, error) {
 	fr.watch.mu.Lock()
 	defer fr.watch.mu.Unlock()
-	sum, err := extract.Run(ctx, extract.Options{
-		Root: fr.root, OutDir: fr.out, Languages: fr.plugins.languages, Route: fr.plugins.route,
-	})
-	if err != nil {
-		return err
+	sum, err := extract.Run(ctx, fr.extractOptions())
+	if err == nil {
+		fr.watch.adoptLocked()
 	}
+	return sum, err
+}
+
+func (fr *freshener) extractOptions() extract.Options {
+	return extract.Options{Root: fr.root, OutDir: fr.out, Languages: fr.plugins.languages, Route: fr.plugins.route, KeepMemoryLimit: true}
+}
+
+// adopt serves an exact run's graph when it rebuilt one.
+func (fr *freshener) adopt(sum *extract.Summary) {
 	if sum.Graph == nil || (sum.Extracted == 0 && sum.Removed == 0 && !sum.FullRebuild) {
-		return nil // nothing changed, or the graph on disk was kept
+		return // nothing changed, or the graph on disk was kept
 	}
 	fr.cat.SetGraph(sum.Graph)
-	fr.watch.adoptLocked()
+	fr.servedAt = time.Now()
 	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) re-extracted, %d removed: %d nodes, %d edges\n",
 		sum.Extracted, sum.Removed, sum.Nodes, sum.Edges)
+	fr.notifyAll()
+}
+
+// openLive reads the inputs the last exact run left; without them every
+// catch-up is an exact run on the answer path, as slow as extract.
+func (fr *freshener) openLive() {
+	live, err := extract.OpenLive(fr.extractOptions())
+	if err != nil {
+		fmt.Fprintf(fr.log, "[synaptic] auto-freshen: cannot hold the extraction's inputs (%v); each catch-up re-extracts\n", err)
+		return
+	}
+	fr.setLive(live)
+}
+
+func (fr *freshener) setLive(l *extract.Live) {
+	if fr.live != nil {
+		fr.live.Close()
+	}
+	fr.live = l
+}
+
+func (fr *freshener) notifyAll() {
 	for _, r := range fr.cat.Resources() {
 		fr.srv.NotifyResourceUpdated(r.URI)
 	}
-	return nil
 }
 
+// startExact starts the background exact run, or asks the one in flight
+// to run again. fr.mu is held.
+func (fr *freshener) startExact(ctx context.Context) {
+	if fr.running {
+		fr.again = true
+		return
+	}
+	fr.running = true
+	fr.bg.Add(1)
+	go fr.exactLoop(context.WithoutCancel(ctx))
+}
+
+// exactLoop runs exact extractions until one has seen every patch, then
+// serves its graph and the inputs it left. It is not canceled when the
+// server stops (close waits for it): the graph on disk must be the
+// tree's, not a half-updated one.
+func (fr *freshener) exactLoop(ctx context.Context) {
+	defer fr.bg.Done()
+	for {
+		fr.mu.Lock()
+		wait := exactQuiet - time.Since(fr.lastPatch)
+		fr.mu.Unlock()
+		if wait > 0 {
+			time.Sleep(wait)
+			continue
+		}
+		fr.mu.Lock()
+		gen := fr.gen
+		fr.again = false
+		fr.mu.Unlock()
+		sum, err := fr.runExact(ctx)
+		var live *extract.Live
+		if err == nil {
+			live, _ = extract.OpenLive(fr.extractOptions())
+		}
+		fr.mu.Lock()
+		if err != nil {
+			fr.fail(err)
+			fr.running = false
+			fr.mu.Unlock()
+			return
+		}
+		if fr.gen == gen && !fr.again {
+			g := sum.Graph
+			if g == nil { // the graph on disk was kept: it is the tree's
+				g, err = graph.ReadFile(filepath.Join(fr.out, extract.GraphFile))
+			}
+			if err != nil {
+				fr.fail(err)
+				fr.running = false
+				fr.mu.Unlock()
+				if live != nil {
+					live.Close()
+				}
+				return
+			}
+			fr.cat.SetGraph(g)
+			fr.failed, fr.provisional, fr.pending, fr.running = "", 0, 0, false
+			fr.servedAt = time.Now()
+			fr.publish()
+			if live != nil {
+				fr.setLive(live)
+			}
+			fmt.Fprintf(fr.log, "[synaptic] auto-freshen: exact graph served: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
+			fr.notifyAll()
+			fr.mu.Unlock()
+			return
+		}
+		fr.mu.Unlock()
+		if live != nil {
+			live.Close() // a newer patch is served: this run is already behind
+		}
+	}
+}
+
+// close waits for the exact run in flight, so what is on disk is the
+// tree's graph, and releases the plugins.
 func (fr *freshener) close(ctx context.Context) {
+	fr.bg.Wait()
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
+	fr.setLive(nil)
 	if fr.plugins != nil {
 		fr.plugins.close(ctx)
 	}

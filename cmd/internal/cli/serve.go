@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/oklog/run"
@@ -123,6 +124,12 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 				return ""
 			}
 			return fresh.check(ctx)
+		}
+		opts.Freshness = func() *tools.Freshness {
+			if fresh == nil {
+				return nil
+			}
+			return fresh.freshness()
 		}
 	}
 	cat := tools.New(withRevisionExtraction(opts, envOr("SYNAPTIC_PLUGINS", "")))
@@ -404,6 +411,10 @@ type graphWatcher struct {
 	// ready, when set, closes once the first graph is loaded (and sum
 	// set): the watcher starts comparing only then.
 	ready <-chan struct{}
+	// reloaded is set when a graph.json written from outside replaced the
+	// served graph: auto-freshen's in-memory view of the last run is then
+	// not the served graph's, and is read again.
+	reloaded atomic.Bool
 }
 
 func (w *graphWatcher) run(ctx context.Context) error {
@@ -469,6 +480,7 @@ func (w *graphWatcher) check() {
 	}
 	w.cat.SetGraph(g)
 	w.sum = sum
+	w.reloaded.Store(true)
 	fmt.Fprintf(w.log, "[synaptic] graph reloaded: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
 	for _, r := range w.cat.Resources() {
 		w.srv.NotifyResourceUpdated(r.URI)
