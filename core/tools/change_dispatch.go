@@ -105,6 +105,9 @@ type dispatchIndex struct {
 	// providers are, per type node, the functions and methods of its
 	// directory declared to return it or named as its constructor.
 	providers map[int32][]int32
+	// testsByDir and testsByRepo are the runnable test functions and
+	// methods, by directory and by repository.
+	testsByDir, testsByRepo map[string][]int32
 }
 
 func (s *snapshot) dispatchIdx() *dispatchIndex {
@@ -113,7 +116,8 @@ func (s *snapshot) dispatchIdx() *dispatchIndex {
 }
 
 func buildDispatchIndex(s *snapshot) *dispatchIndex {
-	d := &dispatchIndex{shapes: map[string]map[string][]methodShape{"": {}}, providers: map[int32][]int32{}}
+	d := &dispatchIndex{shapes: map[string]map[string][]methodShape{"": {}}, providers: map[int32][]int32{},
+		testsByDir: map[string][]int32{}, testsByRepo: map[string][]int32{}}
 	for lang, specs := range wellKnownDispatch {
 		d.shapes[lang] = map[string][]methodShape{}
 		for _, spec := range specs {
@@ -147,7 +151,14 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 	}
 	for i := range int32(s.x.Len()) {
 		n := s.x.Node(i)
-		if n.Kind != "function" && n.Kind != "method" || n.SourceFile == "" || graph.IsTestNode(n) {
+		if n.Kind != "function" && n.Kind != "method" || n.SourceFile == "" {
+			continue
+		}
+		if graph.IsTestNode(n) {
+			if runsByDefault(n) {
+				d.testsByDir[path.Dir(n.SourceFile)] = append(d.testsByDir[path.Dir(n.SourceFile)], i)
+				d.testsByRepo[n.Repo] = append(d.testsByRepo[n.Repo], i)
+			}
 			continue
 		}
 		byName := types[path.Dir(n.SourceFile)]
@@ -318,4 +329,71 @@ func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
 func (s *snapshot) testWalk(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
 	all := append(hits[:len(hits):len(hits)], s.dispatchHits(seeds, hits, rels, depth)...)
 	return append(all, s.throughTestCode(all, rels)...)
+}
+
+// minNamedAfter is the shortest name namedTests matches: shorter ones
+// ("Len", "Pos") are part of too many unrelated test names.
+const minNamedAfter = 4
+
+// namedTests returns the tests named after a changed symbol (TestDecode
+// and ExampleEncoding_Decode for decode): tests are named for what they
+// test, and that holds where the calls are not linked (a package-level
+// variable's methods, a composite literal's). Go tests count only in the
+// symbol's own package; other languages keep tests in a tree of their
+// own, so there any test of the same repository counts.
+func (s *snapshot) namedTests(seeds []int32) []impactHit {
+	var out []impactHit
+	seen := map[int32]bool{}
+	for _, sd := range seeds {
+		n := s.x.Node(sd)
+		if n.Kind != "function" && n.Kind != "method" || graph.IsTestNode(n) {
+			continue
+		}
+		out = append(out, s.testsNamed(n, bareName(n.Label), "named after "+s.label(sd), seen)...)
+	}
+	return out
+}
+
+// testsNamed returns the tests that may test n whose name holds name as
+// a word, skipping those in seen (and adding them to it).
+func (s *snapshot) testsNamed(n *graph.Node, name, via string, seen map[int32]bool) []impactHit {
+	if len(name) < minNamedAfter {
+		return nil
+	}
+	var out []impactHit
+	for _, t := range s.testsIn(n) {
+		if !seen[t] && namesWord(bareName(s.x.Node(t).Label), strings.ToLower(name)) {
+			seen[t] = true
+			out = append(out, impactHit{node: t, depth: 1, via: via})
+		}
+	}
+	return out
+}
+
+// testsIn returns the runnable tests that may test n: the test functions
+// of n's package (Go) or of n's repository.
+func (s *snapshot) testsIn(n *graph.Node) []int32 {
+	d := s.dispatchIdx()
+	if n.Language == "go" {
+		return d.testsByDir[path.Dir(n.SourceFile)]
+	}
+	return d.testsByRepo[n.Repo]
+}
+
+// namesWord reports whether test's name holds name (lower case) as a
+// word: "TestDecodeCorrupt" and "test_decode" hold "decode",
+// "TestDumper" does not hold "dump".
+func namesWord(test, name string) bool {
+	lower := strings.ToLower(test)
+	for from := 0; ; {
+		i := strings.Index(lower[from:], name)
+		if i < 0 {
+			return false
+		}
+		end := from + i + len(name)
+		if end == len(test) || test[end] == '_' || test[end] >= 'A' && test[end] <= 'Z' || test[end] >= '0' && test[end] <= '9' {
+			return true
+		}
+		from += i + 1
+	}
 }

@@ -14,9 +14,12 @@ import (
 // the selection widens, in steps, until some test is reached, and every
 // test found this way says which step found it:
 //
-//  1. the seed's owning type and its other members (a test calling a
+//  1. for a method called through an interface, the tests named after
+//     its type (TestNYCbCrAAlpha for NYCbCrA.RGBA: no provider is called,
+//     the tests build the value as a literal);
+//  2. the seed's owning type and its other members (a test calling a
 //     sibling method or the constructor usually exercises the method);
-//  2. every symbol of the seed's file.
+//  3. every symbol of the seed's file.
 //
 // Seeds that a test reaches statically are not widened.
 
@@ -24,8 +27,9 @@ import (
 type fallbackStep string
 
 const (
-	fallbackType fallbackStep = "fallback: same type as"
-	fallbackFile fallbackStep = "fallback: same file as"
+	fallbackNamed fallbackStep = "fallback: named after the type of"
+	fallbackType  fallbackStep = "fallback: same type as"
+	fallbackFile  fallbackStep = "fallback: same file as"
 )
 
 // widenedTests returns the tests found by widening the seeds of cs that no
@@ -40,6 +44,12 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 		}
 		if s.reachesTest([]int32{sd}, rels, depth) {
 			continue
+		}
+		if t, dyn := s.dispatchable(sd); dyn {
+			if named := s.testsNamed(n, s.x.Node(t).Label, fmt.Sprintf("%s %s", fallbackNamed, s.label(sd)), seen); len(named) > 0 {
+				out = append(out, named...)
+				continue
+			}
 		}
 		for _, step := range []fallbackStep{fallbackType, fallbackFile} {
 			wider := s.widen(sd, step)

@@ -120,6 +120,7 @@ func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
 func (s *snapshot) selectTests(cs changeSet, hits []impactHit, depth int) []testRow {
 	rels := s.impactRels()
 	all := s.testWalk(cs.seeds, hits, rels, depth)
+	all = append(all, s.namedTests(cs.seeds)...)
 	return s.atRiskTests(cs, append(all, s.widenedTests(cs, rels, depth)...))
 }
 

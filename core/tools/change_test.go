@@ -347,3 +347,60 @@ func TestSelectionThroughDispatch(t *testing.T) {
 		}
 	}
 }
+
+func TestNamesWord(t *testing.T) {
+	for _, tc := range []struct {
+		test, name string
+		want       bool
+	}{
+		{"TestDecode", "decode", true},
+		{"TestDecodeCorrupt", "decode", true},
+		{"ExampleEncoding_Decode", "decode", true},
+		{"test_decode_padding", "decode", true},
+		{"TestDecode2", "decode", true},
+		{"TestDumper", "dump", false},
+		{"TestDumpDumper", "dump", true},
+		{"TestEncode", "decode", false},
+		{"TestNYCbCrAAlpha", "nycbcra", true},
+	} {
+		if got := namesWord(tc.test, tc.name); got != tc.want {
+			t.Errorf("namesWord(%q, %q) = %v, want %v", tc.test, tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSelectionByName: a test named after the changed function is
+// selected even with no edge to it (a package-level variable's method),
+// only in the function's own Go package; a method called through an
+// interface that no test reaches widens first to the tests named after
+// its type.
+func TestSelectionByName(t *testing.T) {
+	sp := func(a, b int) *graph.Span { return &graph.Span{StartLine: a, EndLine: b} }
+	g := &graph.Graph{Directed: true, Nodes: []graph.Node{
+		{ID: "dec", Label: "decode()", Kind: "function", SourceFile: "b32/b32.go", Language: "go", Span: sp(1, 3)},
+		{ID: "c", Label: "Color", Kind: "struct", SourceFile: "b32/color.go", Language: "go", Span: sp(1, 2)},
+		{ID: "c.rgba", Label: ".RGBA()", Kind: "method", SourceFile: "b32/color.go", Language: "go", Span: sp(3, 5), Signature: &graph.Signature{}},
+		{ID: "t1", Label: "TestDecodePadding()", Kind: "function", SourceFile: "b32/b32_test.go", Language: "go", IsTest: true},
+		{ID: "t2", Label: "TestDecode()", Kind: "function", SourceFile: "other/x_test.go", Language: "go", IsTest: true},
+		{ID: "t3", Label: "TestColorAlpha()", Kind: "function", SourceFile: "b32/color_test.go", Language: "go", IsTest: true},
+		{ID: "t4", Label: "TestOther()", Kind: "function", SourceFile: "b32/color_test.go", Language: "go", IsTest: true},
+	}, Edges: []graph.Edge{{Source: "c", Target: "c.rgba", Relation: "method"}}}
+	c := New(Options{})
+	c.SetGraph(g)
+	s := c.current()
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"b32/b32.go", "[TestDecodePadding() named after decode()]"},
+		{"b32/color.go", "[TestColorAlpha() fallback: named after the type of .RGBA()]"},
+	} {
+		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: tc.file, Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 3, OldLines: 1, NewStart: 3, NewLines: 1}}}})
+		var got []string
+		for _, r := range s.selectTests(cs, s.impactOf(cs, 3), 3) {
+			got = append(got, r.Label+" "+r.ViaRelation)
+		}
+		if fmt.Sprint(got) != tc.want {
+			t.Errorf("%s: selected %v, want %s", tc.file, got, tc.want)
+		}
+	}
+}
