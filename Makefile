@@ -3,7 +3,8 @@
 #   make            build bin/synaptic (default plugins embedded) and bin/plugins/*
 #   make install    install bin/synaptic into $(PREFIX)/bin (PREFIX=/usr/local)
 #   make run        build, extract REPO (default: this repository), serve it over HTTP
-#   make test       vet, gofmt, unit + integration + end-to-end tests (race detector), MCP conformance
+#   make test       vet, gofmt, unit + integration + end-to-end tests (race detector), MCP clients
+#                   (TypeScript SDK, Inspector CLI with an API key), MCP conformance
 #                   (the viewer's Chromium test leaves its screenshot in bin/test-artifacts/viewer.png)
 #   make bench      benchmarks with ratios against baselines measured in the same run
 #   make eval       query_graph retrieval evaluation (recall@k, MRR, token economy)
@@ -16,7 +17,7 @@ ADDR    ?= 127.0.0.1:8765
 PLUGIN_DIRS := $(sort $(dir $(wildcard extractors/*/plugin.toml rules/*/plugin.toml)))
 export CGO_ENABLED := 1
 
-.PHONY: all build synaptic plugins viewer-lib install run test vet fmt unit ts-client race conformance bench eval fuzz soak faults clean
+.PHONY: all build synaptic plugins viewer-lib install run test vet fmt unit ts-client inspector race conformance bench eval fuzz soak faults clean
 
 all: build
 
@@ -72,7 +73,7 @@ run: build
 	@echo
 	$(BIN)/synaptic serve --graph $(REPO)/synaptic-out/graph.json --http $(ADDR)
 
-test: build vet fmt unit ts-client conformance
+test: build vet fmt unit ts-client inspector conformance
 
 vet:
 	$(GO) vet ./...
@@ -88,6 +89,11 @@ unit:
 # The TypeScript MCP client (@modelcontextprotocol/client 2.x) against the real binary over stdio.
 ts-client: build
 	bash .ci/ts-client.sh $(CURDIR)/$(BIN)/synaptic
+
+# The MCP Inspector CLI (@modelcontextprotocol/inspector, pinned) against
+# serve --http with an API key in the documented headers; a wrong key must fail.
+inspector: build
+	bash .ci/inspector.sh $(CURDIR)/$(BIN)/synaptic
 
 conformance:
 	bash .ci/mcp-conformance.sh

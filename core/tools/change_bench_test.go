@@ -55,3 +55,13 @@ func BenchmarkChangeTools(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDispatchIndex: the once-per-snapshot index test selection's
+// dispatch step uses (paid by the first change-aware call after a load).
+func BenchmarkDispatchIndex(b *testing.B) {
+	c, _ := benchCatalog(b)
+	s := c.current()
+	for b.Loop() {
+		_ = buildDispatchIndex(s)
+	}
+}

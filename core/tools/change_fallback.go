@@ -14,9 +14,12 @@ import (
 // the selection widens, in steps, until some test is reached, and every
 // test found this way says which step found it:
 //
-//  1. the seed's owning type and its other members (a test calling a
+//  1. for a method called through an interface, the tests named after
+//     its type (TestNYCbCrAAlpha for NYCbCrA.RGBA: no provider is called,
+//     the tests build the value as a literal);
+//  2. the seed's owning type and its other members (a test calling a
 //     sibling method or the constructor usually exercises the method);
-//  2. every symbol of the seed's file.
+//  3. every symbol of the seed's file.
 //
 // Seeds that a test reaches statically are not widened.
 
@@ -24,8 +27,9 @@ import (
 type fallbackStep string
 
 const (
-	fallbackType fallbackStep = "fallback: same type as"
-	fallbackFile fallbackStep = "fallback: same file as"
+	fallbackNamed fallbackStep = "fallback: named after the type of"
+	fallbackType  fallbackStep = "fallback: same type as"
+	fallbackFile  fallbackStep = "fallback: same file as"
 )
 
 // widenedTests returns the tests found by widening the seeds of cs that no
@@ -41,14 +45,19 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 		if s.reachesTest([]int32{sd}, rels, depth) {
 			continue
 		}
+		if t, dyn := s.dispatchable(sd); dyn {
+			if named := s.testsNamed(n, s.x.Node(t).Label, fmt.Sprintf("%s %s", fallbackNamed, s.label(sd)), seen); len(named) > 0 {
+				out = append(out, named...)
+				continue
+			}
+		}
 		for _, step := range []fallbackStep{fallbackType, fallbackFile} {
 			wider := s.widen(sd, step)
 			if len(wider) == 0 {
 				continue
 			}
 			var found []impactHit
-			wide := s.reverseImpact(wider, rels, depth)
-			for _, h := range append(wide, s.throughTestCode(wide, rels)...) {
+			for _, h := range s.testWalk(wider, s.reverseImpact(wider, rels, depth), rels, depth) {
 				if runsByDefault(s.x.Node(h.node)) {
 					h.via = fmt.Sprintf("%s %s", step, s.label(sd))
 					found = append(found, h)
@@ -71,8 +80,7 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 // reachesTest reports whether a test the default command runs is within
 // depth of seeds (through test helpers included).
 func (s *snapshot) reachesTest(seeds []int32, rels []bool, depth int) bool {
-	hits := s.reverseImpact(seeds, rels, depth)
-	hits = append(hits, s.throughTestCode(hits, rels)...)
+	hits := s.testWalk(seeds, s.reverseImpact(seeds, rels, depth), rels, depth)
 	return slices.ContainsFunc(hits, func(h impactHit) bool { return runsByDefault(s.x.Node(h.node)) })
 }
 

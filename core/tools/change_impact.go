@@ -113,12 +113,14 @@ func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
 	return s.reverseImpact(cs.seeds, s.impactRels(), depth)
 }
 
-// selectTests is the test selection: the tests the walk reached, those
-// reached from a reached test helper through test code (throughTestCode),
-// and those found by widening the seeds no test reaches (widenedTests).
+// selectTests is the test selection: the tests the walk reached, directly,
+// through dynamic dispatch (dispatchHits) or from a reached test helper
+// through test code (throughTestCode), and those found by widening the
+// seeds no test reaches (widenedTests).
 func (s *snapshot) selectTests(cs changeSet, hits []impactHit, depth int) []testRow {
 	rels := s.impactRels()
-	all := append(slices.Clip(hits), s.throughTestCode(hits, rels)...)
+	all := s.testWalk(cs.seeds, hits, rels, depth)
+	all = append(all, s.namedTests(cs.seeds)...)
 	return s.atRiskTests(cs, append(all, s.widenedTests(cs, rels, depth)...))
 }
 

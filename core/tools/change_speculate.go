@@ -38,17 +38,16 @@ func (c *Catalog) speculateTool() []Tool {
 	return []Tool{{
 		Name:  "speculate",
 		Title: "Speculate (runs tests)",
-		Description: "Runs the project's test command in a throwaway git worktree with the working changes applied (uncommitted and untracked), " +
-			"under a timeout and an output cap, and reports pass/fail per at-risk test next to predict_impact's forecast. " +
-			"The command is test_cmd, else [speculate] test_cmd in .synaptic/config.toml, else detected (go test for the at-risk Go tests, pytest, npm test, cargo test). " +
-			"Not read-only: enabled by serve --allow-exec.",
+		Description: "Runs the tests in a throwaway worktree with the working changes applied (timeout, output cap) and reports pass/fail " +
+			"per at-risk test beside predict_impact's forecast. Command: test_cmd, else .synaptic/config.toml [speculate], else detected. " +
+			"Not read-only (serve --allow-exec).",
 		InputSchema: object(
-			strArray("files", "Repo-relative changed files for the forecast. Omit to use the working-tree diff against base."),
-			str("base", "Base to diff against when files is omitted; default: the detected default branch."),
-			str("test_cmd", "Shell command to run in the worktree; {files} expands to the at-risk test files."),
-			integer("depth", "Reverse-impact hop bound for the forecast, 1..16.", 3, -1, -1),
-			integer("timeout", "Seconds before the command (and everything it started) is killed.", speculateTimeout, 1, speculateMaxTimeout),
-			integer("max_tests", "Max at-risk tests passed to the detected command and listed.", 20, 1, -1),
+			strArray("files", "Changed repo-relative files; default the diff vs base."),
+			str("base", baseHelp),
+			str("test_cmd", "Shell command; {files} expands to the at-risk test files."),
+			integer("depth", "Hops, 1..16.", 3, -1, -1),
+			integer("timeout", "Seconds before the command tree is killed.", speculateTimeout, 1, speculateMaxTimeout),
+			integer("max_tests", "Max at-risk tests run and listed.", 20, 1, -1),
 		),
 		Annotations: execAnnotations,
 		Run:         c.run(c.speculate),

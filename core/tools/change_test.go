@@ -291,3 +291,116 @@ func TestSelectionThroughHelpers(t *testing.T) {
 		t.Fatalf("benchmark only: %v", labels)
 	}
 }
+
+// TestSelectionThroughDispatch: a method an interface calls (Write with
+// io.Writer's shape) is reached by every test that obtains its type from a
+// provider; a look-alike (Error() error) is not; a test that obtains a
+// type but has no linked call on it is taken to call any of its methods.
+func TestSelectionThroughDispatch(t *testing.T) {
+	sp := func(a, b int) *graph.Span { return &graph.Span{StartLine: a, EndLine: b} }
+	sig := func(ret string, params int) *graph.Signature {
+		return &graph.Signature{Params: make([]graph.Param, params), ReturnType: ret}
+	}
+	g := &graph.Graph{Directed: true, Nodes: []graph.Node{
+		{ID: "w", Label: "Writer", Kind: "struct", SourceFile: "lib/w.go", Language: "go", Span: sp(1, 2)},
+		{ID: "w.write", Label: ".Write()", Kind: "method", SourceFile: "lib/w.go", Language: "go", Span: sp(3, 5), Signature: sig("(n int, err error)", 1)},
+		{ID: "w.flush", Label: ".Flush()", Kind: "method", SourceFile: "lib/w.go", Language: "go", Span: sp(6, 7), Signature: sig("error", 0)},
+		{ID: "enc", Label: "encode()", Kind: "function", SourceFile: "lib/w.go", Language: "go", Span: sp(8, 9)},
+		{ID: "neww", Label: "NewWriter()", Kind: "function", SourceFile: "lib/w.go", Language: "go", Span: sp(10, 11), Signature: sig("io.WriteCloser", 1)},
+		{ID: "v", Label: "Reader", Kind: "struct", SourceFile: "lib/v.go", Language: "go", Span: sp(1, 2)},
+		{ID: "v.error", Label: ".Error()", Kind: "method", SourceFile: "lib/v.go", Language: "go", Span: sp(3, 4), Signature: sig("error", 0)},
+		{ID: "v.other", Label: ".Other()", Kind: "method", SourceFile: "lib/v.go", Language: "go", Span: sp(5, 6), Signature: sig("", 0)},
+		{ID: "newv", Label: "NewReader()", Kind: "function", SourceFile: "lib/v.go", Language: "go", Span: sp(7, 8), Signature: sig("*Reader", 0)},
+		{ID: "tb", Label: "TestFlush()", Kind: "function", SourceFile: "lib/w_test.go", Language: "go", IsTest: true},
+		{ID: "tc", Label: "TestOther()", Kind: "function", SourceFile: "lib/v_test.go", Language: "go", IsTest: true},
+		{ID: "td", Label: "TestRead()", Kind: "function", SourceFile: "lib/v_test.go", Language: "go", IsTest: true},
+	}, Edges: []graph.Edge{
+		{Source: "w", Target: "w.write", Relation: "method"}, {Source: "w", Target: "w.flush", Relation: "method"},
+		{Source: "w.write", Target: "enc", Relation: "calls"},
+		{Source: "tb", Target: "neww", Relation: "calls"}, {Source: "tb", Target: "w.flush", Relation: "calls"},
+		{Source: "v", Target: "v.error", Relation: "method"}, {Source: "v", Target: "v.other", Relation: "method"},
+		{Source: "tc", Target: "newv", Relation: "calls"}, {Source: "tc", Target: "v.other", Relation: "calls"},
+		{Source: "td", Target: "newv", Relation: "calls"},
+	}}
+	c := New(Options{})
+	c.SetGraph(g)
+	s := c.current()
+	for _, tc := range []struct {
+		file string
+		line int
+		want string
+	}{
+		// encode() <- Write (io.Writer's shape) <- NewWriter <- TestFlush.
+		{"lib/w.go", 8, "[TestFlush() calls (dispatch on Writer)]"},
+		// Error() error is not error's Error() string: only the test that
+		// holds a Reader without a linked call on it.
+		{"lib/v.go", 3, "[TestRead() holds a Reader, calls on it unlinked]"},
+		{"lib/v.go", 5, "[TestOther() calls TestRead() holds a Reader, calls on it unlinked]"},
+	} {
+		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: tc.file, Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: tc.line, OldLines: 1, NewStart: tc.line, NewLines: 1}}}})
+		var got []string
+		for _, r := range s.selectTests(cs, s.impactOf(cs, 3), 3) {
+			got = append(got, r.Label+" "+r.ViaRelation)
+		}
+		if fmt.Sprint(got) != tc.want {
+			t.Errorf("%s:%d: selected %v, want %s", tc.file, tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestNamesWord(t *testing.T) {
+	for _, tc := range []struct {
+		test, name string
+		want       bool
+	}{
+		{"TestDecode", "decode", true},
+		{"TestDecodeCorrupt", "decode", true},
+		{"ExampleEncoding_Decode", "decode", true},
+		{"test_decode_padding", "decode", true},
+		{"TestDecode2", "decode", true},
+		{"TestDumper", "dump", false},
+		{"TestDumpDumper", "dump", true},
+		{"TestEncode", "decode", false},
+		{"TestNYCbCrAAlpha", "nycbcra", true},
+	} {
+		if got := namesWord(tc.test, tc.name); got != tc.want {
+			t.Errorf("namesWord(%q, %q) = %v, want %v", tc.test, tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestSelectionByName: a test named after the changed function is
+// selected even with no edge to it (a package-level variable's method),
+// only in the function's own Go package; a method called through an
+// interface that no test reaches widens first to the tests named after
+// its type.
+func TestSelectionByName(t *testing.T) {
+	sp := func(a, b int) *graph.Span { return &graph.Span{StartLine: a, EndLine: b} }
+	g := &graph.Graph{Directed: true, Nodes: []graph.Node{
+		{ID: "dec", Label: "decode()", Kind: "function", SourceFile: "b32/b32.go", Language: "go", Span: sp(1, 3)},
+		{ID: "c", Label: "Color", Kind: "struct", SourceFile: "b32/color.go", Language: "go", Span: sp(1, 2)},
+		{ID: "c.rgba", Label: ".RGBA()", Kind: "method", SourceFile: "b32/color.go", Language: "go", Span: sp(3, 5), Signature: &graph.Signature{}},
+		{ID: "t1", Label: "TestDecodePadding()", Kind: "function", SourceFile: "b32/b32_test.go", Language: "go", IsTest: true},
+		{ID: "t2", Label: "TestDecode()", Kind: "function", SourceFile: "other/x_test.go", Language: "go", IsTest: true},
+		{ID: "t3", Label: "TestColorAlpha()", Kind: "function", SourceFile: "b32/color_test.go", Language: "go", IsTest: true},
+		{ID: "t4", Label: "TestOther()", Kind: "function", SourceFile: "b32/color_test.go", Language: "go", IsTest: true},
+	}, Edges: []graph.Edge{{Source: "c", Target: "c.rgba", Relation: "method"}}}
+	c := New(Options{})
+	c.SetGraph(g)
+	s := c.current()
+	for _, tc := range []struct {
+		file, want string
+	}{
+		{"b32/b32.go", "[TestDecodePadding() named after decode()]"},
+		{"b32/color.go", "[TestColorAlpha() fallback: named after the type of .RGBA()]"},
+	} {
+		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: tc.file, Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 3, OldLines: 1, NewStart: 3, NewLines: 1}}}})
+		var got []string
+		for _, r := range s.selectTests(cs, s.impactOf(cs, 3), 3) {
+			got = append(got, r.Label+" "+r.ViaRelation)
+		}
+		if fmt.Sprint(got) != tc.want {
+			t.Errorf("%s: selected %v, want %s", tc.file, got, tc.want)
+		}
+	}
+}

@@ -33,30 +33,36 @@ func ParseCatalogMode(s string) (CatalogMode, error) {
 // ActionArg is the argument that picks a grouped tool's operation.
 const ActionArg = "action"
 
+// compactOp is one operation of a grouped tool: a full tool's name and
+// the few words that say what it is for, when its name does not.
+type compactOp struct{ name, hint string }
+
 // compactGroups are the grouped tools and the operations each holds, in
 // advertised order. The action values are the full catalog's tool names,
 // so a grouped call is the same call: group(action=find_callers, label=X)
-// runs find_callers(label=X) through Catalog.Call.
+// runs find_callers(label=X) through Catalog.Call. The groups are few and
+// the hints terse on purpose: every byte here is paid for by a client on
+// every request, and the full catalog is one flag away.
 var compactGroups = []struct {
 	name, title, about string
-	members            []string
+	ops                []compactOp
 }{
-	{"synaptic_search", "Synaptic: search the codebase (start here)", "Find what is relevant to a question.",
-		[]string{"query_graph"}},
-	{"synaptic_symbol", "Synaptic: inspect a symbol", "One symbol: metadata, a summary, its source.",
-		[]string{"get_node", "describe_node", "get_source"}},
-	{"synaptic_relations", "Synaptic: follow relations", "Edges around a symbol: neighbours, callers, callees, references, blast radius, paths.",
-		[]string{"get_neighbors", "find_callers", "find_callees", "find_references", "affected", "shortest_path"}},
-	{"synaptic_overview", "Synaptic: graph overview", "The graph as a whole: stats, hubs, communities, federated repos.",
-		[]string{"graph_stats", "god_nodes", "get_community", "list_repos", "repo_stats"}},
-	{"synaptic_find", "Synaptic: search text and structure", "Grep with the enclosing symbol of each hit, SYNQL structural queries and patterns, dynamic-dispatch blind spots.",
-		[]string{"search_text", "structural_search", "dynamic_hazards"}},
-	{"synaptic_audit", "Synaptic: audits", "Rule-pack findings: the SQL audit, advice on one query, the readiness audit.",
-		[]string{"audit_sql", "advise_sql", "readiness_audit"}},
-	{"synaptic_changes", "Synaptic: what a change breaks", "Working changes (git), forecasts, tests to run, edit and rename plans, history.",
-		[]string{"working_changes_impact", "predict_impact", "affected_tests", "predict_edit", "plan_rename", "time_travel_diff"}},
-	{"synaptic_prs", "Synaptic: pull requests", "Pull requests through the gh CLI, with their blast radius.",
-		[]string{"list_prs", "get_pr_impact", "triage_prs"}},
+	{"synaptic_search", "Synaptic: search first", "Find code.", []compactOp{
+		{"query_graph", "nodes relevant to a question"},
+		{"search_text", "grep"},
+		{"structural_search", "SYNQL: MATCH (c:class) WHERE c.loc>500 RETURN c"},
+		{"dynamic_hazards", "reflection/eval sites"}}},
+	{"synaptic_relations", "Synaptic: symbols", "A symbol, its edges.", []compactOp{
+		{"get_node", ""}, {"describe_node", "takes/returns/calls"}, {"get_source", ""},
+		{"get_neighbors", ""}, {"find_callers", ""}, {"find_callees", ""},
+		{"find_references", "every use"}, {"affected", "blast radius"}, {"shortest_path", ""}}},
+	{"synaptic_overview", "Synaptic: overview", "Whole graph; audits.", []compactOp{
+		{"graph_stats", ""}, {"god_nodes", "hubs"}, {"get_community", ""}, {"list_repos", ""}, {"repo_stats", ""},
+		{"audit_sql", ""}, {"advise_sql", "critique one query"}, {"readiness_audit", "port blockers"}}},
+	{"synaptic_changes", "Synaptic: changes", "Change impact (git, gh).", []compactOp{
+		{"working_changes_impact", "git diff vs base"}, {"predict_impact", "forecast"}, {"affected_tests", "tests to run"},
+		{"predict_edit", "kind: delete|signature|visibility"}, {"plan_rename", ""}, {"time_travel_diff", ""},
+		{"list_prs", ""}, {"get_pr_impact", ""}, {"triage_prs", ""}}},
 }
 
 // Compact is the catalog seen through grouped tools. Tools it does not
@@ -75,10 +81,12 @@ func (c *Catalog) Compact() *Compact {
 	grouped := map[string]bool{}
 	for _, g := range compactGroups {
 		var members []Tool
-		for _, name := range g.members {
-			if t, ok := c.Tool(name); ok {
+		var hints []string
+		for _, op := range g.ops {
+			if t, ok := c.Tool(op.name); ok {
 				members = append(members, t)
-				grouped[name] = true
+				hints = append(hints, op.hint)
+				grouped[op.name] = true
 			}
 		}
 		if len(members) == 0 {
@@ -87,7 +95,7 @@ func (c *Catalog) Compact() *Compact {
 		for _, m := range members {
 			v.groups[g.name] = append(v.groups[g.name], m.Name)
 		}
-		v.tools = append(v.tools, groupTool(g.name, g.title, g.about, members))
+		v.tools = append(v.tools, groupTool(g.name, g.title, g.about, members, hints))
 	}
 	for _, t := range c.Tools() {
 		if !grouped[t.Name] {
@@ -124,16 +132,19 @@ func (v *Compact) Call(ctx context.Context, name string, args json.RawMessage) (
 }
 
 // groupTool builds one grouped tool: its schema is the union of the
-// members' arguments (types only, the prose is in the description) plus
-// the required action.
-func groupTool(name, title, about string, members []Tool) Tool {
+// members' arguments (types only) plus the required action; its
+// description lists each action's arguments and hint.
+func groupTool(name, title, about string, members []Tool, hints []string) Tool {
 	props := map[string]any{}
 	var actions, lines []string
 	ann := Annotations{ReadOnlyHint: true, IdempotentHint: true}
-	for _, t := range members {
+	for i, t := range members {
 		actions = append(actions, t.Name)
-		args := argSummary(t, props)
-		lines = append(lines, fmt.Sprintf("- %s(%s): %s", t.Name, strings.Join(args, ", "), firstSentence(t.Description)))
+		line := fmt.Sprintf("%s(%s)", t.Name, strings.Join(argSummary(t, props), ","))
+		if hints[i] != "" {
+			line += " " + hints[i]
+		}
+		lines = append(lines, line)
 		ann.ReadOnlyHint = ann.ReadOnlyHint && t.Annotations.ReadOnlyHint
 		ann.IdempotentHint = ann.IdempotentHint && t.Annotations.IdempotentHint
 		ann.DestructiveHint = ann.DestructiveHint || t.Annotations.DestructiveHint
@@ -143,7 +154,7 @@ func groupTool(name, title, about string, members []Tool) Tool {
 	schema := map[string]any{"type": "object", "properties": props, "required": []string{ActionArg}}
 	return Tool{
 		Name: name, Title: title,
-		Description: about + " Set action to one of (* = required):\n" + strings.Join(lines, "\n"),
+		Description: about + " action (*required):\n" + strings.Join(lines, "\n"),
 		InputSchema: mustJSON(schema), Annotations: ann,
 	}
 }
@@ -176,25 +187,4 @@ func argSummary(t Tool, props map[string]any) (args []string) {
 		args = append(args, n)
 	}
 	return args
-}
-
-// maxOpSummary bounds one operation's line in a group's description: the
-// compact catalog exists for clients that pay per token of tool
-// definitions; the full description is one tools/list away.
-const maxOpSummary = 90
-
-// firstSentence keeps a description's first sentence, cut at a word
-// boundary past maxOpSummary bytes.
-func firstSentence(s string) string {
-	if i := strings.Index(s, ". "); i >= 0 {
-		s = s[:i+1]
-	}
-	if len(s) > maxOpSummary {
-		cut := strings.LastIndexByte(s[:maxOpSummary], ' ')
-		if cut <= 0 {
-			cut = maxOpSummary
-		}
-		s = s[:cut] + "…"
-	}
-	return s
 }

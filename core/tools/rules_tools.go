@@ -37,59 +37,59 @@ const (
 var (
 	findingProps = map[string]any{
 		"rule_id": typ("string"), "severity": typ("string"), "category": typ("string"), "subsystem": typ("string"),
-		"title": typ("string"), "detail": typ("string"), "location": typ("string"), "node_ids": map[string]any{"type": "array", "items": typ("string")},
+		"title": typ("string"), "detail": typ("string"), "location": typ("string"), "node_ids": stringList,
 		"evidence": typ("string"), "remediation": typ("string"), "confidence": typ("number"), "impact": typ("integer"),
 	}
-	packsProp   = arrayOf(map[string]any{"name": typ("string"), "findings": typ("integer"), "error": typ("string")})
+	// sqlFindingProps are the members the spec lists for SQL findings;
+	// the rest are declared by readiness_audit, where they matter.
+	sqlFindingProps = map[string]any{
+		"rule_id": typ("string"), "severity": typ("string"), "category": typ("string"), "title": typ("string"),
+		"detail": typ("string"), "location": typ("string"), "remediation": typ("string"), "confidence": typ("number"),
+	}
+	packsProp   = objects
 	auditSchema = outSchema(map[string]any{
-		"version": typ("integer"), "summary": typ("string"), "findings": arrayOf(findingProps),
+		"version": typ("integer"), "summary": typ("string"), "findings": arrayOf(sqlFindingProps),
 		"total": typ("integer"), "packs": packsProp, "partial": typ("boolean"),
 	}, "version", "summary", "findings")
 	readinessSchema = outSchema(map[string]any{
 		"version": typ("integer"), "profile": typ("string"), "summary": typ("string"), "counts_by_severity": typ("object"),
-		"groups":   arrayOf(map[string]any{"subsystem": typ("string"), "count": typ("integer"), "by_severity": typ("object")}),
-		"findings": arrayOf(findingProps), "total": typ("integer"), "skipped": map[string]any{"type": "array", "items": typ("string")},
+		"groups":   objects,
+		"findings": arrayOf(findingProps), "total": typ("integer"), "skipped": stringList,
 		"packs": packsProp, "partial": typ("boolean"),
 	}, "version", "summary", "counts_by_severity", "groups", "findings", "skipped")
 )
 
 // ruleTools returns the rule-pack tools.
 func (c *Catalog) ruleTools() []Tool {
-	severity := enumStr("severity", "Only return findings at least this severe.", "", severityValues...)
-	limit := integer("limit", "Max findings listed before a +N more summary. Ignored when verbose is true.", 20, 1, -1)
+	severity := enumStr("severity", "Minimum severity.", "", severityValues...)
+	limit := integer("limit", "Max listed.", 20, 1, -1)
 	tools := []Tool{
 		{
-			Name:  "readiness_audit",
-			Title: "Readiness audit",
-			Description: "Static port/readiness audit over the graph plus source and config metadata. It ranks likely blockers from framework sentinel returns, " +
-				"placeholders/stubs, generated-resource noise, and project metadata. It does not run a build.",
+			Name:        "readiness_audit",
+			Description: "Port/readiness blockers found without a build: stubs, sentinels, generated noise.",
 			InputSchema: object(
-				str("profile", "Rule profile. Default auto; use generic for a language-neutral scan."),
-				str("repo", "In a federated store, restrict the audit to one repo tag."),
+				str("profile", "auto (default) or generic."),
+				str("repo", "Federated member tag."),
 				severity, limit,
-				boolean("verbose", "List every finding and include detail, remediation, evidence, confidence, and impact."),
+				boolean("verbose", "List all, with detail."),
 			),
 			OutputSchema: readinessSchema,
 			Run:          c.run(c.readinessAudit),
 		},
 		{
-			Name:  "audit_sql",
-			Title: "Audit SQL",
-			Description: "Audit the codebase's SQL for performance and security problems over the SQL-aware graph: row-level-security gaps, over-broad grants, " +
-				"likely SQL injection, missing indexes on filter/foreign-key columns, SELECT *, non-sargable predicates, N+1 patterns, and missing primary keys.",
+			Name:        "audit_sql",
+			Description: "Audit the SQL: RLS gaps, grants, injection, missing indexes and keys, SELECT *, non-sargable, N+1.",
 			InputSchema: object(severity, limit,
-				boolean("verbose", "List all findings AND each finding's full detail + fix, instead of the terse one-line-per-finding summary.")),
+				boolean("verbose", "List all, with detail.")),
 			OutputSchema: auditSchema,
 			Run:          c.run(c.auditSQL),
 		},
 		{
-			Name:  "advise_sql",
-			Title: "Advise on a SQL query",
-			Description: "Critique a single candidate query before it is written. Runs the same performance + security checks on the query text and cross-references the graph: " +
-				"whether the referenced tables exist, are behind row-level security, and have indexes on the columns you filter on.",
+			Name:        "advise_sql",
+			Description: "Critique one query before writing it: audit checks plus its tables' existence, RLS and indexes.",
 			InputSchema: object(
 				str("query", "The SQL to critique.").required(),
-				enumStr("dialect", "Optional dialect hint.", "", "postgres", "mysql", "mssql", "sqlite"),
+				enumStr("dialect", "Dialect hint.", "", "postgres", "mysql", "mssql", "sqlite"),
 			),
 			OutputSchema: auditSchema,
 			Run:          c.run(c.adviseSQL),

@@ -34,8 +34,10 @@ func enumStr(name, desc string, def string, values ...string) prop {
 	return p
 }
 
+// boolean declares a flag; every flag defaults to false, which JSON Schema
+// already means by its absence.
 func boolean(name, desc string) prop {
-	return prop{name: name, schema: map[string]any{"type": "boolean", "description": desc, "default": false}}
+	return prop{name: name, schema: map[string]any{"type": "boolean", "description": desc}}
 }
 
 // integer declares an integer; min < 0 or max < 0 leaves that bound open.

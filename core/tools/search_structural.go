@@ -29,16 +29,13 @@ func (c *Catalog) structuralSearchTool() Tool {
 		names[i] = string(p)
 	}
 	return Tool{
-		Name:  "structural_search",
-		Title: "Structural search (SYNQL)",
-		Description: "Structural search over the graph with SYNQL (MATCH (c:class) WHERE c.loc > 500 RETURN c), a named architectural pattern, or a file outline. " +
-			"Not text search (use search_text): it matches kind, visibility, loc, fan-in/out, community, signature parts. .name is the bare symbol; =~ is a regex match. " +
-			"Paths: -[:calls*1..3]-> (at most 8 hops); RETURN count(x) or fields for scalar groups.",
+		Name:        "structural_search",
+		Description: "SYNQL structural search (MATCH (c:class) WHERE c.loc > 500 RETURN c), a named pattern, or a file outline.",
 		InputSchema: object(
-			str("query", "A SYNQL query: MATCH pattern [WHERE expr] RETURN items [ORDER BY keys] [LIMIT n]. Fields: "+fieldNames()+"."),
-			str("pattern", "A built-in pattern instead of a query: "+strings.Join(names, ", ")+". Wins over query and file."),
-			str("file", "List every symbol defined in files whose path contains this string, ordered by line (used when query and pattern are omitted)."),
-			integer("limit", "Maximum rows returned.", defaultStructuralLimit, 1, maxStructuralLimit),
+			str("query", "MATCH ... [WHERE] RETURN ... [ORDER BY] [LIMIT]. Fields: "+fieldNames()+"."),
+			str("pattern", "Built-in pattern: "+strings.Join(names, ", ")+"."),
+			str("file", "Outline files matching this."),
+			integer("limit", "Max rows.", defaultStructuralLimit, 1, maxStructuralLimit),
 		),
 		OutputSchema: structuralSchema,
 		Annotations:  readOnly,

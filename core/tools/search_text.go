@@ -23,20 +23,17 @@ const (
 
 // searchTextTool declares search_text.
 func (c *Catalog) searchTextTool() Tool {
-	caseProp := prop{name: "case_sensitive", schema: map[string]any{"type": "boolean", "description": "Force case sensitivity. Omit for smart case: insensitive unless the pattern has an upper-case letter (escapes such as \\W do not count); true is always sensitive, false always insensitive."}}
+	caseProp := prop{name: "case_sensitive", schema: map[string]any{"type": "boolean", "description": "Default: smart case."}}
 	return Tool{
-		Name:  "search_text",
-		Title: "Search text",
-		Description: "Content search over the source files (the text the graph does not model: string literals, config values, log messages, TODOs, error strings), " +
-			"read through the --source-root jail, honouring .gitignore/.synapticignore and skipping synaptic output, binary and sensitive files. " +
-			"Every hit names the innermost symbol whose span encloses it, so a matched line is a pivot to affected/find_callers.",
+		Name:        "search_text",
+		Description: "Grep the source (strings, config, logs, TODOs); each hit names its enclosing symbol.",
 		InputSchema: object(
-			str("pattern", "An RE2 regular expression (line by line: ^ and $ anchor at each line), or a fixed string with literal=true.").required(),
-			boolean("literal", "Treat pattern as a fixed string, not a regex."),
+			str("pattern", "RE2 regex, per line.").required(),
+			boolean("literal", "pattern is a fixed string."),
 			caseProp,
-			str("repo", "Restrict to one federated member (a tag from list_repos), located under <source-root>/<tag>."),
-			str("path_glob", "Only files matching this glob, relative to each repo root: **/*.ts, src/**; a pattern without a slash matches a file name at any depth."),
-			integer("max_results", "Hits returned before truncation is flagged.", defaultTextResults, 1, maxTextResults),
+			str("repo", "Federated member tag."),
+			str("path_glob", "File glob, e.g. src/**/*.ts."),
+			integer("max_results", "Hits before truncation.", defaultTextResults, 1, maxTextResults),
 		),
 		OutputSchema: searchTextSchema,
 		Annotations:  readOnly,
@@ -50,9 +47,7 @@ var searchTextSchema = outSchema(map[string]any{
 	"hits": arrayOf(map[string]any{
 		"repo": typ("string"), "file": typ("string"), "line": typ("integer"), "col": typ("integer"),
 		"match": typ("string"), "line_text": typ("string"),
-		"node": map[string]any{"type": []string{"object", "null"}, "properties": map[string]any{
-			"id": typ("string"), "label": typ("string"), "kind": typ("string"), "community": map[string]any{"type": []string{"integer", "null"}},
-		}},
+		"node": map[string]any{"type": []string{"object", "null"}},
 	}),
 }, "pattern", "total", "truncated", "files_scanned", "hits")
 

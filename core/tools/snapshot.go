@@ -44,6 +44,9 @@ type snapshot struct {
 
 	dynOnce sync.Once
 	dyn     *dynamicIndex
+
+	dispatchOnce sync.Once
+	dispatch     *dispatchIndex
 }
 
 type repoCount struct {

@@ -6,6 +6,10 @@ import "encoding/json"
 // non-destructive, idempotent, and closed-world (they do not shell out).
 var readOnly = Annotations{ReadOnlyHint: true, IdempotentHint: true}
 
+// nameHelp documents every argument that names a node: the resolution
+// cascade accepts all of these forms.
+const nameHelp = "Name, name@file or id."
+
 // defaults are the per-call defaults; Concise lowers them exactly as the
 // spec lists (lists 20, get_community 40, top_n 6, context_lines 25,
 // token_budget 800, terse query list 10). Explicit arguments always win.
@@ -25,170 +29,141 @@ func (c *Catalog) defaults() defaults {
 func (c *Catalog) buildTools() []Tool {
 	d := c.defaults()
 	labelProp := func(desc string) prop { return str("label", desc).required() }
-	limitProp := func(what string) prop {
-		return integer("limit", "Max "+what+" listed before a +N more summary. Ignored when verbose is true.", d.limit, 1, -1)
-	}
-	verboseProp := func(what string) prop {
-		return boolean("verbose", "List every "+what+" instead of the capped top-N.")
-	}
-	sitesProp := func(what string) prop {
-		return boolean("show_sites", "Under each "+what+", print the source line of every call/reference site (at file:line: <code>), read from the source-root jail.")
-	}
+	limitProp := integer("limit", "Max listed.", d.limit, 1, -1)
+	verboseProp := boolean("verbose", "List all.")
+	depthProp := integer("depth", "Hops, 1..16.", 3, -1, -1)
+	sitesProp := boolean("show_sites", "Print each site's line.")
 	tools := []Tool{
 		{
-			Name:  "query_graph",
-			Title: "Synaptic: Query This Codebase (Start Here)",
-			Description: "Primary entry point. Retrieve the subgraph most relevant to a natural-language question: " +
-				"nodes ranked by relevance (label matches weighted by IDF, expanded best-first through their neighbours). " +
-				"Terse by default (top nodes only); full=true adds every budget-bounded node and the edges between them.",
+			Name:        "query_graph",
+			Title:       "Synaptic: Query This Codebase (Start Here)",
+			Description: "Start here: the nodes most relevant to a question, ranked; full=true adds edges.",
 			InputSchema: object(
-				str("question", "The natural-language question or symbol name.").required(),
-				enumStr("mode", "Traversal mode. Both expand best-first by relevance; bfs breaks ties toward shallower nodes, dfs deeper ones.", "bfs", "bfs", "dfs"),
-				boolean("full", "Return the whole budget-bounded subgraph with EDGE lines instead of the terse top-N node list."),
-				integer("token_budget", "Approximate output token budget; maps to a node cap of about budget/40 (10..400).", d.tokenBudget, 1, -1),
-				strArray("context_filter", "Keep only nodes whose source file path contains one of these substrings."),
-				str("since", "Recency boost: nodes whose file changed since this baseline rank higher. A git ref (main, HEAD~10), a date (\"2 weeks ago\"), or auto for the default branch; scope is merge-base..working tree, uncommitted edits included. Silently ignored outside git."),
-				enumStr("recency_mode", "Only with since: boost re-ranks matches by recency; seed also injects changed nodes as seeds (\"what did this branch change\").", "boost", "boost", "seed"),
+				str("question", "Question or symbol.").required(),
+				enumStr("mode", "Tie-break: shallower (bfs) or deeper (dfs).", "bfs", "bfs", "dfs"),
+				boolean("full", "Whole subgraph with edges."),
+				integer("token_budget", "Approximate output tokens.", d.tokenBudget, 1, -1),
+				strArray("context_filter", "File path substrings to keep."),
+				str("since", "Boost nodes changed since a git ref, date or auto."),
+				enumStr("recency_mode", "With since: seed also starts from changed nodes.", "boost", "boost", "seed"),
 			),
 			OutputSchema: querySchema,
 			Run:          c.run(c.queryGraph),
 		},
 		{
 			Name:         "get_node",
-			Title:        "Get node",
-			Description:  "Show a node's metadata and degree: label, id, source file, type, community, degree, plus kind, visibility, LOC and the doc comment's first sentence when recorded.",
-			InputSchema:  object(labelProp("A label, bare name, node id, source file or label@file qualifier.")),
+			Description:  "A node's metadata: id, file, kind, community, degree, LOC, doc.",
+			InputSchema:  object(labelProp(nameHelp)),
 			OutputSchema: nodeSchema,
 			Run:          c.run(c.getNode),
 		},
 		{
-			Name:  "get_source",
-			Title: "Get source",
-			Description: "Return the actual source lines of a symbol (or of a file range), read under the --source-root jail. " +
-				"The only tool that returns raw file contents.",
+			Name:        "get_source",
+			Description: "Source of a symbol or file range (the only tool returning file contents).",
 			InputSchema: object(
-				str("label", "Resolves to a node. Omit when reading by file."),
-				str("file", "Read this repo-relative file directly instead of resolving a symbol."),
-				str("lines", "With file: the range to read, \"108-140\", or \"108\" (reads context_lines from there). Ignored without file."),
-				integer("context_lines", "How many lines to return from the symbol's/line's start, clamped to 1..400.", d.contextLines, -1, -1),
+				str("label", "Symbol; omit with file."),
+				str("file", "Repo-relative file."),
+				str("lines", "With file: \"108-140\" or \"108\"."),
+				integer("context_lines", "Lines, 1..400.", d.contextLines, -1, -1),
 			),
 			Run: c.run(c.getSource),
 		},
 		{
 			Name:        "get_neighbors",
-			Title:       "Get neighbors",
-			Description: "List a node's neighbours with a direction marker and the relation, optionally filtered by relation.",
+			Description: "A node's neighbours with direction and relation.",
 			InputSchema: object(
-				labelProp("The node (label, bare name, id, file, or label@file)."),
-				str("relation_filter", "Case-insensitive substring; keep only neighbours whose relation contains it."),
-				sitesProp("neighbour"),
-				limitProp("neighbours"),
-				verboseProp("neighbour"),
+				labelProp(nameHelp),
+				str("relation_filter", "Relation substring."),
+				sitesProp, limitProp, verboseProp,
 			),
 			OutputSchema: neighborsSchema,
 			Run:          c.run(c.getNeighbors),
 		},
 		{
 			Name:        "get_community",
-			Title:       "Get community",
-			Description: "List the members of a community (label and source file), one page at a time.",
+			Description: "A community's members, a page at a time.",
 			InputSchema: object(
-				integer("community_id", "The community id (0 = largest).", -1, 0, -1).required(),
-				integer("offset", "Members to skip before the page.", 0, 0, -1),
-				integer("limit", "Maximum members in this page.", d.community, 1, -1),
+				integer("community_id", "Community id (0 = largest).", -1, 0, -1).required(),
+				integer("offset", "Members to skip.", 0, 0, -1),
+				integer("limit", "Page size.", d.community, 1, -1),
 			),
 			Run: c.run(c.getCommunity),
 		},
 		{
-			Name:  "god_nodes",
-			Title: "God nodes",
-			Description: "The most-connected nodes (highest degree, every edge kind) with how many tests transitively exercise each. " +
-				"Degree measures structural size, not incoming dependence: use affected for blast radius.",
+			Name:        "god_nodes",
+			Description: "The most-connected nodes with their test counts (for blast radius use affected).",
 			InputSchema: object(
-				integer("top_n", "How many to return; capped at 200 per page (page further with offset).", d.topN, 1, -1),
-				integer("offset", "Hubs to skip before the page; the numbering keeps the absolute rank.", 0, 0, -1),
+				integer("top_n", "How many, at most 200.", d.topN, 1, -1),
+				integer("offset", "Hubs to skip.", 0, 0, -1),
 			),
 			OutputSchema: godSchema,
 			Run:          c.run(c.godNodes),
 		},
 		{
 			Name:         "graph_stats",
-			Title:        "Graph stats",
-			Description:  "Node, edge and community counts plus the edge-confidence breakdown, cross-language, cross-repo and dynamic-dispatch counts.",
+			Description:  "Node, edge, community, confidence, cross-language/repo and dynamic-site counts.",
 			InputSchema:  object(),
 			OutputSchema: statsSchema,
 			Run:          c.run(c.graphStats),
 		},
 		{
 			Name:         "list_repos",
-			Title:        "List repos",
-			Description:  "Federated workspace members (repo tags) with node/edge counts; edges count under their source node's repo.",
+			Description:  "Federated members with node/edge counts.",
 			InputSchema:  object(),
 			OutputSchema: reposSchema,
 			Run:          c.run(c.listRepos),
 		},
 		{
 			Name:        "repo_stats",
-			Title:       "Repo stats",
-			Description: "Node and edge counts for one federated member.",
-			InputSchema: object(str("repo", "The repo tag (see list_repos).").required()),
+			Description: "Counts for one federated member.",
+			InputSchema: object(str("repo", "Repo tag (see list_repos).").required()),
 			Run:         c.run(c.repoStats),
 		},
 		{
-			Name:  "shortest_path",
-			Title: "Shortest path",
-			Description: "Shortest connection between two nodes, undirected by default. Each node is a copy-ready label@file identity; " +
-				"arrows keep the stored edge direction, so a backward arrow means \"connected through\", not a call chain. directed=true asks for a forward chain.",
+			Name:        "shortest_path",
+			Description: "Shortest connection between two nodes, undirected unless directed=true.",
 			InputSchema: object(
 				str("source", "Start node.").required(),
 				str("target", "End node.").required(),
 				integer("max_hops", "Hop limit.", 8, 1, -1),
-				boolean("directed", "Follow edges forward only (calls, imports, references; not containment), giving a call chain from source to target; falls back to the undirected path, saying so, when there is none."),
+				boolean("directed", "Forward edges only (a call chain)."),
 			),
 			Run: c.run(c.shortestPath),
 		},
 		{
-			Name:  "affected",
-			Title: "Affected (reverse impact)",
-			Description: "The nodes that transitively depend on a symbol (the blast radius of changing it), walking impact edges backward. " +
-				"A class/type folds in its members, since callers attach to methods.",
+			Name:        "affected",
+			Description: "Blast radius: what transitively depends on a symbol (a class folds in its members).",
 			InputSchema: object(
-				labelProp("The symbol to start from."),
-				integer("depth", "Maximum hops to walk backward, clamped to 1..16.", 3, -1, -1),
-				strArray("relations", "Edge relations to follow. Default: the structural-impact set plus cross-language relations."),
-				limitProp("dependents"),
-				verboseProp("dependent"),
+				labelProp(nameHelp),
+				depthProp,
+				strArray("relations", "Relations to follow; default the impact set."),
+				limitProp, verboseProp,
 			),
 			OutputSchema: affectedSchema,
 			Run:          c.run(c.affected),
 		},
 		{
 			Name:        "find_callers",
-			Title:       "Find callers",
-			Description: "Who calls, uses or references this symbol (incoming call-like edges). A class folds in its members' external callers.",
-			InputSchema: object(labelProp("The symbol."), limitProp("callers"), verboseProp("caller"), sitesProp("caller")),
+			Description: "Who calls or uses a symbol; a class folds in its members.",
+			InputSchema: object(labelProp(nameHelp), limitProp, verboseProp, sitesProp),
 			Run:         c.run(c.finder(callersMode)),
 		},
 		{
 			Name:        "find_callees",
-			Title:       "Find callees",
-			Description: "What this symbol calls, uses or references (outgoing call-like edges). A class folds in its members' callees.",
-			InputSchema: object(labelProp("The symbol."), limitProp("callees"), verboseProp("callee"), sitesProp("callee")),
+			Description: "What a symbol calls or uses; a class folds in its members.",
+			InputSchema: object(labelProp(nameHelp), limitProp, verboseProp, sitesProp),
 			Run:         c.run(c.finder(calleesMode)),
 		},
 		{
-			Name:  "find_references",
-			Title: "Find references",
-			Description: "Every place a symbol is used: all incoming edges except structural ownership (contains/method/defines/has_*), " +
-				"so imports, inheritance and type uses count. No member folding.",
-			InputSchema: object(labelProp("The symbol."), limitProp("references"), verboseProp("reference"), sitesProp("reference")),
+			Name:        "find_references",
+			Description: "Every use of a symbol: calls, imports, inheritance, type uses.",
+			InputSchema: object(labelProp(nameHelp), limitProp, verboseProp, sitesProp),
 			Run:         c.run(c.finder(referencesMode)),
 		},
 		{
 			Name:         "describe_node",
-			Title:        "Describe node",
-			Description:  "A compact \"takes X, returns Y, calls Z\" description composed from the captured signature, outgoing calls and the doc comment's first sentence (graph only, no source read).",
-			InputSchema:  object(labelProp("The symbol (bare name, label, node id or source file).")),
+			Description:  "\"Takes X, returns Y, calls Z\" for a symbol (graph only).",
+			InputSchema:  object(labelProp(nameHelp)),
 			OutputSchema: describeSchema,
 			Run:          c.run(c.describeNode),
 		},
@@ -210,18 +185,16 @@ func (c *Catalog) buildTools() []Tool {
 // Output schemas. Optional members are listed in properties but not in
 // required, so the same schema covers the found and not-found shapes.
 var (
-	candidatesSchema = map[string]any{"type": "array", "items": map[string]any{"type": "object", "properties": map[string]any{
-		"id": typ("string"), "label": typ("string"), "kind": typ("string"), "owner": typ("string"),
-		"source_file": typ("string"), "line": typ("integer"), "degree": typ("integer"), "qualified": typ("string"),
-	}}}
+	// candidatesSchema is the disambiguation list of an unresolved name:
+	// its rows are documented in the text answer, so only the shape is
+	// declared here, keeping tools/list small.
+	candidatesSchema = objects
 
-	statsSchema = outSchema(map[string]any{
-		"nodes": typ("integer"), "edges": typ("integer"), "communities": typ("integer"),
-		"extracted": typ("integer"), "inferred": typ("integer"), "ambiguous": typ("integer"),
-		"cross_repo": typ("integer"), "cross_language": typ("integer"),
-		"dynamic_sites": typ("integer"), "dynamic_sites_opaque": typ("integer"), "dynamic_refs_linked": typ("integer"),
-	}, "nodes", "edges", "communities", "extracted", "inferred", "ambiguous", "cross_repo", "cross_language",
-		"dynamic_sites", "dynamic_sites_opaque", "dynamic_refs_linked")
+	// statsSchema: every member is required and every member is an
+	// integer, which additionalProperties says once instead of per member.
+	statsSchema = mustJSON(map[string]any{"type": "object", "additionalProperties": typ("integer"), "required": []string{
+		"nodes", "edges", "communities", "extracted", "inferred", "ambiguous", "cross_repo", "cross_language",
+		"dynamic_sites", "dynamic_sites_opaque", "dynamic_refs_linked"}})
 
 	nodeSchema = outSchema(map[string]any{
 		"found": typ("boolean"), "id": typ("string"), "label": typ("string"), "source_file": typ("string"),
@@ -246,9 +219,9 @@ var (
 
 	describeSchema = outSchema(map[string]any{
 		"found": typ("boolean"), "id": typ("string"), "label": typ("string"), "kind": typ("string"),
-		"summary": typ("string"), "doc": typ("string"), "callees": map[string]any{"type": "array", "items": typ("string")},
+		"summary": typ("string"), "doc": typ("string"), "callees": stringList,
 		"signature": map[string]any{"type": []string{"string", "null"}},
-		"members":   map[string]any{"type": "array", "items": typ("string")}, "member_count": typ("integer"),
+		"members":   stringList, "member_count": typ("integer"),
 		"ambiguous": typ("boolean"), "candidates": candidatesSchema,
 		"dynamic_caveat": caveatSchema,
 	}, "found")
@@ -272,6 +245,13 @@ var (
 )
 
 func typ(t string) map[string]any { return map[string]any{"type": t} }
+
+// objects and stringList are the shapes of secondary arrays whose rows
+// the outputSchema declares only by type.
+var (
+	objects    = map[string]any{"type": "array", "items": typ("object")}
+	stringList = map[string]any{"type": "array", "items": typ("string")}
+)
 
 func arrayOf(props map[string]any) map[string]any {
 	return map[string]any{"type": "array", "items": map[string]any{"type": "object", "properties": props}}

@@ -11,6 +11,11 @@
 // binary finishes: every test that fails is found, not only the first.
 //
 //	go run ./eval/testselect -bin bin/synaptic -per 6
+//
+// Running the tests takes most of the time and does not depend on
+// synaptic: -cache FILE keeps every package's and mutant's test outcome
+// (keyed by the Go version, package, mutant and offset), so a rerun after a
+// change to the selection only runs affected-tests.
 package main
 
 import (
@@ -27,6 +32,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -49,8 +55,14 @@ func main() {
 	depths := flag.String("depths", "3,5", "affected_tests depths to score")
 	keep := flag.Bool("keep", false, "keep the temp repository")
 	verbose := flag.Bool("v", false, "print every mutant")
+	cacheFile := flag.String("cache", "", "keep test outcomes in this JSON file and reuse them")
 	flag.Parse()
-	if err := run(*bin, strings.Split(*pkgs, ","), *per, parseDepths(*depths), *keep, *verbose); err != nil {
+	outcomes = loadCache(*cacheFile)
+	err := run(*bin, strings.Split(*pkgs, ","), *per, parseDepths(*depths), *keep, *verbose)
+	if cerr := saveCache(*cacheFile); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "testselect:", err)
 		os.Exit(1)
 	}
@@ -124,8 +136,8 @@ func run(bin string, pkgs []string, per int, depths []int, keep, verbose bool) e
 	start := time.Now()
 	evaluated := 0
 	for _, p := range copied {
-		suite, err := testsThatRun(repo, p, "")
-		if err != nil || len(suite.passed) == 0 {
+		suite, err := cachedRun(repo, p, "baseline")
+		if err != nil || len(suite.Passed) == 0 {
 			fmt.Fprintf(os.Stderr, "skip %s: baseline tests do not pass (%v)\n", p, err)
 			continue
 		}
@@ -264,13 +276,13 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 		return err
 	}
 	defer os.WriteFile(path, orig, 0o644)
-	res, err := testsThatRun(repo, pkg, "")
+	res, err := cachedRun(repo, pkg, fmt.Sprintf("%s %s@%d", m.file, m.name, m.at))
 	if err != nil {
 		return err
 	}
 	var failing []string
-	for _, t := range res.failed {
-		if suite.passed[t] { // a test that passes unmutated
+	for _, t := range res.Failed {
+		if suite.Passed[t] { // a test that passes unmutated
 			failing = append(failing, t)
 		}
 	}
@@ -281,17 +293,17 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 		}
 		sel := 0
 		for t := range predicted {
-			if suite.passed[t] {
+			if suite.Passed[t] {
 				sel++
 			}
 		}
-		frac := float64(sel) / float64(len(suite.passed))
+		frac := float64(sel) / float64(len(suite.Passed))
 		s := &scores[k]
 		s.all++
 		s.selectAll += frac
-		if res.initCrash || len(failing) == 0 {
+		if res.InitCrash || len(failing) == 0 {
 			if verbose && k == 0 {
-				fmt.Printf("  %-22s %-28s not killed%s; %d selected\n", pkg, m.name, map[bool]string{true: " (crash before any test)"}[res.initCrash], sel)
+				fmt.Printf("  %-22s %-28s not killed%s; %d selected\n", pkg, m.name, map[bool]string{true: " (crash before any test)"}[res.InitCrash], sel)
 			}
 			continue
 		}
@@ -309,12 +321,12 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 		s.predictedFailing += hit
 		s.recallSum += float64(hit) / float64(len(failing))
 		s.selectSum += frac
-		s.oracleSum += float64(len(failing)) / float64(len(suite.passed))
+		s.oracleSum += float64(len(failing)) / float64(len(suite.Passed))
 		if hit == len(failing) {
 			s.perfect++
 		}
 		if verbose {
-			fmt.Printf("  depth %d %-22s %-28s %d/%d failing predicted, %d/%d selected, missed %v\n", d, pkg, m.name, hit, len(failing), sel, len(suite.passed), missed)
+			fmt.Printf("  depth %d %-22s %-28s %d/%d failing predicted, %d/%d selected, missed %v\n", d, pkg, m.name, hit, len(failing), sel, len(suite.Passed), missed)
 		}
 	}
 	return nil
@@ -344,9 +356,54 @@ func predict(repo, bin, pkg string, depth int) (map[string]bool, error) {
 
 // result is one package's test outcome, top-level tests only.
 type result struct {
-	passed    map[string]bool
-	failed    []string
-	initCrash bool // the binary died before reporting any test
+	Passed    map[string]bool `json:"passed"`
+	Failed    []string        `json:"failed"`
+	InitCrash bool            `json:"init_crash"` // the binary died before reporting any test
+}
+
+// outcomes are the cached test outcomes, by cacheKey.
+var outcomes = map[string]result{}
+
+func cacheKey(pkg, what string) string {
+	return runtime.Version() + " " + pkg + " " + what
+}
+
+// cachedRun is testsThatRun through the cache; what names the tree state
+// (the baseline, or one mutant).
+func cachedRun(repo, pkg, what string) (result, error) {
+	if r, ok := outcomes[cacheKey(pkg, what)]; ok {
+		return r, nil
+	}
+	r, err := testsThatRun(repo, pkg)
+	if err == nil {
+		outcomes[cacheKey(pkg, what)] = r
+	}
+	return r, err
+}
+
+func loadCache(path string) map[string]result {
+	m := map[string]result{}
+	if path == "" {
+		return m
+	}
+	if b, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(b, &m); err != nil {
+			fmt.Fprintf(os.Stderr, "testselect: ignoring the cache %s: %v\n", path, err)
+			return map[string]result{}
+		}
+	}
+	return m
+}
+
+func saveCache(path string) error {
+	if path == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(outcomes, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }
 
 var statusLine = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+)`)
@@ -356,14 +413,14 @@ const maxReruns = 40
 
 // testsThatRun builds pkg's test binary and runs it, rerunning with the
 // failed tests skipped while a panic cuts the run short.
-func testsThatRun(repo, pkg, _ string) (result, error) {
+func testsThatRun(repo, pkg string) (result, error) {
 	dir := filepath.Join(repo, pkg)
 	exe := filepath.Join(dir, "pkg.test")
 	defer os.Remove(exe)
 	if out, err := output(repo, "go", "test", "-c", "-o", exe, "./"+pkg); err != nil {
 		return result{}, fmt.Errorf("build: %v %s", err, out)
 	}
-	res := result{passed: map[string]bool{}}
+	res := result{Passed: map[string]bool{}}
 	var skip []string
 	for range maxReruns {
 		args := []string{"-test.v", "-test.count=1", "-test.timeout=60s"}
@@ -384,10 +441,10 @@ func testsThatRun(repo, pkg, _ string) (result, error) {
 			reported++
 			switch m[1] {
 			case "PASS", "SKIP":
-				res.passed[m[2]] = true
+				res.Passed[m[2]] = true
 			case "FAIL":
-				if !slices.Contains(res.failed, m[2]) {
-					res.failed = append(res.failed, m[2])
+				if !slices.Contains(res.Failed, m[2]) {
+					res.Failed = append(res.Failed, m[2])
 					newFail++
 				}
 			}
@@ -397,13 +454,13 @@ func testsThatRun(repo, pkg, _ string) (result, error) {
 			return res, nil
 		}
 		if reported == 0 && len(skip) == 0 {
-			res.initCrash = true
+			res.InitCrash = true
 			return res, nil
 		}
 		if newFail == 0 {
 			return res, nil // a panic outside any test (an example's output, TestMain)
 		}
-		skip = append(skip[:0], res.failed...)
+		skip = append(skip[:0], res.Failed...)
 	}
 	return res, nil
 }

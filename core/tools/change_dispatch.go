@@ -1,0 +1,399 @@
+package tools
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// Test selection and dynamic dispatch. A method that is called through an
+// interface (w.Write via io.Writer, fmt printing a Stringer, a Python
+// __iter__) has no static caller for the test that runs it: the test holds
+// an interface value. What the graph does show is where the value comes
+// from: a constructor or any function declared to return the method's
+// type (NewEncoder, Scanner.Init, List.PushBack) or a type embedding it.
+// So when the walk reaches a method whose name is one that interfaces
+// declare, it goes on from those providers, as rapid type analysis does:
+// a test that obtains a T may run T's dispatchable methods.
+//
+// Only dispatchable names widen the walk: a method with a name no
+// interface declares (Ring.Next) is called statically, and the static
+// edges already say who calls it.
+
+// wellKnownDispatch are the methods that the standard libraries'
+// interfaces (or the language itself) call dynamically, per language, as
+// name/parameter count, with ":results" when the result types tell an
+// implementation from a look-alike (csv.Writer's Error() error is not an
+// error). The graph holds the interfaces a repository declares, not
+// io.Writer's, so these are listed here.
+var wellKnownDispatch = map[string][]string{
+	"go": {"Read/1:int,error", "Write/1:int,error", "Close/0:error", "Seek/2:int64,error",
+		"ReadAt/2:int,error", "WriteAt/2:int,error", "ReadByte/0:byte,error", "UnreadByte/0:error",
+		"WriteByte/1:error", "ReadRune/0:rune,int,error", "UnreadRune/0:error", "WriteString/1:int,error",
+		"ReadFrom/1:int64,error", "WriteTo/1:int64,error", "String/0:string", "GoString/0:string",
+		"Format/2", "Error/0:string", "Unwrap/0", "Is/1:bool", "As/1:bool", "Len/0:int", "Less/2:bool",
+		"Swap/2", "Push/1", "Pop/0", "RGBA/0", "Convert/1", "At/2", "Bounds/0", "ColorModel/0",
+		"MarshalText/0", "UnmarshalText/1:error", "MarshalJSON/0", "UnmarshalJSON/1:error",
+		"MarshalBinary/0", "UnmarshalBinary/1:error", "ServeHTTP/2", "Scan/2:error", "Set/1:error",
+		"Lock/0", "Unlock/0"},
+	"python": {"__str__", "__repr__", "__iter__", "__next__", "__len__", "__getitem__", "__setitem__",
+		"__contains__", "__eq__", "__lt__", "__hash__", "__call__", "__enter__", "__exit__", "__bool__",
+		"__format__"},
+	"java": {"toString/0", "equals/1", "hashCode/0", "compareTo/1", "compare/2", "run/0", "call/0",
+		"close/0", "iterator/0", "hasNext/0", "next/0", "accept/1", "apply/1", "get/0", "test/1"},
+	"javascript": {"toString/0", "valueOf/0", "toJSON", "then", "next", "handleEvent/1"},
+	"typescript": {"toString/0", "valueOf/0", "toJSON", "then", "next", "handleEvent/1"},
+}
+
+// methodShape is how a dispatchable method is recognised: its name, and,
+// when known, its parameter count and result types.
+type methodShape struct {
+	arity   int    // -1: any
+	results string // "": any
+}
+
+// parseShape reads "Name/arity:results".
+func parseShape(spec string) (string, methodShape) {
+	sh := methodShape{arity: -1}
+	spec, sh.results, _ = strings.Cut(spec, ":")
+	name, ar, ok := strings.Cut(spec, "/")
+	if ok {
+		fmt.Sscan(ar, &sh.arity)
+	}
+	return name, sh
+}
+
+// resultTypes normalises a declared result, "(n int, err error)" or
+// "string", to its types joined by commas: "int,error".
+func resultTypes(ret string) string {
+	ret = strings.TrimSpace(ret)
+	ret = strings.TrimSuffix(strings.TrimPrefix(ret, "("), ")")
+	var out []string
+	for _, part := range strings.Split(ret, ",") {
+		if f := strings.Fields(part); len(f) > 0 {
+			out = append(out, f[len(f)-1])
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// matches reports whether a method's signature has the shape (no
+// signature: the name decides).
+func (sh methodShape) matches(sig *graph.Signature) bool {
+	if sig == nil {
+		return true
+	}
+	if sh.arity >= 0 && len(sig.Params) != sh.arity {
+		return false
+	}
+	return sh.results == "" || resultTypes(sig.ReturnType) == sh.results
+}
+
+// providerHops bounds how far up a chain of embedding or inheriting types
+// the providers are looked for.
+const providerHops = 3
+
+// dispatchIndex is what the dispatch step needs, built once per snapshot.
+type dispatchIndex struct {
+	// shapes are the dispatchable methods per language and name; ""
+	// holds the members of the interfaces declared in the graph, for
+	// every language.
+	shapes map[string]map[string][]methodShape
+	// providers are, per type node, the functions and methods of its
+	// directory declared to return it or named as its constructor.
+	providers map[int32][]int32
+	// testsByDir and testsByRepo are the runnable test functions and
+	// methods, by directory and by repository.
+	testsByDir, testsByRepo map[string][]int32
+}
+
+func (s *snapshot) dispatchIdx() *dispatchIndex {
+	s.dispatchOnce.Do(func() { s.dispatch = buildDispatchIndex(s) })
+	return s.dispatch
+}
+
+func buildDispatchIndex(s *snapshot) *dispatchIndex {
+	d := &dispatchIndex{shapes: map[string]map[string][]methodShape{"": {}}, providers: map[int32][]int32{},
+		testsByDir: map[string][]int32{}, testsByRepo: map[string][]int32{}}
+	for lang, specs := range wellKnownDispatch {
+		d.shapes[lang] = map[string][]methodShape{}
+		for _, spec := range specs {
+			name, sh := parseShape(spec)
+			d.shapes[lang][name] = append(d.shapes[lang][name], sh)
+		}
+	}
+	// Types by directory and lower-case name, so "NewEncoder" finds
+	// encoder and "Dumper" finds dumper.
+	types := map[string]map[string][]int32{}
+	for i := range int32(s.x.Len()) {
+		n := s.x.Node(i)
+		if !typeKinds[n.Kind] || n.SourceFile == "" {
+			continue
+		}
+		dir := path.Dir(n.SourceFile)
+		if types[dir] == nil {
+			types[dir] = map[string][]int32{}
+		}
+		types[dir][strings.ToLower(n.Label)] = append(types[dir][strings.ToLower(n.Label)], i)
+		if n.Kind == "interface" || n.Kind == "protocol" || n.Kind == "trait" {
+			for _, m := range s.members(i) {
+				mn := s.x.Node(m)
+				sh := methodShape{arity: -1}
+				if mn.Signature != nil {
+					sh.arity = len(mn.Signature.Params)
+				}
+				d.shapes[""][bareName(mn.Label)] = append(d.shapes[""][bareName(mn.Label)], sh)
+			}
+		}
+	}
+	for i := range int32(s.x.Len()) {
+		n := s.x.Node(i)
+		if n.Kind != "function" && n.Kind != "method" || n.SourceFile == "" {
+			continue
+		}
+		if graph.IsTestNode(n) {
+			if runsByDefault(n) {
+				d.testsByDir[path.Dir(n.SourceFile)] = append(d.testsByDir[path.Dir(n.SourceFile)], i)
+				d.testsByRepo[n.Repo] = append(d.testsByRepo[n.Repo], i)
+			}
+			continue
+		}
+		byName := types[path.Dir(n.SourceFile)]
+		if byName == nil {
+			continue
+		}
+		made := map[int32]bool{}
+		name := strings.ToLower(bareName(n.Label))
+		for _, c := range []string{name, strings.TrimPrefix(name, "new")} {
+			for _, t := range byName[c] {
+				made[t] = true
+			}
+		}
+		if n.Signature != nil {
+			for _, tok := range strings.FieldsFunc(n.Signature.ReturnType, notIdent) {
+				for _, t := range byName[strings.ToLower(tok)] {
+					if s.x.Node(t).Label == tok {
+						made[t] = true
+					}
+				}
+			}
+		}
+		for t := range made {
+			d.providers[t] = append(d.providers[t], i)
+		}
+	}
+	return d
+}
+
+func notIdent(r rune) bool {
+	return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+}
+
+// dispatchable returns the type owning method i (-1 when i is not a
+// method of a type) and whether callers may reach i through an interface.
+func (s *snapshot) dispatchable(i int32) (owner int32, dynamic bool) {
+	n := s.x.Node(i)
+	if n.Kind != "method" {
+		return -1, false
+	}
+	owner = -1
+	for _, e := range s.x.In(i) {
+		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(o).Kind] {
+			owner = o
+			break
+		}
+	}
+	if owner < 0 {
+		return -1, false
+	}
+	name := bareName(n.Label)
+	d := s.dispatchIdx()
+	dynamic = slices.ContainsFunc(append(d.shapes[""][name], d.shapes[n.Language][name]...),
+		func(sh methodShape) bool { return sh.matches(n.Signature) })
+	return owner, dynamic
+}
+
+// providersOf returns the nodes that hand out a value of type t: its
+// providers, those of the types embedding or extending it, and the type
+// itself (a Python or Java class is called to construct it).
+func (s *snapshot) providersOf(t int32) []int32 {
+	d := s.dispatchIdx()
+	seen := map[int32]bool{t: true}
+	out := []int32{t}
+	frontier := []int32{t}
+	for range providerHops {
+		var next []int32
+		for _, ty := range frontier {
+			for _, p := range d.providers[ty] {
+				if !seen[p] {
+					seen[p] = true
+					out = append(out, p)
+				}
+			}
+			for _, e := range s.x.In(ty) {
+				switch s.x.Edge(e).Relation {
+				case "embeds", "inherits", "extends", "mixes_in":
+					if sub, _ := s.x.Ends(e); !seen[sub] && typeKinds[s.x.Node(sub).Kind] {
+						seen[sub] = true
+						out = append(out, sub)
+						next = append(next, sub)
+					}
+				}
+			}
+		}
+		frontier = next
+	}
+	return out
+}
+
+// dispatchHits continues the walk from the providers of every
+// dispatchable method among the seeds (hop 0) and the hits, spending what
+// is left of depth. For any other method it continues from the callers of
+// its type's providers that call none of the type's methods: they obtain
+// a T and use it through calls the extractor could not link (a receiver
+// typed by a closure's result, a value passed on), so any method of T may
+// be what they run. Hits already found are not repeated.
+func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
+	seen := map[int32]bool{}
+	for _, sd := range seeds {
+		seen[sd] = true
+	}
+	for _, h := range hits {
+		seen[h.node] = true
+	}
+	starts := make([]impactHit, 0, len(seeds)+len(hits))
+	for _, sd := range seeds {
+		starts = append(starts, impactHit{node: sd})
+	}
+	starts = append(starts, hits...)
+	var out []impactHit
+	add := func(from []int32, d int, via string) {
+		for _, p := range from {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, impactHit{node: p, depth: d, via: via})
+			}
+		}
+		for _, h := range s.reverseImpact(from, rels, depth-d) {
+			if !seen[h.node] {
+				seen[h.node] = true
+				out = append(out, impactHit{node: h.node, depth: d + h.depth, via: h.via + " (" + via + ")"})
+			}
+		}
+	}
+	dispatched, held := map[int32]bool{}, map[int32]bool{}
+	for _, st := range starts {
+		t, dyn := s.dispatchable(st.node)
+		switch {
+		case t < 0:
+		case dyn && !dispatched[t]:
+			dispatched[t] = true
+			add(s.providersOf(t), st.depth, "dispatch on "+s.label(t))
+		case !dyn && !held[t] && st.depth < depth:
+			held[t] = true
+			add(s.unlinkedHolders(t, rels), st.depth+1, "holds a "+s.label(t)+", calls on it unlinked")
+		}
+	}
+	return out
+}
+
+// unlinkedHolders returns the callers of t's providers that have no edge
+// to t or any of its members.
+func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
+	own := map[int32]bool{t: true}
+	for _, m := range s.members(t) {
+		own[m] = true
+	}
+	var out []int32
+	seen := map[int32]bool{}
+	for _, p := range s.dispatchIdx().providers[t] {
+		for _, e := range s.x.In(p) {
+			c, _ := s.x.Ends(e)
+			if !rels[s.p.relID[e]] || seen[c] || own[c] {
+				continue
+			}
+			seen[c] = true
+			if !slices.ContainsFunc(s.x.Out(c), func(e int32) bool { _, to := s.x.Ends(e); return own[to] }) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// testWalk is everything test selection reaches from seeds: the static
+// reverse walk, the dispatch step, then test helpers.
+func (s *snapshot) testWalk(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
+	all := append(hits[:len(hits):len(hits)], s.dispatchHits(seeds, hits, rels, depth)...)
+	return append(all, s.throughTestCode(all, rels)...)
+}
+
+// minNamedAfter is the shortest name namedTests matches: shorter ones
+// ("Len", "Pos") are part of too many unrelated test names.
+const minNamedAfter = 4
+
+// namedTests returns the tests named after a changed symbol (TestDecode
+// and ExampleEncoding_Decode for decode): tests are named for what they
+// test, and that holds where the calls are not linked (a package-level
+// variable's methods, a composite literal's). Go tests count only in the
+// symbol's own package; other languages keep tests in a tree of their
+// own, so there any test of the same repository counts.
+func (s *snapshot) namedTests(seeds []int32) []impactHit {
+	var out []impactHit
+	seen := map[int32]bool{}
+	for _, sd := range seeds {
+		n := s.x.Node(sd)
+		if n.Kind != "function" && n.Kind != "method" || graph.IsTestNode(n) {
+			continue
+		}
+		out = append(out, s.testsNamed(n, bareName(n.Label), "named after "+s.label(sd), seen)...)
+	}
+	return out
+}
+
+// testsNamed returns the tests that may test n whose name holds name as
+// a word, skipping those in seen (and adding them to it).
+func (s *snapshot) testsNamed(n *graph.Node, name, via string, seen map[int32]bool) []impactHit {
+	if len(name) < minNamedAfter {
+		return nil
+	}
+	var out []impactHit
+	for _, t := range s.testsIn(n) {
+		if !seen[t] && namesWord(bareName(s.x.Node(t).Label), strings.ToLower(name)) {
+			seen[t] = true
+			out = append(out, impactHit{node: t, depth: 1, via: via})
+		}
+	}
+	return out
+}
+
+// testsIn returns the runnable tests that may test n: the test functions
+// of n's package (Go) or of n's repository.
+func (s *snapshot) testsIn(n *graph.Node) []int32 {
+	d := s.dispatchIdx()
+	if n.Language == "go" {
+		return d.testsByDir[path.Dir(n.SourceFile)]
+	}
+	return d.testsByRepo[n.Repo]
+}
+
+// namesWord reports whether test's name holds name (lower case) as a
+// word: "TestDecodeCorrupt" and "test_decode" hold "decode",
+// "TestDumper" does not hold "dump".
+func namesWord(test, name string) bool {
+	lower := strings.ToLower(test)
+	for from := 0; ; {
+		i := strings.Index(lower[from:], name)
+		if i < 0 {
+			return false
+		}
+		end := from + i + len(name)
+		if end == len(test) || test[end] == '_' || test[end] >= 'A' && test[end] <= 'Z' || test[end] >= '0' && test[end] <= '9' {
+			return true
+		}
+		from += i + 1
+	}
+}
