@@ -95,3 +95,45 @@ func TestServeAutoFreshen(t *testing.T) {
 		})
 	}
 }
+
+// A graph written with --out away from its repository sits in some other
+// synaptic-out/: auto-freshen used to take the folder above it for the
+// source root, re-extract that (nothing) and write an empty graph over the
+// good one. It now keeps the graph current only from the root its run
+// recorded, and says why not otherwise.
+func TestServeAutoFreshenNeverReextractsAnotherTree(t *testing.T) {
+	needBin(t)
+	root := t.TempDir()
+	write(t, root, fixtureRepo)
+	outDir := filepath.Join(t.TempDir(), "synaptic-out")
+	cmd := exec.Command(bin, "extract", "--out", outDir, root)
+	cmd.Env = serveEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("synaptic extract: %v\n%s", err, out)
+	}
+	graphPath := filepath.Join(outDir, "graph.json")
+	before, err := os.ReadFile(graphPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startHTTP(t, serveEnv(), "--graph", graphPath)
+	cs := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
+	for range 3 {
+		if res := callTool(t, cs, "get_node", map[string]any{"label": "WithTax()"}); res.IsError || !strings.Contains(resultText(res), "Node: WithTax()") {
+			t.Fatalf("the served graph lost WithTax:\n%s", resultText(res))
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	cs.Close()
+	s.stop(t)
+	after, err := os.ReadFile(graphPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Errorf("graph.json was rewritten (%d -> %d bytes)", len(before), len(after))
+	}
+	if log := s.stderr.String(); !strings.Contains(log, "extracted from") {
+		t.Errorf("serve did not say why it does not freshen:\n%s", log)
+	}
+}

@@ -39,6 +39,10 @@ type Manifest struct {
 	Files   map[string]ManifestEntry `json:"files"`
 	Plugins map[string]PluginInfo    `json:"plugins"`
 	Graph   *GraphStamp              `json:"graph,omitempty"` // see GraphStamp
+	// Root is the absolute source root the run extracted. serve keeps a
+	// graph current only from that root: guessing it from where the
+	// output sits re-extracted the wrong tree when --out put it elsewhere.
+	Root string `json:"root,omitempty"`
 }
 
 // ManifestEntry is one input file.
@@ -82,6 +86,21 @@ func readManifest(dir *os.Root, key sealKey) (*Manifest, error) {
 	}
 	m.Seal = "" // a "seal" member inside the sealed body means nothing (found by FuzzReadManifest)
 	return &m, nil
+}
+
+// ReadManifest reads the manifest a run left in outDir (the directory
+// holding graph.json), checking its seal.
+func ReadManifest(outDir string) (*Manifest, error) {
+	dir, err := os.OpenRoot(outDir)
+	if err != nil {
+		return nil, err
+	}
+	defer dir.Close()
+	key, err := loadKey()
+	if err != nil {
+		return nil, err
+	}
+	return readManifest(dir, key)
 }
 
 // unsealManifest returns the manifest's JSON without its seal when key

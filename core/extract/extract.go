@@ -335,7 +335,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	// Assemble in path order; failed files are reported, not graphed.
-	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins}
+	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins, Root: root}
 	var files []resolve.File
 	var cached []cachedFile
 	var failed []Skip      // files whose extraction failed

@@ -92,6 +92,9 @@ func newFreshener(f serveFlags, explicitRoot bool, cat *tools.Catalog, srv *mcp.
 	if filepath.Base(out) != "synaptic-out" && !explicitRoot {
 		return nil, "the graph is not in <repo>/synaptic-out and no --source-root names its repository"
 	}
+	if why := rootMismatch(out, f.sourceRoot); why != "" {
+		return nil, why
+	}
 	debounce := defaultFreshenDebounce
 	if ms, err := strconv.Atoi(os.Getenv("SYNAPTIC_SERVE_AUTOFRESH_DEBOUNCE_MS")); err == nil && ms >= 0 {
 		debounce = time.Duration(ms) * time.Millisecond
@@ -401,4 +404,42 @@ func (fr *freshener) close(ctx context.Context) {
 	if fr.plugins != nil {
 		fr.plugins.close(ctx)
 	}
+}
+
+// rootMismatch says why the graph in out cannot be kept current from
+// root: its run recorded another source root, or (a graph from before
+// roots were recorded) none of its files is under root. Re-extracting the
+// wrong tree would replace a good graph with a wrong or empty one.
+func rootMismatch(out, root string) string {
+	m, err := extract.ReadManifest(out)
+	if err != nil {
+		return "the manifest beside the graph is unreadable (" + err.Error() + ")"
+	}
+	if m.Root != "" {
+		if !sameDir(m.Root, root) {
+			return fmt.Sprintf("the graph was extracted from %s, not %s; pass --source-root %s to keep it current", m.Root, root, m.Root)
+		}
+		return ""
+	}
+	for rel := range m.Files {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
+			return ""
+		}
+	}
+	if len(m.Files) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("none of the graph's files is under %s; pass --source-root with the directory it was extracted from", root)
+}
+
+// sameDir compares two directories after resolving symlinks.
+func sameDir(a, b string) bool {
+	a, _ = filepath.Abs(a)
+	b, _ = filepath.Abs(b)
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
 }
