@@ -1,0 +1,98 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+// collect reads, before the walk, what calls need to know about the whole
+// file: its file-level variables (a call of one goes through a function
+// pointer), the namespaces it opens, and every class's members, from class
+// bodies and from T::m definitions (an unqualified m() in a method of T
+// may be this->m()). Function bodies are not entered.
+func (w *walker) collect(n extract.Node) { w.collectIn(n, "", 0) }
+
+// maxCollectDepth bounds the collect recursion on pathological nesting.
+const maxCollectDepth = 256
+
+func (w *walker) collectIn(n extract.Node, class string, depth int) {
+	t, g := w.t, w.g
+	if depth > maxCollectDepth {
+		return
+	}
+	switch k := t.Kind(n); k {
+	case g.compound, g.comment, g.stringLit, g.define, g.defineFn, g.include:
+		return
+	case g.funcDef:
+		d := w.unwrap(t.Child(n, g.fDeclarator))
+		if d.name == extract.None || d.fn == extract.None {
+			return
+		}
+		if t.Kind(d.name) == g.qualifiedIdent {
+			scope, name := w.splitQualified(d.name)
+			w.member(bareName(scope), name, methodMark)
+		} else if class != "" {
+			w.member(class, w.text(d.name), methodMark)
+		}
+		return
+	case g.structSpec, g.classSpec, g.unionSpec:
+		name := class // an anonymous struct's members are its container's
+		if nm := t.Child(n, g.fName); nm != extract.None {
+			name = bareName(w.text(nm))
+		}
+		if body := t.Child(n, g.fBody); body != extract.None {
+			for m := range t.Children(body) {
+				w.collectIn(m, name, depth+1)
+			}
+		}
+		return
+	case g.namespaceDef:
+		if nm := t.Child(n, g.fName); nm != extract.None {
+			for _, part := range strings.Split(strings.ReplaceAll(w.text(nm), " ", ""), "::") {
+				w.namespaces[part] = true
+			}
+		}
+	case g.usingDecl:
+		w.using(n)
+		return
+	case g.declaration, g.fieldDecl:
+		if typ := t.Child(n, g.fType); typ != extract.None {
+			w.collectIn(typ, class, depth+1)
+		}
+		tn := w.typeName(t.Child(n, g.fType))
+		w.declarators(n, func(_ extract.Node, d declarator) {
+			if d.name == extract.None {
+				return
+			}
+			name := w.text(d.name)
+			switch {
+			case class != "" && d.fn != extract.None:
+				w.member(class, name, methodMark)
+			case class != "":
+				w.member(class, name, tn)
+			case d.fn == extract.None && t.Kind(d.name) != g.qualifiedIdent:
+				w.fileVars[name] = tn
+			}
+		})
+		return
+	}
+	for ch := range t.Children(n) {
+		w.collectIn(ch, class, depth+1)
+	}
+}
+
+// member records a member of class.
+func (w *walker) member(class, name, typ string) {
+	if class == "" || name == "" {
+		return
+	}
+	m := w.members[class]
+	if m == nil {
+		m = map[string]string{}
+		w.members[class] = m
+	}
+	if _, seen := m[name]; !seen || typ == methodMark {
+		m[name] = typ
+	}
+}
