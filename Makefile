@@ -132,6 +132,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzTerminal$$' -fuzztime $(FUZZTIME) ./core/textsafe
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFacts$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFileInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
+	$(GO) test -run '^$$' -fuzz '^FuzzParseTypeRef$$' -fuzztime $(FUZZTIME) ./sdk/abi
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeProjectInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDocAbove$$' -fuzztime $(FUZZTIME) ./sdk/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./plugins/manifest
 	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./sdk/sqltext

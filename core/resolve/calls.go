@@ -23,7 +23,7 @@ func (r *resolver) resolveRelations() {
 				fromSym = f.first + rel.From
 				from = r.syms[fromSym].id
 			}
-			if forType, ok := strings.CutPrefix(rel.Context, "for:"); ok {
+			if forType, ok := rel.Context.ForType(); ok {
 				// Rust: impl Trait for Type — the implementing type is the source.
 				t := r.findType(f, forType, true)
 				if t < 0 {
@@ -31,8 +31,8 @@ func (r *resolver) resolveRelations() {
 				}
 				fromSym, from = t, r.syms[t].id
 			}
-			ctx := rel.Context
-			if strings.HasPrefix(ctx, "for:") {
+			ctx := string(rel.Context)
+			if _, ok := rel.Context.ForType(); ok {
 				ctx = ""
 			}
 			target, conf := r.findType(f, rel.Target, true), graph.Extracted
@@ -42,17 +42,17 @@ func (r *resolver) resolveRelations() {
 				}
 			}
 			if target < 0 {
-				if rel.Kind == "references" {
+				if rel.Kind == abi.RelReferences {
 					continue
 				}
-				r.edgeCtx(from, r.stub(rel.Target, "class"), rel.Kind, graph.Extracted, ctx, f.Path, rel.Line)
+				r.edgeCtx(from, r.stub(rel.Target, "class"), string(rel.Kind), graph.Extracted, ctx, f.Path, rel.Line)
 				continue
 			}
 			if r.syms[target].id == from {
 				continue
 			}
-			r.edgeCtx(from, r.syms[target].id, rel.Kind, conf, ctx, f.Path, rel.Line)
-			if fromSym >= 0 && (rel.Kind == "inherits" || rel.Kind == "embeds") {
+			r.edgeCtx(from, r.syms[target].id, string(rel.Kind), conf, ctx, f.Path, rel.Line)
+			if fromSym >= 0 && (rel.Kind == abi.RelInherits || rel.Kind == abi.RelEmbeds) {
 				r.bases[fromSym] = append(r.bases[fromSym], target)
 			}
 		}

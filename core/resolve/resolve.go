@@ -283,7 +283,7 @@ func isCallable(kind string) bool {
 // of the graph.
 func typeCarrier(s *abi.Symbol) bool {
 	sig := s.Signature
-	return !isCallable(s.Kind) && sig.Raw == "" && len(sig.Params) == 0
+	return !isCallable(string(s.Kind)) && sig.Raw == "" && len(sig.Params) == 0
 }
 
 func isType(kind string) bool {
@@ -326,10 +326,10 @@ func (r *resolver) addSymbols() {
 				base = graph.MakeID(f.stem, s.Name)
 			}
 			id := r.uniqueID(base, s.Span.StartLine)
-			r.syms = append(r.syms, sym{file: int32(fi), local: int32(li), id: id, name: s.Name, kind: s.Kind, parent: parent, owner: -1})
+			r.syms = append(r.syms, sym{file: int32(fi), local: int32(li), id: id, name: s.Name, kind: string(s.Kind), parent: parent, owner: -1})
 			n := graph.Node{
 				ID: id, Label: label(s), FileType: "code", SourceFile: f.Path,
-				SourceLocation: r.loc(s.Span.StartLine), Kind: s.Kind, Visibility: s.Visibility,
+				SourceLocation: r.loc(s.Span.StartLine), Kind: string(s.Kind), Visibility: string(s.Visibility),
 				Language: f.Language, IsTest: s.Test || f.test, Doc: s.Doc,
 			}
 			if s.Span.StartLine > 0 {
@@ -351,7 +351,7 @@ func (r *resolver) addSymbols() {
 			}
 			if parent >= 0 {
 				rel := "contains"
-				if isCallable(s.Kind) && isType(r.syms[parent].kind) {
+				if isCallable(string(s.Kind)) && isType(r.syms[parent].kind) {
 					rel = "method"
 				}
 				r.edge(r.syms[parent].id, id, rel, graph.Extracted, 0, f.Path, s.Span.StartLine)
@@ -366,7 +366,7 @@ func (r *resolver) addSymbols() {
 			} else {
 				f.top[s.Name] = append(f.top[s.Name], g)
 			}
-			if isCallable(s.Kind) || isType(s.Kind) {
+			if isCallable(string(s.Kind)) || isType(string(s.Kind)) {
 				m := r.byFamily[f.Family]
 				if m == nil {
 					m = make(map[string][]int32)

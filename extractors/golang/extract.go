@@ -500,13 +500,13 @@ func (w *walker) typeSpec(decl, spec extract.Node) {
 		return
 	}
 	typ := t.Child(spec, k.fType)
-	kind := "type_alias"
+	kind := abi.KindTypeAlias
 	switch {
 	case t.Kind(spec) == k.typeAlias:
 	case w.is(typ, k.structType):
-		kind = "struct"
+		kind = abi.KindStruct
 	case w.is(typ, k.interfaceType):
-		kind = "interface"
+		kind = abi.KindInterface
 	}
 	sym := w.f.Symbol(abi.Symbol{
 		Name: name, Kind: kind, Parent: w.caller(),
@@ -522,8 +522,8 @@ func (w *walker) typeSpec(decl, spec extract.Node) {
 	case w.is(typ, k.interfaceType):
 		w.interfaceElems(sym, typ)
 	case w.is(typ, k.functionType):
-		w.refs(sym, t.Child(typ, k.fParams), "parameter_type")
-		w.refs(sym, t.Child(typ, k.fResult), "return_type")
+		w.refs(sym, t.Child(typ, k.fParams), abi.CtxParameterType)
+		w.refs(sym, t.Child(typ, k.fResult), abi.CtxReturnType)
 	}
 }
 
@@ -550,11 +550,11 @@ func (w *walker) structFields(sym int32, st extract.Node) {
 				if base := w.baseType(typ); base != "" {
 					sig = &abi.Signature{Return: base}
 				}
-				w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: sym, Visibility: w.visibility(name), Span: t.Span(fd), Signature: sig})
+				w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindField, Parent: sym, Visibility: w.visibility(name), Span: t.Span(fd), Signature: sig})
 			}
 		}
 		if named {
-			w.refs(sym, typ, "field")
+			w.refs(sym, typ, abi.CtxField)
 			continue
 		}
 		// An embedded field: `T`, `*T`, `pkg.T`, `T[U]`. A lone name that
@@ -564,7 +564,7 @@ func (w *walker) structFields(sym int32, st extract.Node) {
 			continue
 		}
 		if target := w.baseType(typ); target != "" {
-			w.f.Relation(abi.Relation{From: sym, Kind: "embeds", Target: target, Line: t.StartLine(typ)})
+			w.f.Relation(abi.Relation{From: sym, Kind: abi.RelEmbeds, Target: target, Line: t.StartLine(typ)})
 		}
 		w.typeArgRefs(sym, typ)
 	}
@@ -581,11 +581,11 @@ func (w *walker) interfaceElems(sym int32, it extract.Node) {
 			}
 			params, result := t.Child(el, k.fParams), t.Child(el, k.fResult)
 			m := w.f.Symbol(abi.Symbol{
-				Name: name, Kind: "method", Parent: sym, Visibility: w.visibility(name),
+				Name: name, Kind: abi.KindMethod, Parent: sym, Visibility: w.visibility(name),
 				Span: t.Span(el), Signature: w.signature(el, params, result, extract.None),
 			})
-			w.refs(m, params, "parameter_type")
-			w.refs(m, result, "return_type")
+			w.refs(m, params, abi.CtxParameterType)
+			w.refs(m, result, abi.CtxReturnType)
 		case k.typeElem, k.constraintElem:
 			// One plain type is an embedded interface; unions and ~T are
 			// type sets, not embedding.
@@ -593,12 +593,12 @@ func (w *walker) interfaceElems(sym int32, it extract.Node) {
 				continue
 			}
 			if target := w.baseType(el + 1); target != "" {
-				w.f.Relation(abi.Relation{From: sym, Kind: "embeds", Target: target, Line: t.StartLine(el)})
+				w.f.Relation(abi.Relation{From: sym, Kind: abi.RelEmbeds, Target: target, Line: t.StartLine(el)})
 			}
 			w.typeArgRefs(sym, el+1)
 		case k.typeIdent, k.qualifiedType: // older grammars embed without type_elem
 			if target := w.baseType(el); target != "" {
-				w.f.Relation(abi.Relation{From: sym, Kind: "embeds", Target: target, Line: t.StartLine(el)})
+				w.f.Relation(abi.Relation{From: sym, Kind: abi.RelEmbeds, Target: target, Line: t.StartLine(el)})
 			}
 		}
 	}
@@ -618,13 +618,13 @@ func (w *walker) function(n extract.Node) extract.Node {
 		return next
 	}
 	params, result := t.Child(n, k.fParams), t.Child(n, k.fResult)
-	sym := abi.Symbol{Name: name, Kind: "function", Parent: -1, Visibility: w.visibility(name), Span: t.Span(n)}
+	sym := abi.Symbol{Name: name, Kind: abi.KindFunction, Parent: -1, Visibility: w.visibility(name), Span: t.Span(n)}
 	sym.Signature = w.signature(n, params, result, body)
 	var recvName, recvType string
 	recv := t.Child(n, k.fReceiver)
 	mark := len(w.tparams)
 	if recv != extract.None {
-		sym.Kind = "method"
+		sym.Kind = abi.KindMethod
 		if pd := t.ChildOfKind(recv, k.paramDecl); pd != extract.None {
 			recvName = w.text(t.Child(pd, k.fName))
 			rt := t.Child(pd, k.fType)
@@ -637,8 +637,8 @@ func (w *walker) function(n extract.Node) extract.Node {
 		sym.Test = w.isTest && isTestFunc(name, sym.Signature)
 	}
 	idx := w.f.Symbol(sym)
-	w.refs(idx, params, "parameter_type")
-	w.refs(idx, result, "return_type")
+	w.refs(idx, params, abi.CtxParameterType)
+	w.refs(idx, result, abi.CtxReturnType)
 	// The frame spans the whole declaration; the type parameters bound above
 	// belong to it.
 	w.frames = append(w.frames, frame{end: t.End(n), sym: idx, vars: len(w.vars), tparams: mark, varMask: w.varMask})
@@ -789,7 +789,7 @@ func (w *walker) constDecl(decl extract.Node) {
 	w.eachSpec(decl, w.k.constSpec, func(spec extract.Node) { w.valueSymbols(decl, spec, "constant") })
 }
 
-func (w *walker) valueSymbols(decl, spec extract.Node, kind string) {
+func (w *walker) valueSymbols(decl, spec extract.Node, kind abi.SymbolKind) {
 	t, k := w.t, w.k
 	declared := w.baseType(t.Child(spec, k.fType))
 	values := t.Child(spec, k.fValue)
@@ -800,7 +800,7 @@ func (w *walker) valueSymbols(decl, spec extract.Node, kind string) {
 		}
 		if name := w.text(c); name != "_" {
 			s := abi.Symbol{Name: name, Kind: kind, Parent: -1, Visibility: w.visibility(name), Span: w.declSpan(decl, spec)}
-			if kind == "variable" {
+			if kind == abi.KindVariable {
 				// A package variable's type, so pkg.V.M() resolves in other
 				// packages (http.DefaultClient.Do): a type name only, never a
 				// chain, so following it can never loop.
@@ -1191,7 +1191,7 @@ func (w *walker) isTypeParam(name string) bool {
 // refs reports the named types used inside a type expression (or a
 // parameter list) as references from sym: the base names as written,
 // without pointers, slices or maps; type arguments get context generic_arg.
-func (w *walker) refs(sym int32, n extract.Node, ctx string) {
+func (w *walker) refs(sym int32, n extract.Node, ctx abi.RelationContext) {
 	if n == extract.None {
 		return
 	}
@@ -1209,7 +1209,7 @@ func (w *walker) refs(sym int32, n extract.Node, ctx string) {
 		}
 		c := ctx
 		if i < genericEnd {
-			c = "generic_arg"
+			c = abi.CtxGenericArg
 		}
 		switch id {
 		case k.typeArgs:
@@ -1236,12 +1236,12 @@ func (w *walker) typeArgRefs(sym int32, n extract.Node) {
 		n = firstNamed(t, n)
 	}
 	if w.is(n, k.genericType) {
-		w.refs(sym, t.ChildOfKind(n, k.typeArgs), "generic_arg")
+		w.refs(sym, t.ChildOfKind(n, k.typeArgs), abi.CtxGenericArg)
 	}
 }
 
 // reference reports one type use, once per (symbol, type, context).
-func (w *walker) reference(sym int32, target, ctx string, line uint32) {
+func (w *walker) reference(sym int32, target string, ctx abi.RelationContext, line uint32) {
 	if sym != w.relFrom {
 		w.relFrom, w.relKeys = sym, w.relKeys[:0]
 	}
@@ -1250,7 +1250,7 @@ func (w *walker) reference(sym int32, target, ctx string, line uint32) {
 			return
 		}
 	}
-	r := abi.Relation{From: sym, Kind: "references", Target: target, Context: ctx, Line: line}
+	r := abi.Relation{From: sym, Kind: abi.RelReferences, Target: target, Context: ctx, Line: line}
 	w.relKeys = append(w.relKeys, r)
 	w.f.Relation(r)
 }
@@ -1286,15 +1286,15 @@ func (w *walker) checkAssertion(spec extract.Node) {
 func (w *walker) assertions() {
 	syms := w.f.Symbols()
 	for _, a := range w.asserts {
-		r := abi.Relation{From: -1, Kind: "implements", Target: a.iface, Line: a.line}
+		r := abi.Relation{From: -1, Kind: abi.RelImplements, Target: a.iface, Line: a.line}
 		for i, s := range syms {
-			if s.Parent == -1 && s.Name == a.typ && (s.Kind == "struct" || s.Kind == "type_alias" || s.Kind == "interface") {
+			if s.Parent == -1 && s.Name == a.typ && (s.Kind == abi.KindStruct || s.Kind == abi.KindTypeAlias || s.Kind == abi.KindInterface) {
 				r.From = int32(i)
 				break
 			}
 		}
 		if r.From == -1 {
-			r.Context = "for:" + a.typ
+			r.Context = abi.ForType(a.typ)
 		}
 		w.f.Relation(r)
 	}
@@ -1302,15 +1302,15 @@ func (w *walker) assertions() {
 
 // visibility follows Go's export rule for package-level names; everything
 // declared inside a function is private to it.
-func (w *walker) visibility(name string) string {
+func (w *walker) visibility(name string) abi.Visibility {
 	if len(w.frames) > 0 {
-		return "private"
+		return abi.VisPrivate
 	}
 	r, _ := utf8.DecodeRuneInString(name)
 	if unicode.IsUpper(r) {
-		return "public"
+		return abi.VisPublic
 	}
-	return "private"
+	return abi.VisPrivate
 }
 
 // isTestFunc follows go test: a test, benchmark or fuzz target takes one

@@ -231,8 +231,9 @@ type walker struct {
 
 // seenRef dedups references per symbol: foo(Bar a, Bar b) references Bar once.
 type seenRef struct {
-	from        int32
-	target, ctx string
+	from   int32
+	target string
+	ctx    abi.RelationContext
 }
 
 // Extract implements extract.Extractor.
@@ -354,17 +355,17 @@ func (w *walker) typeFrame() *frame {
 
 // defaultVisibility is the visibility of a declaration without an access
 // modifier in the current scope.
-func (w *walker) defaultVisibility() string {
+func (w *walker) defaultVisibility() abi.Visibility {
 	if len(w.frames) == 0 {
-		return "internal"
+		return abi.VisInternal
 	}
 	switch top := w.frames[len(w.frames)-1]; {
 	case top.kind == frameCallable:
 		return "" // local class: not reachable from outside its method
 	case top.iface:
-		return "public"
+		return abi.VisPublic
 	}
-	return "internal"
+	return abi.VisInternal
 }
 
 func (w *walker) packageDecl(i node) {
@@ -411,7 +412,7 @@ func (w *walker) importDecl(i node) {
 // mods is what a declaration's modifiers say.
 type mods struct {
 	node          node
-	vis           string // explicit access modifier, "" if none
+	vis           abi.Visibility // explicit access modifier, "" if none
 	static, final bool
 	test          bool // a JUnit test annotation
 }
@@ -425,11 +426,11 @@ func (w *walker) modifiers(decl node) mods {
 	for c := range t.Children(m.node) {
 		switch t.Kind(c) {
 		case g.kwPublic:
-			m.vis = "public"
+			m.vis = abi.VisPublic
 		case g.kwProtected:
-			m.vis = "protected"
+			m.vis = abi.VisProtected
 		case g.kwPrivate:
-			m.vis = "private"
+			m.vis = abi.VisPrivate
 		case g.kwStatic:
 			m.static = true
 		case g.kwFinal:
@@ -467,7 +468,7 @@ func (w *walker) annotationRefs(m mods, from int32) {
 		if k := t.Kind(c); k == g.markerAnnotation || k == g.annotation {
 			name := t.Child(c, g.fName)
 			if target := extract.OneLine(w.text(name)); target != "" && !langAnnotations[target] {
-				w.ref(from, target, "attribute", name)
+				w.ref(from, target, abi.CtxAttribute, name)
 			}
 		}
 	}
@@ -479,12 +480,12 @@ func (w *walker) typeDecl(i node) node {
 	if name == "" {
 		return i + 1
 	}
-	kindName := "class"
+	kindName := abi.KindClass
 	switch t.Kind(i) {
 	case g.ifaceDecl, g.annotDecl:
-		kindName = "interface"
+		kindName = abi.KindInterface
 	case g.enumDecl:
-		kindName = "enum"
+		kindName = abi.KindEnum
 	}
 	m := w.modifiers(i)
 	vis := m.vis
@@ -495,15 +496,15 @@ func (w *walker) typeDecl(i node) node {
 	w.annotationRefs(m, sym)
 
 	fr := w.mark(t.End(i), frameType, sym)
-	fr.name, fr.iface = name, kindName == "interface"
+	fr.name, fr.iface = name, kindName == abi.KindInterface
 	w.typeParams(t.Child(i, g.fTypeParameters))
 	if sc := t.Child(i, g.fSuperclass); sc != extract.None {
 		for c := range t.NamedChildren(sc) {
-			fr.super = w.supertype(sym, c, "inherits")
+			fr.super = w.supertype(sym, c, abi.RelInherits)
 		}
 	}
-	w.supertypes(sym, t.Child(i, g.fInterfaces), "implements")
-	w.supertypes(sym, t.ChildOfKind(i, g.extendsIfaces), "inherits")
+	w.supertypes(sym, t.Child(i, g.fInterfaces), abi.RelImplements)
+	w.supertypes(sym, t.ChildOfKind(i, g.extendsIfaces), abi.RelInherits)
 	fr.params = t.Child(i, g.fParameters)
 	w.push(fr)
 	if fr.params != extract.None {
@@ -519,7 +520,7 @@ func (w *walker) typeDecl(i node) node {
 
 // supertypes reports each type of a super_interfaces/extends_interfaces
 // clause.
-func (w *walker) supertypes(from int32, clause node, rel string) {
+func (w *walker) supertypes(from int32, clause node, rel abi.RelationKind) {
 	if clause == extract.None {
 		return
 	}
@@ -535,7 +536,7 @@ func (w *walker) supertypes(from int32, clause node, rel string) {
 
 // supertype reports an inherits/implements relation to ty (type arguments
 // dropped; they become generic_arg references) and returns the target.
-func (w *walker) supertype(from int32, ty node, rel string) string {
+func (w *walker) supertype(from int32, ty node, rel abi.RelationKind) string {
 	t, g := w.t, w.g
 	head, args := ty, extract.None
 	if t.Kind(ty) == g.genericType {
@@ -585,8 +586,8 @@ func (w *walker) recordComponents(params node, rec int32) {
 		}
 		ty := t.Child(c, g.fType)
 		typ := w.varType(ty, t.Child(c, g.fDimensions))
-		sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: rec, Visibility: "private", Span: t.Span(c), Signature: w.fieldType(typ)})
-		w.typeRefs(ty, sym, "field")
+		sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindField, Parent: rec, Visibility: abi.VisPrivate, Span: t.Span(c), Signature: w.fieldType(typ)})
+		w.typeRefs(ty, sym, abi.CtxField)
 		w.vars = append(w.vars, variable{name, typ})
 	}
 }
@@ -628,16 +629,16 @@ func (w *walker) callable(i node) node {
 		return next
 	}
 	k := t.Kind(i)
-	kindName := "method"
+	kindName := abi.KindMethod
 	if k == g.ctorDecl || k == g.compactCtorDecl {
-		kindName = "constructor"
+		kindName = abi.KindConstructor
 	}
 	m := w.modifiers(i)
 	vis := m.vis
 	if vis == "" {
 		vis = w.defaultVisibility()
-		if tf := w.typeFrame(); kindName == "constructor" && tf != nil && w.isEnum(tf.sym) {
-			vis = "private"
+		if tf := w.typeFrame(); kindName == abi.KindConstructor && tf != nil && w.isEnum(tf.sym) {
+			vis = abi.VisPrivate
 		}
 	}
 	sig := &abi.Signature{Raw: w.header(i, m, body)}
@@ -646,7 +647,7 @@ func (w *walker) callable(i node) node {
 	}
 	sym := w.f.Symbol(abi.Symbol{
 		Name: name, Kind: kindName, Parent: w.parent(), Visibility: vis,
-		Span: t.Span(i), Signature: sig, Test: m.test && kindName == "method",
+		Span: t.Span(i), Signature: sig, Test: m.test && kindName == abi.KindMethod,
 	})
 	w.annotationRefs(m, sym)
 	w.push(w.mark(t.End(i), frameCallable, sym))
@@ -658,7 +659,7 @@ func (w *walker) callable(i node) node {
 		}
 	}
 	w.params(params, sym, sig)
-	w.typeRefs(t.Child(i, g.fType), sym, "return_type")
+	w.typeRefs(t.Child(i, g.fType), sym, abi.CtxReturnType)
 	return next
 }
 
@@ -666,7 +667,7 @@ func (w *walker) isEnum(sym int32) bool {
 	if sym < 0 {
 		return false
 	}
-	return w.f.Symbols()[sym].Kind == "enum"
+	return w.f.Symbols()[sym].Kind == abi.KindEnum
 }
 
 // params reads formal parameters into sig (when not nil), reports their
@@ -710,7 +711,7 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature) {
 			sig.Params = append(sig.Params, abi.Param{Name: name, Type: typ})
 		}
 		if sym >= 0 {
-			w.typeRefs(ty, sym, "parameter_type")
+			w.typeRefs(ty, sym, abi.CtxParameterType)
 		}
 		if name != "" {
 			if spread {
@@ -759,9 +760,9 @@ func (w *walker) fieldDecl(i node) {
 		return // anonymous class or syntax error: no named owner
 	}
 	m := w.modifiers(i)
-	kindName := "field"
+	kindName := abi.KindField
 	if t.Kind(i) == g.constDecl || m.static && m.final || w.frames[len(w.frames)-1].iface {
-		kindName = "constant"
+		kindName = abi.KindConstant
 	}
 	vis := m.vis
 	if vis == "" {
@@ -779,14 +780,14 @@ func (w *walker) fieldDecl(i node) {
 		sym := w.f.Symbol(abi.Symbol{Name: name, Kind: kindName, Parent: w.parent(), Visibility: vis, Span: t.Span(i),
 			Signature: w.fieldType(w.varType(ty, t.Child(d, g.fDimensions)))})
 		w.annotationRefs(m, sym)
-		w.typeRefs(ty, sym, "field")
+		w.typeRefs(ty, sym, abi.CtxField)
 	}
 }
 
 func (w *walker) enumConstant(i node) {
 	t, g := w.t, w.g
 	if name := w.text(t.Child(i, g.fName)); name != "" && w.parent() >= 0 {
-		w.f.Symbol(abi.Symbol{Name: name, Kind: "constant", Parent: w.parent(), Visibility: "public", Span: t.Span(i)})
+		w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindConstant, Parent: w.parent(), Visibility: abi.VisPublic, Span: t.Span(i)})
 	}
 	if body := t.Child(i, g.fBody); body != extract.None {
 		w.anonymousBody(body)
@@ -1018,7 +1019,7 @@ var builtinTypes = map[string]bool{
 // typeRefs reports the class types named in a type as references: the
 // type itself with ctx, its type arguments with generic_arg. Primitives,
 // java.lang basics and type parameters in scope are skipped.
-func (w *walker) typeRefs(ty node, from int32, ctx string) {
+func (w *walker) typeRefs(ty node, from int32, ctx abi.RelationContext) {
 	if ty == extract.None || from < 0 {
 		return
 	}
@@ -1052,7 +1053,7 @@ func (w *walker) typeRefs(ty node, from int32, ctx string) {
 
 func (w *walker) typeArgRefs(args node, from int32) {
 	for c := range w.t.NamedChildren(args) {
-		w.typeRefs(c, from, "generic_arg")
+		w.typeRefs(c, from, abi.CtxGenericArg)
 	}
 }
 
@@ -1066,7 +1067,7 @@ func (w *walker) isTypeParam(name string) bool {
 }
 
 // ref reports a references relation once per (symbol, target, context).
-func (w *walker) ref(from int32, target, ctx string, at node) {
+func (w *walker) ref(from int32, target string, ctx abi.RelationContext, at node) {
 	if len(w.seen) > 0 && w.seen[0].from != from {
 		w.seen = w.seen[:0]
 	}
@@ -1076,5 +1077,5 @@ func (w *walker) ref(from int32, target, ctx string, at node) {
 		}
 	}
 	w.seen = append(w.seen, seenRef{from, target, ctx})
-	w.f.Relation(abi.Relation{From: from, Kind: "references", Target: target, Context: ctx, Line: w.t.StartLine(at)})
+	w.f.Relation(abi.Relation{From: from, Kind: abi.RelReferences, Target: target, Context: ctx, Line: w.t.StartLine(at)})
 }

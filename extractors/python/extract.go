@@ -117,7 +117,10 @@ type state struct {
 	decorated extract.Node // the decorated_definition whose definition comes next
 }
 
-type ref struct{ target, ctx string }
+type ref struct {
+	target string
+	ctx    abi.RelationContext
+}
 
 func (x *state) run() {
 	t, l := x.t, x.l
@@ -235,7 +238,7 @@ func (x *state) function(i extract.Node) {
 	outer := x.current(i)
 	start := x.definitionStart(i)
 
-	s := abi.Symbol{Name: name, Kind: "function", Parent: -1, Span: x.span(start, i), Doc: x.docstring(body)}
+	s := abi.Symbol{Name: name, Kind: abi.KindFunction, Parent: -1, Span: x.span(start, i), Doc: x.docstring(body)}
 	sc := scope{kind: scopeFunc, body: body, end: t.End(i), class: -1, vars: len(x.vars)}
 	switch {
 	case outer == nil:
@@ -243,9 +246,9 @@ func (x *state) function(i extract.Node) {
 		s.Test = isTestFunc(name)
 	case outer.kind == scopeClass:
 		s.Parent = outer.sym
-		s.Kind = "method"
+		s.Kind = abi.KindMethod
 		if x.isProperty(start) {
-			s.Kind = "property"
+			s.Kind = abi.KindProperty
 		}
 		if !outer.local {
 			s.Visibility = visibility(name)
@@ -276,14 +279,14 @@ func (x *state) function(i extract.Node) {
 				x.bindNames(&x.stack[len(x.stack)-1], pname)
 				continue
 			}
-			x.typeRefs(ptype, sc.sym, "parameter_type")
+			x.typeRefs(ptype, sc.sym, abi.CtxParameterType)
 			if typ := x.typeName(ptype); typ != "" && pname != extract.None && t.Kind(pname) == l.identifier {
 				x.vars = append(x.vars, typedVar{t.Text(pname), typ})
 			}
 		}
 	}
 	if ret != extract.None {
-		x.typeRefs(ret, sc.sym, "return_type")
+		x.typeRefs(ret, sc.sym, abi.CtxReturnType)
 	}
 }
 
@@ -405,7 +408,7 @@ func (x *state) class(i extract.Node) {
 	}
 	name := t.Text(nameNode)
 	outer := x.current(i)
-	s := abi.Symbol{Name: name, Kind: "class", Parent: -1, Span: x.span(x.definitionStart(i), i), Doc: x.docstring(body)}
+	s := abi.Symbol{Name: name, Kind: abi.KindClass, Parent: -1, Span: x.span(x.definitionStart(i), i), Doc: x.docstring(body)}
 	sc := scope{kind: scopeClass, body: body, end: t.End(i), class: -1, selfType: name, vars: len(x.vars)}
 	if outer != nil {
 		s.Parent = outer.sym
@@ -436,7 +439,7 @@ func (x *state) class(i extract.Node) {
 			if base == "" || base == "object" {
 				continue
 			}
-			x.f.Relation(abi.Relation{From: sc.sym, Kind: "inherits", Target: base, Line: t.StartLine(b)})
+			x.f.Relation(abi.Relation{From: sc.sym, Kind: abi.RelInherits, Target: base, Line: t.StartLine(b)})
 			if sc.superType == "" {
 				if last := lastSegment(base); last != "Generic" && last != "Protocol" {
 					sc.superType = base
@@ -445,7 +448,7 @@ func (x *state) class(i extract.Node) {
 			if t.Kind(b) == l.subscript {
 				for a := range t.NamedChildren(b) {
 					if t.Field(a) == l.fSubscript {
-						x.typeRefs(a, sc.sym, "generic_arg")
+						x.typeRefs(a, sc.sym, abi.CtxGenericArg)
 					}
 				}
 			}
@@ -457,7 +460,7 @@ func (x *state) class(i extract.Node) {
 // classKind tells enums (a base named Enum, IntEnum, StrEnum, Flag or
 // IntFlag) and protocols (a base named Protocol: structural interfaces)
 // from plain classes.
-func (x *state) classKind(bases extract.Node) string {
+func (x *state) classKind(bases extract.Node) abi.SymbolKind {
 	for b := range x.t.NamedChildren(bases) {
 		switch lastSegment(x.baseName(b)) {
 		case "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum":
@@ -689,10 +692,10 @@ func (x *state) moduleAssignment(i, left, typ, right extract.Node) {
 			return
 		}
 		name := string(t.Bytes(n))
-		kind := "constant"
+		kind := abi.KindConstant
 		switch {
 		case alias:
-			kind = "type_alias"
+			kind = abi.KindTypeAlias
 		case !isConstName(name):
 			return
 		}
@@ -714,7 +717,7 @@ func (x *state) field(assign, name, typ, value extract.Node, class int32, local 
 	if isDunder(n) || x.dup(class, n) {
 		return
 	}
-	s := abi.Symbol{Name: t.Text(name), Kind: "field", Parent: class, Span: t.Span(assign)}
+	s := abi.Symbol{Name: t.Text(name), Kind: abi.KindField, Parent: class, Span: t.Span(assign)}
 	if !local {
 		s.Visibility = visibility(n)
 	}
@@ -734,7 +737,7 @@ func (x *state) field(assign, name, typ, value extract.Node, class int32, local 
 	}
 	sym := x.symbol(s)
 	if typ != extract.None {
-		x.typeRefs(typ, sym, "field")
+		x.typeRefs(typ, sym, abi.CtxField)
 	}
 }
 
@@ -785,7 +788,7 @@ func (x *state) typeAlias(i extract.Node) {
 		return
 	}
 	name := t.Text(nameNode)
-	s := abi.Symbol{Name: name, Kind: "type_alias", Parent: -1, Span: t.Span(i)}
+	s := abi.Symbol{Name: name, Kind: abi.KindTypeAlias, Parent: -1, Span: t.Span(i)}
 	if sc := x.current(i); sc != nil {
 		s.Parent = sc.sym
 		if !sc.local && sc.kind == scopeClass {
@@ -1061,7 +1064,7 @@ func (x *state) compact(n extract.Node) string {
 // typeRefs reports the project types an annotation uses. Container and
 // generic arguments get context generic_arg; Optional/Union/Annotated are
 // looked through.
-func (x *state) typeRefs(n extract.Node, from int32, ctx string) {
+func (x *state) typeRefs(n extract.Node, from int32, ctx abi.RelationContext) {
 	t, l := x.t, x.l
 	switch k := t.Kind(n); k {
 	case l.typ, l.unionType:
@@ -1097,7 +1100,7 @@ func (x *state) typeRefs(n extract.Node, from int32, ctx string) {
 		if last == "Literal" {
 			return
 		}
-		argCtx := "generic_arg"
+		argCtx := abi.CtxGenericArg
 		if transparentGenerics[last] {
 			argCtx = ctx
 		} else {
@@ -1127,7 +1130,7 @@ func (x *state) typeRefs(n extract.Node, from int32, ctx string) {
 
 // ref reports one type reference, skipping builtin and typing names, type
 // variables, and repeats from the same symbol.
-func (x *state) ref(name string, from int32, ctx string, line uint32) {
+func (x *state) ref(name string, from int32, ctx abi.RelationContext, line uint32) {
 	last := lastSegment(name)
 	if last == name {
 		if builtinTypes[name] || x.isTypeVar([]byte(name)) {
@@ -1148,7 +1151,7 @@ func (x *state) ref(name string, from int32, ctx string, line uint32) {
 		}
 	}
 	x.refs = append(x.refs, ref{name, ctx})
-	x.f.Relation(abi.Relation{From: from, Kind: "references", Target: name, Context: ctx, Line: line})
+	x.f.Relation(abi.Relation{From: from, Kind: abi.RelReferences, Target: name, Context: ctx, Line: line})
 }
 
 // typeName returns the type a variable annotated with n holds, for

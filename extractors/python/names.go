@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
 
 // builtinCalls are Python builtins (functions and exception classes) whose
@@ -96,11 +98,11 @@ func isDunder(name string) bool {
 
 // visibility applies Python's convention: a leading underscore marks a name
 // private (name-mangled __x included); dunder names are public protocol.
-func visibility(name string) string {
+func visibility(name string) abi.Visibility {
 	if strings.HasPrefix(name, "_") && !isDunder(name) {
-		return "private"
+		return abi.VisPrivate
 	}
-	return "public"
+	return abi.VisPublic
 }
 
 // isConstName reports whether name is UPPER_CASE: at least one upper-case

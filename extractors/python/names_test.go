@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
 
 func TestCollapse(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -52,7 +56,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("%s(%q) = %v, want %v", tc.name, tc.in, got, tc.want)
 		}
 	}
-	for name, want := range map[string]string{"x": "public", "_x": "private", "__x": "private", "__init__": "public", "__": "private"} {
+	for name, want := range map[string]abi.Visibility{"x": "public", "_x": "private", "__x": "private", "__init__": "public", "__": "private"} {
 		if got := visibility(name); got != want {
 			t.Errorf("visibility(%q) = %q, want %q", name, got, want)
 		}

@@ -201,11 +201,11 @@ const (
 type frame struct {
 	end       node
 	kind      frameKind
-	sym       int32  // Parent/Caller for what the frame encloses (-1 in an impl)
-	selfType  string // impl: the bare self type; trait: the trait name
-	vis       string // trait: the visibility its items inherit
-	traitImpl bool   // impl Trait for Type
-	test      bool   // inside a #[cfg(test)] module
+	sym       int32          // Parent/Caller for what the frame encloses (-1 in an impl)
+	selfType  string         // impl: the bare self type; trait: the trait name
+	vis       abi.Visibility // trait: the visibility its items inherit
+	traitImpl bool           // impl Trait for Type
+	test      bool           // inside a #[cfg(test)] module
 	// lengths of walker.vars and walker.tparams when the frame opened;
 	// closing the frame truncates them back.
 	vars, tparams int
@@ -248,8 +248,9 @@ type walker struct {
 
 // seenRef dedups references per symbol: f(a: Bar, b: Bar) references Bar once.
 type seenRef struct {
-	from        int32
-	target, ctx string
+	from   int32
+	target string
+	ctx    abi.RelationContext
 }
 
 // Extract implements extract.Extractor.
@@ -452,24 +453,24 @@ func (w *walker) takeAttrs(item node) attrs {
 }
 
 // visibility maps an item's visibility modifier; "" when it has none.
-func (w *walker) visibility(item node) string {
+func (w *walker) visibility(item node) abi.Visibility {
 	v := w.t.ChildOfKind(item, w.g.visibility)
 	if v == extract.None {
 		return ""
 	}
 	s := w.text(v)
 	if s == "pub" {
-		return "public"
+		return abi.VisPublic
 	}
 	if i := strings.IndexByte(s, '('); i >= 0 && strings.TrimSpace(strings.Trim(s[i:], "()")) == "self" {
-		return "private"
+		return abi.VisPrivate
 	}
-	return "internal"
+	return abi.VisInternal
 }
 
 // itemVisibility is the visibility of an item in the current scope: its
 // modifier, else what the enclosing trait or trait impl implies, else private.
-func (w *walker) itemVisibility(item node) string {
+func (w *walker) itemVisibility(item node) abi.Visibility {
 	if v := w.visibility(item); v != "" {
 		return v
 	}
@@ -478,10 +479,10 @@ func (w *walker) itemVisibility(item node) string {
 		case fr.kind == frameTrait:
 			return fr.vis
 		case fr.kind == frameImpl && fr.traitImpl:
-			return "public"
+			return abi.VisPublic
 		}
 	}
-	return "private"
+	return abi.VisPrivate
 }
 
 func (w *walker) mod(i node) node {
@@ -492,7 +493,7 @@ func (w *walker) mod(i node) node {
 		return i + 1
 	}
 	test := a.cfgTest || w.inTest()
-	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "module", Parent: w.parent(), Visibility: w.itemVisibility(i), Span: t.Span(i), Test: test})
+	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindModule, Parent: w.parent(), Visibility: w.itemVisibility(i), Span: t.Span(i), Test: test})
 	body := t.Child(i, g.fBody)
 	if body == extract.None {
 		return t.End(i) // mod foo; — the module's items are in another file
@@ -520,7 +521,7 @@ func (w *walker) structItem(i node) node {
 		return t.End(i)
 	}
 	parent, recv := w.member()
-	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "struct", Parent: parent, Receiver: recv, Visibility: w.itemVisibility(i), Span: t.Span(i), Test: a.cfgTest || w.inTest()})
+	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindStruct, Parent: parent, Receiver: recv, Visibility: w.itemVisibility(i), Span: t.Span(i), Test: a.cfgTest || w.inTest()})
 	mark := len(w.tparams)
 	w.typeParams(t.Child(i, g.fTypeParameters))
 	w.fields(t.Child(i, g.fBody), sym, true)
@@ -545,20 +546,20 @@ func (w *walker) fields(body node, owner int32, symbols bool) {
 			if name := w.text(t.Child(c, g.fName)); symbols && name != "" {
 				vis := w.visibility(c)
 				if vis == "" {
-					vis = "private"
+					vis = abi.VisPrivate
 				}
-				fs := abi.Symbol{Name: name, Kind: "field", Parent: owner, Visibility: vis, Span: t.Span(c), Test: w.f.Symbols()[owner].Test}
+				fs := abi.Symbol{Name: name, Kind: abi.KindField, Parent: owner, Visibility: vis, Span: t.Span(c), Test: w.f.Symbols()[owner].Test}
 				if typ := w.typeName(t.Child(c, g.fType)); typ != "" {
 					fs.Signature = &abi.Signature{Return: typ} // followed by the host through x.f.m()
 				}
 				from = w.f.Symbol(fs)
 			}
-			w.typeRefs(t.Child(c, g.fType), from, "field")
+			w.typeRefs(t.Child(c, g.fType), from, abi.CtxField)
 		}
 	case g.orderedFieldDeclList:
 		for c := range t.Children(body) {
 			if t.Field(c) == g.fType {
-				w.typeRefs(c, owner, "field")
+				w.typeRefs(c, owner, abi.CtxField)
 			}
 		}
 	}
@@ -573,7 +574,7 @@ func (w *walker) enumItem(i node) node {
 	}
 	parent, recv := w.member()
 	vis, test := w.itemVisibility(i), a.cfgTest || w.inTest()
-	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "enum", Parent: parent, Receiver: recv, Visibility: vis, Span: t.Span(i), Test: test})
+	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindEnum, Parent: parent, Receiver: recv, Visibility: vis, Span: t.Span(i), Test: test})
 	mark := len(w.tparams)
 	w.typeParams(t.Child(i, g.fTypeParameters))
 	if body := t.Child(i, g.fBody); body != extract.None {
@@ -582,7 +583,7 @@ func (w *walker) enumItem(i node) node {
 				continue
 			}
 			if vname := w.text(t.Child(v, g.fName)); vname != "" {
-				vs := w.f.Symbol(abi.Symbol{Name: vname, Kind: "constant", Parent: sym, Visibility: vis, Span: t.Span(v), Test: test})
+				vs := w.f.Symbol(abi.Symbol{Name: vname, Kind: abi.KindConstant, Parent: sym, Visibility: vis, Span: t.Span(v), Test: test})
 				w.fields(t.Child(v, g.fBody), vs, false)
 			}
 		}
@@ -600,14 +601,14 @@ func (w *walker) trait(i node) node {
 	}
 	parent, recv := w.member()
 	vis, test := w.itemVisibility(i), a.cfgTest || w.inTest()
-	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: "trait", Parent: parent, Receiver: recv, Visibility: vis, Span: t.Span(i), Test: test})
+	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindTrait, Parent: parent, Receiver: recv, Visibility: vis, Span: t.Span(i), Test: test})
 	fr := w.open(t.End(i), frameTrait, sym)
 	fr.selfType, fr.vis, fr.test = name, vis, test
 	w.typeParams(t.Child(i, g.fTypeParameters))
 	if bounds := t.Child(i, g.fBounds); bounds != extract.None {
 		for b := range t.NamedChildren(bounds) {
 			if target := w.pathName(b); target != "" {
-				w.f.Relation(abi.Relation{From: sym, Kind: "inherits", Target: target, Line: t.StartLine(b)})
+				w.f.Relation(abi.Relation{From: sym, Kind: abi.RelInherits, Target: target, Line: t.StartLine(b)})
 			}
 		}
 	}
@@ -628,11 +629,11 @@ func (w *walker) impl(i node) node {
 	if tr := t.Child(i, g.fTrait); tr != extract.None {
 		fr.traitImpl = true
 		if target := w.pathName(tr); target != "" {
-			ctx := ""
+			ctx := abi.CtxNone
 			if fr.selfType != "" {
-				ctx = "for:" + fr.selfType
+				ctx = abi.ForType(fr.selfType)
 			}
-			w.f.Relation(abi.Relation{From: -1, Kind: "implements", Target: target, Context: ctx, Line: t.StartLine(tr)})
+			w.f.Relation(abi.Relation{From: -1, Kind: abi.RelImplements, Target: target, Context: ctx, Line: t.StartLine(tr)})
 		}
 	}
 	return w.enterBody(fr, i)
@@ -706,13 +707,13 @@ func (w *walker) fn(i node) node {
 	if name == "" {
 		return next
 	}
-	kindName, parent, recv := "function", w.parent(), ""
+	kindName, parent, recv := abi.KindFunction, w.parent(), ""
 	if fr := w.top(); fr != nil {
 		switch fr.kind {
 		case frameImpl:
-			kindName, parent, recv = "method", -1, fr.selfType
+			kindName, parent, recv = abi.KindMethod, -1, fr.selfType
 		case frameTrait:
-			kindName = "method"
+			kindName = abi.KindMethod
 		}
 	}
 	sig := &abi.Signature{Raw: w.header(i, body)}
@@ -726,7 +727,7 @@ func (w *walker) fn(i node) node {
 	w.push(fr)
 	w.typeParams(t.Child(i, g.fTypeParameters))
 	w.params(t.Child(i, g.fParameters), sym, sig)
-	w.typeRefs(t.Child(i, g.fReturnType), sym, "return_type")
+	w.typeRefs(t.Child(i, g.fReturnType), sym, abi.CtxReturnType)
 	return next
 }
 
@@ -764,7 +765,7 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature) {
 			pat, ty := t.Child(c, g.fPattern), t.Child(c, g.fType)
 			name := extract.OneLine(w.text(pat))
 			sig.Params = append(sig.Params, abi.Param{Name: name, Type: extract.OneLine(w.text(ty))})
-			w.typeRefs(ty, sym, "parameter_type")
+			w.typeRefs(ty, sym, abi.CtxParameterType)
 			if k := t.Kind(pat); k == g.identifier {
 				w.vars = append(w.vars, variable{name, w.typeName(ty)})
 			}
@@ -808,9 +809,9 @@ func (w *walker) constItem(i node) {
 	if name == "" {
 		return
 	}
-	kindName := "constant"
+	kindName := abi.KindConstant
 	if t.Kind(i) == g.staticItem {
-		kindName = "variable" // a static is a place in memory, possibly mutable
+		kindName = abi.KindVariable // a static is a place in memory, possibly mutable
 	}
 	parent, recv := w.member()
 	w.f.Symbol(abi.Symbol{Name: name, Kind: kindName, Parent: parent, Receiver: recv, Visibility: w.itemVisibility(i), Span: t.Span(i), Test: a.cfgTest || w.inTest()})
@@ -824,7 +825,7 @@ func (w *walker) typeAlias(i node) {
 		return
 	}
 	parent, recv := w.member()
-	w.f.Symbol(abi.Symbol{Name: name, Kind: "type_alias", Parent: parent, Receiver: recv, Visibility: w.itemVisibility(i), Span: t.Span(i), Test: a.cfgTest || w.inTest()})
+	w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindTypeAlias, Parent: parent, Receiver: recv, Visibility: w.itemVisibility(i), Span: t.Span(i), Test: a.cfgTest || w.inTest()})
 }
 
 func (w *walker) macroDef(i node) {
@@ -834,11 +835,11 @@ func (w *walker) macroDef(i node) {
 	if name == "" {
 		return
 	}
-	vis := "private"
+	vis := abi.VisPrivate
 	if a.export {
-		vis = "public"
+		vis = abi.VisPublic
 	}
-	w.f.Symbol(abi.Symbol{Name: name, Kind: "macro", Parent: w.parent(), Visibility: vis, Span: t.Span(i), Test: a.cfgTest || w.inTest()})
+	w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindMacro, Parent: w.parent(), Visibility: vis, Span: t.Span(i), Test: a.cfgTest || w.inTest()})
 }
 
 // builtinCalls are the prelude's enum constructors: calls to them are
@@ -1189,7 +1190,7 @@ var builtinTypes = map[string]bool{
 // typeRefs reports the named types in a type as references: the type with
 // ctx, its type arguments with generic_arg. Primitives, the prelude types,
 // Self and type parameters in scope are skipped.
-func (w *walker) typeRefs(ty node, from int32, ctx string) {
+func (w *walker) typeRefs(ty node, from int32, ctx abi.RelationContext) {
 	if ty == extract.None || from < 0 {
 		return
 	}
@@ -1220,9 +1221,9 @@ func (w *walker) typeRefs(ty node, from int32, ctx string) {
 	case g.fnType:
 		// Fn(A) -> B: the Fn traits are builtins; A and B are arguments.
 		for c := range t.NamedChildren(t.Child(ty, g.fParameters)) {
-			w.typeRefs(c, from, "generic_arg")
+			w.typeRefs(c, from, abi.CtxGenericArg)
 		}
-		w.typeRefs(t.Child(ty, g.fReturnType), from, "generic_arg")
+		w.typeRefs(t.Child(ty, g.fReturnType), from, abi.CtxGenericArg)
 	}
 }
 
@@ -1231,7 +1232,7 @@ func (w *walker) typeArgRefs(args node, from int32) {
 		return
 	}
 	for c := range w.t.NamedChildren(args) {
-		w.typeRefs(c, from, "generic_arg")
+		w.typeRefs(c, from, abi.CtxGenericArg)
 	}
 }
 
@@ -1245,7 +1246,7 @@ func (w *walker) isTypeParam(name string) bool {
 }
 
 // ref reports a references relation once per (symbol, target, context).
-func (w *walker) ref(from int32, target, ctx string, at node) {
+func (w *walker) ref(from int32, target string, ctx abi.RelationContext, at node) {
 	if len(w.seen) > 0 && w.seen[0].from != from {
 		w.seen = w.seen[:0]
 	}
@@ -1255,5 +1256,5 @@ func (w *walker) ref(from int32, target, ctx string, at node) {
 		}
 	}
 	w.seen = append(w.seen, seenRef{from, target, ctx})
-	w.f.Relation(abi.Relation{From: from, Kind: "references", Target: target, Context: ctx, Line: w.t.StartLine(at)})
+	w.f.Relation(abi.Relation{From: from, Kind: abi.RelReferences, Target: target, Context: ctx, Line: w.t.StartLine(at)})
 }

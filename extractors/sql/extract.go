@@ -73,7 +73,7 @@ func (x *file) span(st q.Statement) abi.Span {
 }
 
 func (x *file) symbol(kind, name string, parent int32, span abi.Span, raw string, attrs []abi.Param) int32 {
-	return x.f.Symbol(abi.Symbol{Name: name, Kind: kind, Parent: parent, Span: span,
+	return x.f.Symbol(abi.Symbol{Name: name, Kind: abi.SymbolKind(kind), Parent: parent, Span: span,
 		Signature: &abi.Signature{Raw: q.Collapse(raw, maxRaw), Params: attrs}})
 }
 
@@ -190,7 +190,7 @@ func (x *file) createTable(st q.Statement, i int) bool {
 	}
 	attrs := []abi.Param{{Name: q.AttrDialect, Type: x.dialect}}
 	var pk []string
-	t := x.f.Symbol(abi.Symbol{Name: name, Kind: q.KindTable, Parent: -1, Span: span})
+	t := x.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindTable, Parent: -1, Span: span})
 	if i < len(toks) && toks[i].Upper() == "AS" {
 		x.f.Symbols()[t].Signature = &abi.Signature{Raw: q.Collapse(head, maxRaw), Params: attrs}
 		return true
@@ -388,7 +388,7 @@ func (x *file) column(parent int32, def []q.Token) {
 			attrs = append(attrs, abi.Param{Name: q.AttrReferences, Type: reference(def, j+1)})
 		}
 	}
-	x.f.Symbol(abi.Symbol{Name: name, Kind: q.KindColumn, Parent: parent, Span: x.tokSpan(def),
+	x.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindColumn, Parent: parent, Span: x.tokSpan(def),
 		Signature: &abi.Signature{Return: typ, Raw: q.Collapse(x.tokText(def), maxRaw), Params: attrs}})
 }
 
@@ -611,7 +611,7 @@ func (x *file) createRoutine(st q.Statement, i int) bool {
 		}
 	}
 	sig.Raw = q.Collapse(head, maxRaw)
-	x.f.Symbol(abi.Symbol{Name: name, Kind: kind, Parent: -1, Span: x.span(st), Signature: sig})
+	x.f.Symbol(abi.Symbol{Name: name, Kind: abi.SymbolKind(kind), Parent: -1, Span: x.span(st), Signature: sig})
 	return true
 }
 
@@ -658,7 +658,7 @@ func (x *file) alter(st q.Statement) bool {
 		return false
 	}
 	var attrs []abi.Param
-	t := x.f.Symbol(abi.Symbol{Name: table, Kind: q.KindAlterTable, Parent: -1, Span: x.span(st)})
+	t := x.f.Symbol(abi.Symbol{Name: table, Kind: abi.KindAlterTable, Parent: -1, Span: x.span(st)})
 	for _, action := range splitTop(toks[i:]) {
 		w := words(action, 4)
 		switch {

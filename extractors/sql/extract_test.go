@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/plugins/plugintest"
+	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
 
 // TestGolden runs the extractor natively over testdata/*.txtar; run
@@ -27,7 +28,7 @@ func TestLargeDump(t *testing.T) {
 		fmt.Fprintf(&b, "INSERT INTO big (id, v) VALUES (%d, 'row %d; with a semicolon');\n", i, i)
 	}
 	f := plugintest.ExtractSource(t, Extractor{}, "dump.sql", []byte(b.String()))
-	kinds := map[string]int{}
+	kinds := map[abi.SymbolKind]int{}
 	for _, s := range f.Symbols {
 		kinds[s.Kind]++
 	}

@@ -89,8 +89,9 @@ type binding struct {
 
 // relKey identifies a references relation, to emit each one once per symbol.
 type relKey struct {
-	from           int32
-	target, detail string
+	from   int32
+	target string
+	detail abi.RelationContext
 }
 
 // ctx is the part of the walker saved and restored around a scope.
@@ -203,9 +204,9 @@ func (w *walker) declaration(n, stmt extract.Node, exported bool) {
 }
 
 // visibility of a file- or namespace-level definition: exported ones are public.
-func (w *walker) visibility(name string, exported bool) string {
+func (w *walker) visibility(name string, exported bool) abi.Visibility {
 	if exported || (w.parent == -1 && w.exportedName(name)) {
-		return "public"
+		return abi.VisPublic
 	}
 	return ""
 }
@@ -266,7 +267,7 @@ func (w *walker) nextNamed(n, end extract.Node) extract.Node {
 // defineCallable emits a function, method, constructor or accessor symbol
 // with its signature and the type references of its parameters and result.
 // def spans the definition; fn holds parameters, return_type and body.
-func (w *walker) defineCallable(def, fn extract.Node, name, kind, vis string, header int, receiver string) int32 {
+func (w *walker) defineCallable(def, fn extract.Node, name string, kind abi.SymbolKind, vis abi.Visibility, header int, receiver string) int32 {
 	t, l := w.t, w.l
 	sig := &abi.Signature{}
 	if ps := t.Child(fn, l.fParameters); ps != extract.None {
@@ -299,10 +300,10 @@ func (w *walker) defineCallable(def, fn extract.Node, name, kind, vis string, he
 	w.seen = w.seen[:0]
 	if ps := t.Child(fn, l.fParameters); ps != extract.None {
 		for p := range t.NamedChildren(ps) {
-			w.typeRefs(t.Child(p, l.fType), idx, "parameter_type")
+			w.typeRefs(t.Child(p, l.fType), idx, abi.CtxParameterType)
 		}
 	}
-	w.typeRefs(ret, idx, "return_type")
+	w.typeRefs(ret, idx, abi.CtxReturnType)
 	return idx
 }
 
@@ -363,7 +364,7 @@ func (w *walker) class(n extract.Node, name string, def extract.Node, exported b
 		return
 	}
 	vis := w.visibility(name, exported)
-	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: "class", Parent: w.parent, Visibility: vis, Span: t.Span(def)})
+	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindClass, Parent: w.parent, Visibility: vis, Span: t.Span(def)})
 	c := w.save()
 	w.pushTypeParams(n)
 	w.seen = w.seen[:0]
@@ -392,7 +393,7 @@ func (w *walker) class(n extract.Node, name string, def extract.Node, exported b
 					}
 				case l.implementsClause:
 					for ty := range t.NamedChildren(e) {
-						w.heritageType(ty, idx, "implements")
+						w.heritageType(ty, idx, abi.RelImplements)
 					}
 				case l.comment:
 				default: // JavaScript: the superclass expression itself
@@ -424,7 +425,7 @@ func (w *walker) heritageName(v extract.Node) string {
 
 // heritageType emits an implements/inherits relation to a type (TS clauses),
 // plus generic_arg references for its type arguments.
-func (w *walker) heritageType(ty extract.Node, from int32, kind string) {
+func (w *walker) heritageType(ty extract.Node, from int32, kind abi.RelationKind) {
 	t, l := w.t, w.l
 	name := ty
 	if w.kind(ty) == l.genericType {
@@ -487,30 +488,30 @@ func (w *walker) classBody(body extract.Node) {
 }
 
 // memberKind tells methods, constructors and accessors apart.
-func (w *walker) memberKind(m extract.Node, name string) string {
+func (w *walker) memberKind(m extract.Node, name string) abi.SymbolKind {
 	if name == "constructor" {
-		return "constructor"
+		return abi.KindConstructor
 	}
 	for c := range w.t.Children(m) {
 		if k := w.kind(c); k == w.l.kwGet || k == w.l.kwSet {
-			return "property"
+			return abi.KindProperty
 		}
 		if w.t.Field(c) == w.l.fName {
 			break
 		}
 	}
-	return "method"
+	return abi.KindMethod
 }
 
 // memberVisibility reads TS accessibility modifiers and #private names.
-func (w *walker) memberVisibility(m, name extract.Node) string {
+func (w *walker) memberVisibility(m, name extract.Node) abi.Visibility {
 	if name != extract.None && w.kind(name) == w.l.privatePropertyIdentifier {
-		return "private"
+		return abi.VisPrivate
 	}
 	if a := w.t.ChildOfKind(m, w.l.accessibilityModifier); a != extract.None {
-		return w.t.Text(a)
+		return abi.Visibility(w.t.Text(a)) // public, protected or private; the host checks
 	}
-	return ""
+	return abi.VisNone
 }
 
 // headerStart is where a member's header begins: after its decorators,
@@ -542,7 +543,7 @@ func (w *walker) method(m extract.Node) {
 	c := w.save()
 	w.pushTypeParams(m)
 	idx := w.defineCallable(m, m, name, kind, w.memberVisibility(m, nameNode), hdr, "")
-	if kind == "constructor" {
+	if kind == abi.KindConstructor {
 		w.parameterProperties(m)
 	}
 	w.enter(idx, m)
@@ -563,9 +564,9 @@ func (w *walker) parameterProperties(m extract.Node) {
 		if mod == extract.None || pat == extract.None || w.kind(pat) != l.identifier {
 			continue
 		}
-		idx := w.f.Symbol(abi.Symbol{Name: t.Text(pat), Kind: "field", Parent: w.parent, Visibility: t.Text(mod), Span: t.Span(p), Signature: w.fieldType(t.Child(p, l.fType))})
+		idx := w.f.Symbol(abi.Symbol{Name: t.Text(pat), Kind: abi.KindField, Parent: w.parent, Visibility: abi.Visibility(t.Text(mod)), Span: t.Span(p), Signature: w.fieldType(t.Child(p, l.fType))})
 		w.seen = w.seen[:0]
-		w.typeRefs(t.Child(p, l.fType), idx, "field")
+		w.typeRefs(t.Child(p, l.fType), idx, abi.CtxField)
 	}
 }
 
@@ -598,9 +599,9 @@ func (w *walker) field(m extract.Node) {
 			return
 		}
 	}
-	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: "field", Parent: w.parent, Visibility: vis, Span: t.Span(m), Signature: w.fieldType(t.Child(m, l.fType))})
+	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindField, Parent: w.parent, Visibility: vis, Span: t.Span(m), Signature: w.fieldType(t.Child(m, l.fType))})
 	w.seen = w.seen[:0]
-	w.typeRefs(t.Child(m, l.fType), idx, "field")
+	w.typeRefs(t.Child(m, l.fType), idx, abi.CtxField)
 	w.walkNode(value)
 }
 
@@ -631,13 +632,13 @@ func (w *walker) interface_(n extract.Node, exported bool) {
 	if name == "" {
 		return
 	}
-	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: "interface", Parent: w.parent, Visibility: w.visibility(name, exported), Span: t.Span(n)})
+	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindInterface, Parent: w.parent, Visibility: w.visibility(name, exported), Span: t.Span(n)})
 	c := w.save()
 	w.pushTypeParams(n)
 	w.seen = w.seen[:0]
 	if ext := t.ChildOfKind(n, l.extendsTypeClause); ext != extract.None {
 		for ty := range t.NamedChildren(ext) {
-			w.heritageType(ty, idx, "inherits")
+			w.heritageType(ty, idx, abi.RelInherits)
 		}
 	}
 	w.parent = idx
@@ -648,9 +649,9 @@ func (w *walker) interface_(n extract.Node, exported bool) {
 			case l.propertySignature:
 				nameNode := t.Child(m, l.fName)
 				if fname := w.memberName(nameNode); fname != "" {
-					f := w.f.Symbol(abi.Symbol{Name: fname, Kind: "field", Parent: idx, Visibility: w.memberVisibility(m, nameNode), Span: t.Span(m), Signature: w.fieldType(t.Child(m, l.fType))})
+					f := w.f.Symbol(abi.Symbol{Name: fname, Kind: abi.KindField, Parent: idx, Visibility: w.memberVisibility(m, nameNode), Span: t.Span(m), Signature: w.fieldType(t.Child(m, l.fType))})
 					w.seen = w.seen[:0]
-					w.typeRefs(t.Child(m, l.fType), f, "field")
+					w.typeRefs(t.Child(m, l.fType), f, abi.CtxField)
 				}
 			case l.methodSignature:
 				w.methodSignature(m, end)
@@ -661,7 +662,7 @@ func (w *walker) interface_(n extract.Node, exported bool) {
 }
 
 // simple reports a definition with nothing inside worth walking.
-func (w *walker) simple(n extract.Node, kind string, exported bool) {
+func (w *walker) simple(n extract.Node, kind abi.SymbolKind, exported bool) {
 	if name := w.nameOf(n); name != "" {
 		w.f.Symbol(abi.Symbol{Name: name, Kind: kind, Parent: w.parent, Visibility: w.visibility(name, exported), Span: w.t.Span(n)})
 	}
@@ -673,7 +674,7 @@ func (w *walker) enum(n extract.Node, exported bool) {
 	if name == "" {
 		return
 	}
-	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: "enum", Parent: w.parent, Visibility: w.visibility(name, exported), Span: t.Span(n)})
+	idx := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindEnum, Parent: w.parent, Visibility: w.visibility(name, exported), Span: t.Span(n)})
 	body := t.Child(n, l.fBody)
 	if body == extract.None {
 		return
@@ -685,13 +686,13 @@ func (w *walker) enum(n extract.Node, exported bool) {
 		}
 		if k := w.kind(nameNode); k == l.propertyIdentifier || k == l.str || k == l.identifier {
 			if mname := w.memberName(nameNode); mname != "" {
-				w.f.Symbol(abi.Symbol{Name: mname, Kind: "constant", Parent: idx, Span: t.Span(m)})
+				w.f.Symbol(abi.Symbol{Name: mname, Kind: abi.KindConstant, Parent: idx, Span: t.Span(m)})
 			}
 		}
 	}
 }
 
-func (w *walker) namespace(n extract.Node, kind string, exported bool) {
+func (w *walker) namespace(n extract.Node, kind abi.SymbolKind, exported bool) {
 	name := w.nameOf(n)
 	if name == "" {
 		w.walkInside(n)
@@ -764,9 +765,9 @@ func (w *walker) varDecl(n extract.Node, exported bool) {
 		if named {
 			w.bindings = append(w.bindings, binding{nameNode, w.declaredType(t.Child(d, l.fType), v)})
 			if w.caller == -1 {
-				name, kind := t.Text(nameNode), "variable"
+				name, kind := t.Text(nameNode), abi.KindVariable
 				if isConst {
-					kind = "constant"
+					kind = abi.KindConstant
 				}
 				w.f.Symbol(abi.Symbol{Name: name, Kind: kind, Parent: w.parent, Visibility: w.visibility(name, exported), Span: t.Span(def)})
 			}
@@ -1363,7 +1364,7 @@ func (w *walker) assign(n extract.Node) {
 	}
 	obj, prop := t.Child(left, l.fObject), t.Child(left, l.fProperty)
 	objText, propText := string(w.bytes(obj)), string(w.bytes(prop))
-	name, receiverType, vis := "", "", "public"
+	name, receiverType, vis := "", "", abi.VisPublic
 	switch {
 	case objText == "exports" || objText == "module.exports":
 		name = propText
@@ -1381,9 +1382,9 @@ func (w *walker) assign(n extract.Node) {
 		w.class(right, name, n, true)
 		return
 	}
-	kind := "function"
+	kind := abi.KindFunction
 	if receiverType != "" {
-		kind = "method"
+		kind = abi.KindMethod
 	}
 	c := w.save()
 	w.pushTypeParams(right)
@@ -1398,7 +1399,7 @@ func (w *walker) assign(n extract.Node) {
 // ---- type references ----
 
 // typeRefs emits a references relation for each named type inside n.
-func (w *walker) typeRefs(n extract.Node, from int32, context string) {
+func (w *walker) typeRefs(n extract.Node, from int32, context abi.RelationContext) {
 	t, l := w.t, w.l
 	if n == extract.None {
 		return
@@ -1422,11 +1423,11 @@ func (w *walker) typeArgRefs(args extract.Node, from int32) {
 		return
 	}
 	for c := range w.t.NamedChildren(args) {
-		w.typeRefs(c, from, "generic_arg")
+		w.typeRefs(c, from, abi.CtxGenericArg)
 	}
 }
 
-func (w *walker) reference(n extract.Node, from int32, context string) {
+func (w *walker) reference(n extract.Node, from int32, context abi.RelationContext) {
 	b := w.bytes(n)
 	if w.kind(n) == w.l.typeIdentifier {
 		for _, p := range w.tparams {
@@ -1445,10 +1446,10 @@ func (w *walker) reference(n extract.Node, from int32, context string) {
 		}
 	}
 	w.seen = append(w.seen, relKey{from, name, context})
-	w.relation(from, "references", name, context, n)
+	w.relation(from, abi.RelReferences, name, context, n)
 }
 
-func (w *walker) relation(from int32, kind, target, context string, at extract.Node) {
+func (w *walker) relation(from int32, kind abi.RelationKind, target string, context abi.RelationContext, at extract.Node) {
 	w.f.Relation(abi.Relation{From: from, Kind: kind, Target: target, Context: context, Line: w.t.StartLine(at)})
 }
 

@@ -75,6 +75,12 @@ func buildGuest(t testing.TB, name string) []byte {
 // extra appended, and loads its manifest.
 func writePlugin(t testing.TB, module []byte, extra string) *manifest.Manifest {
 	t.Helper()
+	return writePluginABI(t, module, 1, extra)
+}
+
+// writePluginABI is writePlugin with abi = v.
+func writePluginABI(t testing.TB, module []byte, v int, extra string) *manifest.Manifest {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "p.wasm"), module, 0o644); err != nil {
 		t.Fatal(err)
@@ -82,7 +88,7 @@ func writePlugin(t testing.TB, module []byte, extra string) *manifest.Manifest {
 	toml := `name = "hostile"
 version = "0.0.1"
 kind = "extractor"
-abi = 1
+abi = ` + fmt.Sprint(v) + `
 module = "p.wasm"
 ` + extra + `
 [[languages]]

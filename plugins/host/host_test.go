@@ -43,7 +43,7 @@ func wantFacts() *abi.Facts {
 	tree := extract.NewTree(extract.NewGrammar(&fakeGrammar), fakeRecords(), fakeSource)
 	return &abi.Facts{
 		Package: "fake",
-		Symbols: []abi.Symbol{{Name: "main", Kind: "identifier", Parent: -1, Span: tree.Span(1),
+		Symbols: []abi.Symbol{{Name: "main", Kind: abi.KindFunction, Parent: -1, Span: tree.Span(1),
 			Signature: &abi.Signature{Params: []abi.Param{{Name: "a", Type: "int"}}, Return: "error", Raw: "func main(a int) error"}}},
 		Calls:     []abi.Call{{Caller: 0, Name: "println", Receiver: "fmt", Line: 1, Col: 2}},
 		Imports:   []abi.Import{{Path: "fmt", Names: []abi.ImportName{{Name: "Println", Alias: "p"}}, Line: 1}},
@@ -161,19 +161,22 @@ func TestLoadErrors(t *testing.T) {
 	tests := []struct {
 		name    string
 		module  []byte
+		abi     int
 		extra   string
 		message string
 	}{
-		{"missing export", rawModule(ok[:2]...), "", "missing export synaptic_init; missing export synaptic_extract; build the plugin with sdk/extract"},
-		{"wrong signature", rawModule(append(ok[:3:3], rawFunc{abi.ExportExtract, nil, []byte{i64}, i64Const(0)})...), "", "export synaptic_extract has signature () -> (i64), want (i32) -> (i64)"},
-		{"wrong abi", rawModule(abiFuncs(99, i64Const(0))...), "", "module speaks ABI 99, this synaptic speaks ABI 1"},
-		{"not wasm", []byte("#!/bin/sh\n"), "", "is it a WebAssembly module built for wasip1?"},
-		{"pin mismatch", rawModule(ok...), `sha256 = "` + strings.Repeat("ab", 32) + `"`, "but plugin.toml pins abababab"},
-		{"init fails", rawModule(append(ok[:2:2], rawFunc{abi.ExportInit, []byte{i32}, []byte{i64}, []byte{0x00}}, ok[3])...), "", "trap: init: synaptic_init: wasm error: unreachable"},
+		{"missing export", rawModule(ok[:2]...), 1, "", "missing export synaptic_init; missing export synaptic_extract; build the plugin with sdk/extract"},
+		{"wrong signature", rawModule(append(ok[:3:3], rawFunc{abi.ExportExtract, nil, []byte{i64}, i64Const(0)})...), 1, "", "export synaptic_extract has signature () -> (i64), want (i32) -> (i64)"},
+		{"future abi", rawModule(abiFuncs(3, i64Const(0))...), 1, "", "module speaks extractor ABI 3; this synaptic speaks 1–2; upgrade synaptic"},
+		{"v1 module declared v2", rawModule(abiFuncs(1, i64Const(0))...), 2, "", "plugin.toml declares abi = 2, but the module speaks ABI 1; rebuild"},
+		{"project without export", rawModule(abiFuncs(2, i64Const(0))...), 2, "[project]\nfiles = [\"go.mod\"]\n", "missing export synaptic_project; build the plugin with sdk/extract (extract.Register) and -buildmode=c-shared; a [project] table needs extract.RegisterProject"},
+		{"not wasm", []byte("#!/bin/sh\n"), 1, "", "is it a WebAssembly module built for wasip1?"},
+		{"pin mismatch", rawModule(ok...), 1, `sha256 = "` + strings.Repeat("ab", 32) + `"`, "but plugin.toml pins abababab"},
+		{"init fails", rawModule(append(ok[:2:2], rawFunc{abi.ExportInit, []byte{i32}, []byte{i64}, []byte{0x00}}, ok[3])...), 1, "", "trap: init: synaptic_init: wasm error: unreachable"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := writePlugin(t, tt.module, tt.extra)
+			m := writePluginABI(t, tt.module, tt.abi, tt.extra)
 			_, err := h.Load(t.Context(), m, nil)
 			var le *LoadError
 			if !errors.As(err, &le) || !strings.Contains(err.Error(), tt.message) {

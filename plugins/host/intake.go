@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -18,17 +19,19 @@ const (
 	MaxNotes          = 100  // notes kept per file
 )
 
-// intake cuts f's over-long strings to the caps above and reports what it
-// cut as one note in f.Errors, so the user learns the plugin misbehaved.
-func intake(f *abi.Facts) {
+// intake cuts f's over-long strings to the caps above, drops facts whose
+// words are outside sdk/abi's vocabulary, and reports each as one note in
+// f.Errors naming the plugin, so the user learns the plugin misbehaved
+// (the note travels with the file's path).
+func intake(f *abi.Facts, plugin string) {
 	var c cutter
 	c.str(&f.Package, MaxNameBytes, "package name")
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		c.str(&s.Name, MaxNameBytes, "symbol name")
-		c.str(&s.Kind, MaxNameBytes, "symbol kind")
+		c.str((*string)(&s.Kind), MaxNameBytes, "symbol kind")
 		c.str(&s.Receiver, MaxNameBytes, "receiver")
-		c.str(&s.Visibility, MaxNameBytes, "visibility")
+		c.str((*string)(&s.Visibility), MaxNameBytes, "visibility")
 		if sig := s.Signature; sig != nil {
 			c.str(&sig.Raw, MaxSignatureBytes, "signature")
 			c.str(&sig.Return, MaxNameBytes, "return type")
@@ -55,9 +58,9 @@ func intake(f *abi.Facts) {
 	}
 	for i := range f.Relations {
 		r := &f.Relations[i]
-		c.str(&r.Kind, MaxNameBytes, "relation kind")
+		c.str((*string)(&r.Kind), MaxNameBytes, "relation kind")
 		c.str(&r.Target, MaxNameBytes, "relation target")
-		c.str(&r.Context, MaxNameBytes, "relation context")
+		c.str((*string)(&r.Context), MaxNameBytes, "relation context")
 	}
 	if n := len(f.Errors); n > MaxNotes {
 		f.Errors = append(f.Errors[:MaxNotes:MaxNotes], fmt.Sprintf("… %d more notes dropped (the host keeps %d a file)", n-MaxNotes, MaxNotes))
@@ -65,9 +68,13 @@ func intake(f *abi.Facts) {
 	for i := range f.Errors {
 		c.str(&f.Errors[i], MaxNoteBytes, "note")
 	}
+	if dropped := f.DropUnknownWords(); len(dropped) > 0 {
+		f.Errors = append(f.Errors, fmt.Sprintf("plugin %s reported words outside the fact vocabulary (sdk/abi vocab.go); those facts were dropped: %s",
+			plugin, strings.Join(dropped, "; ")))
+	}
 	if c.n > 0 {
-		f.Errors = append(f.Errors, fmt.Sprintf("plugin returned %d over-long string(s), the longest a %s of %d bytes; cut to the host's limits (%d bytes for names, %d for signatures)",
-			c.n, c.what, c.longest, MaxNameBytes, MaxSignatureBytes))
+		f.Errors = append(f.Errors, fmt.Sprintf("plugin %s returned %d over-long string(s), the longest a %s of %d bytes; cut to the host's limits (%d bytes for names, %d for signatures)",
+			plugin, c.n, c.what, c.longest, MaxNameBytes, MaxSignatureBytes))
 	}
 }
 

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -13,11 +14,11 @@ import (
 func TestIntakeCapsStrings(t *testing.T) {
 	huge := strings.Repeat("é", 3<<20) // 6 MiB, two bytes a rune
 	f := &abi.Facts{
-		Symbols: []abi.Symbol{{Name: huge, Kind: "function", Parent: -1, Signature: &abi.Signature{Raw: huge}}, {Name: "ok", Parent: -1}},
+		Symbols: []abi.Symbol{{Name: huge, Kind: "function", Parent: -1, Signature: &abi.Signature{Raw: huge}}, {Name: "ok", Kind: "function", Parent: -1}},
 		Calls:   []abi.Call{{Caller: 0, Name: huge}},
 		Errors:  []string{huge},
 	}
-	intake(f)
+	intake(f, "test")
 	tests := []struct {
 		what string
 		got  string
@@ -42,7 +43,7 @@ func TestIntakeCapsStrings(t *testing.T) {
 	}
 
 	many := &abi.Facts{Errors: make([]string, 1000)}
-	intake(many)
+	intake(many, "test")
 	if len(many.Errors) != MaxNotes+1 || !strings.Contains(many.Errors[MaxNotes], "900 more") {
 		t.Errorf("notes kept: %d, last %q", len(many.Errors), many.Errors[len(many.Errors)-1])
 	}
@@ -84,5 +85,35 @@ func TestIntakeThroughWasm(t *testing.T) {
 	}
 	if n := len(f.Errors); n == 0 || !strings.Contains(f.Errors[n-1], "2 over-long string(s)") {
 		t.Errorf("no intake note: %q", f.Errors)
+	}
+}
+
+// TestIntakeDropsUnknownWords: a real guest reporting a symbol kind, a
+// visibility, a relation kind and a context outside the vocabulary gets
+// exactly those facts dropped, the rest renumbered, and one note naming
+// the plugin and each bad word.
+func TestIntakeDropsUnknownWords(t *testing.T) {
+	p := loadHostile(t, newHost(t, Options{}), "")
+	f, err := p.Extract(t.Context(), 0, "vocab.fake", 0, fakeRecords(), fakeSource)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []abi.Symbol{{Name: "ok", Kind: abi.KindMethod, Parent: -1}}
+	if !reflect.DeepEqual(f.Symbols, want) {
+		t.Errorf("symbols = %+v, want %+v", f.Symbols, want)
+	}
+	if len(f.Calls) != 1 || f.Calls[0].Caller != 0 {
+		t.Errorf("calls = %+v, want g called from symbol 0", f.Calls)
+	}
+	if len(f.Relations) != 0 {
+		t.Errorf("relations = %+v, want none (two bad, one from the dropped class)", f.Relations)
+	}
+	if len(f.Errors) != 1 {
+		t.Fatalf("notes = %q, want one", f.Errors)
+	}
+	for _, w := range []string{"plugin hostile", `symbol kind "klass"`, `visibility "friend"`, `relation kind "uses"`, `relation context "somewhere"`, `inherits relation to "Base" of a dropped symbol`} {
+		if !strings.Contains(f.Errors[0], w) {
+			t.Errorf("note lacks %q: %s", w, f.Errors[0])
+		}
 	}
 }

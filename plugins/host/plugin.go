@@ -36,7 +36,9 @@ type Plugin struct {
 	sum      string
 	rt       wazero.Runtime
 	cm       wazero.CompiledModule
-	init     []byte // encoded abi.Init, sent to every new instance
+	init     []byte // encoded abi.Init, sent to every new instance (guarded by mu after Load)
+	grammars []abi.Grammar
+	project  []byte // the Init.Project in init (see SetProject)
 	ngram    int
 	maxOut   int
 	recycle  uint64
@@ -67,6 +69,7 @@ type instance struct {
 	inBuf   api.Function
 	initFn  api.Function
 	extract api.Function
+	project api.Function // nil unless the manifest has [project]
 	stack   []uint64
 	out     *tail // guest stdout+stderr, for diagnostics
 }
@@ -119,7 +122,8 @@ func (h *Host) Load(ctx context.Context, m *manifest.Manifest, grammars []abi.Gr
 		WithMemoryLimitPages(limits.MemoryPages))
 	p := &Plugin{
 		m: m, sum: hexSum, rt: rt, ngram: len(grammars),
-		init:     abi.EncodeInit(&abi.Init{ABI: abi.Version, Plugin: m.Name, Grammars: grammars}),
+		grammars: grammars,
+		init:     abi.EncodeInit(&abi.Init{ABI: uint32(m.ABI), Plugin: m.Name, Grammars: grammars}),
 		maxOut:   h.opts.MaxOutputBytes,
 		memLimit: uint64(limits.MemoryPages) << 16,
 		limits:   limits,
@@ -178,7 +182,11 @@ func (p *Plugin) compile(ctx context.Context, wasm []byte) error {
 	}
 	defs := cm.ExportedFunctions()
 	var problems []string
-	for _, name := range []string{abi.ExportVersion, abi.ExportInBuf, abi.ExportInit, entryExport(p.m.Kind)} {
+	required := []string{abi.ExportVersion, abi.ExportInBuf, abi.ExportInit, entryExport(p.m.Kind)}
+	if p.m.Project != nil {
+		required = append(required, abi.ExportProject)
+	}
+	for _, name := range required {
 		sig := exports[name]
 		d, ok := defs[name]
 		switch {
@@ -190,7 +198,11 @@ func (p *Plugin) compile(ctx context.Context, wasm []byte) error {
 		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%s; build the plugin with sdk/extract (extract.Register) and -buildmode=c-shared", strings.Join(problems, "; "))
+		hint := "build the plugin with sdk/extract (extract.Register) and -buildmode=c-shared"
+		if p.m.Project != nil {
+			hint += "; a [project] table needs extract.RegisterProject"
+		}
+		return fmt.Errorf("%s; %s", strings.Join(problems, "; "), hint)
 	}
 	p.cm = cm
 	return nil
@@ -262,6 +274,7 @@ func (p *Plugin) newInstance(ctx context.Context, s *slot) (*instance, error) {
 		inBuf:   mod.ExportedFunction(abi.ExportInBuf),
 		initFn:  mod.ExportedFunction(abi.ExportInit),
 		extract: mod.ExportedFunction(entryExport(p.m.Kind)),
+		project: mod.ExportedFunction(abi.ExportProject),
 		stack:   make([]uint64, 1),
 		out:     out,
 	}
@@ -283,12 +296,14 @@ func (p *Plugin) newInstance(ctx context.Context, s *slot) (*instance, error) {
 		mod.Close(ctx)
 		return nil, p.callError("", abi.ExportVersion, err, out, in.mem)
 	}
-	if v := uint32(in.stack[0]); v != abi.Version {
+	if err := p.checkVersion(uint32(in.stack[0])); err != nil {
 		mod.Close(ctx)
-		return nil, &PluginError{Plugin: p.m.Name, Reason: ReasonABI,
-			Message: fmt.Sprintf("module speaks ABI %d, this synaptic speaks ABI %d; rebuild the plugin against the current sdk", v, abi.Version)}
+		return nil, err
 	}
-	if _, err := in.call(ctx, p, in.initFn, p.init, "", 0, nil, nil); err != nil {
+	p.mu.Lock()
+	init := p.init
+	p.mu.Unlock()
+	if _, err := in.call(ctx, p, in.initFn, init, "", 0, nil, nil); err != nil {
 		mod.Close(ctx)
 		var pe *PluginError
 		if errors.As(err, &pe) {
@@ -297,6 +312,22 @@ func (p *Plugin) newInstance(ctx context.Context, s *slot) (*instance, error) {
 		return nil, err
 	}
 	return in, nil
+}
+
+// checkVersion checks the ABI a module reports against its manifest's
+// abi and this host: a guest built with a newer sdk also speaks the
+// older ABIs, so it may report more than it declares, never less.
+func (p *Plugin) checkVersion(v uint32) error {
+	msg := ""
+	switch {
+	case v > abi.Version:
+		msg = fmt.Sprintf("module speaks extractor ABI %d; this synaptic speaks %d–%d; upgrade synaptic", v, abi.MinVersion, abi.Version)
+	case v < uint32(p.m.ABI):
+		msg = fmt.Sprintf("%s declares abi = %d, but the module speaks ABI %d; rebuild the plugin against the current sdk, or set abi = %d", manifest.FileName, p.m.ABI, v, v)
+	default:
+		return nil
+	}
+	return &PluginError{Plugin: p.m.Name, Reason: ReasonABI, Message: msg}
 }
 
 // Extract runs the plugin over one file on the given worker's instance and
@@ -451,7 +482,7 @@ func (in *instance) call(ctx context.Context, p *Plugin, fn api.Function, raw []
 	if err != nil {
 		return nil, &PluginError{Plugin: p.m.Name, File: path, Reason: ReasonABI, Message: "bad facts: " + err.Error(), Err: err}
 	}
-	intake(facts)
+	intake(facts, p.m.Name)
 	return facts, nil
 }
 

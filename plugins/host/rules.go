@@ -47,15 +47,15 @@ func (p *Plugin) RunRules(ctx context.Context, worker int, input []byte) ([]byte
 	var out []byte
 	err := p.onInstance(ctx, worker, "", len(input), func(ctx context.Context, in *instance) error {
 		var err error
-		out, err = in.callRaw(ctx, p, input)
+		out, err = in.callRaw(ctx, p, in.extract, input)
 		return err
 	})
 	return out, err
 }
 
-// callRaw writes input into the guest, runs the entry export and returns a
-// copy of the payload.
-func (in *instance) callRaw(ctx context.Context, p *Plugin, input []byte) ([]byte, error) {
+// callRaw writes input into the guest, runs fn (the rules or project
+// export) and returns a copy of the payload.
+func (in *instance) callRaw(ctx context.Context, p *Plugin, fn api.Function, input []byte) ([]byte, error) {
 	in.gm.enter()
 	defer in.gm.leave()
 	in.out.reset()
@@ -69,8 +69,8 @@ func (in *instance) callRaw(ctx context.Context, p *Plugin, input []byte) ([]byt
 			Message: fmt.Sprintf("%s returned [%d,+%d), outside its %d-byte memory", abi.ExportInBuf, ptr, len(input), in.mem.Size())}
 	}
 	in.stack[0] = uint64(len(input))
-	if err := in.run(ctx, in.extract); err != nil {
-		return nil, p.callError("", abi.ExportRules, err, in.out, in.mem)
+	if err := in.run(ctx, fn); err != nil {
+		return nil, p.callError("", fn.Definition().ExportNames()[0], err, in.out, in.mem)
 	}
 	optr, olen := uint32(in.stack[0]>>32), uint32(in.stack[0])
 	if int64(olen) > int64(p.maxOut) {

@@ -41,7 +41,6 @@ import (
 	"time"
 
 	"github.com/synaptic-graph/synaptic/core/safefile"
-	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
 
 // FileName is the manifest's name inside a plugin folder.
@@ -71,7 +70,7 @@ type Manifest struct {
 	Name        string // unique plugin name; a later plugin folder with the same name overrides an earlier one
 	Version     string
 	Kind        Kind
-	ABI         int    // always abi.Version after validation
+	ABI         int    // abi.MinVersion to abi.Version after validation
 	Module      string // .wasm file, slash-separated, relative to Dir
 	SHA256      string // optional pin of the module's sha256, lowercase hex; "" if not pinned
 	Description string
@@ -79,6 +78,11 @@ type Manifest struct {
 	Limits      Limits
 	Options     Options
 	Rules       *Rules // set only for kind "rules"
+	// Project lists the metadata files of the project entry point (ABI
+	// v2); nil without [project].
+	Project *Project
+	// Semantics are the declared call semantics, defaults filled in.
+	Semantics Semantics
 
 	Path string // the plugin.toml this came from
 	Dir  string // the plugin folder (directory of Path)
@@ -247,12 +251,9 @@ func (v *validator) manifest(r *rawManifest) *Manifest {
 		}
 		v.add([]string{"kind"}, "%s", msg)
 	}
-	switch {
-	case r.ABI == 0:
-		v.add([]string{"abi"}, "missing abi; add abi = %d", abi.Version)
-	case r.ABI != abi.Version:
-		v.add([]string{"abi"}, "abi = %d, but this synaptic speaks ABI %d; rebuild the plugin against the current sdk and set abi = %d", r.ABI, abi.Version, abi.Version)
-	}
+	v.abiVersion(r.ABI)
+	m.Project = v.project(r.Project, m)
+	m.Semantics = v.semantics(r.Semantics, m)
 	v.module(r.Module)
 	if r.SHA256 != "" && !sha256RE.MatchString(r.SHA256) {
 		v.add([]string{"sha256"}, "sha256 %q is not 64 hex digits; use the output of `sha256sum %s`, or remove the pin", r.SHA256, r.Module)

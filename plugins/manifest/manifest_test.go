@@ -53,9 +53,10 @@ func TestParseFull(t *testing.T) {
 			{Name: "typescript", Grammar: "typescript", Extensions: []string{".ts", ".mts", ".cts"}, Globs: []string{"*.d.ts"}, Family: "ecmascript"},
 			{Name: "tsx", Grammar: "tsx", Extensions: []string{".tsx"}, Family: "ecmascript"},
 		},
-		Limits:  Limits{MemoryPages: 2048, Timeout: 500 * time.Millisecond, MaxFileBytes: 1 << 20},
-		Options: Options{NamedOnly: true},
-		Path:    "x/plugin.toml", Dir: "x",
+		Limits:    Limits{MemoryPages: 2048, Timeout: 500 * time.Millisecond, MaxFileBytes: 1 << 20},
+		Options:   Options{NamedOnly: true},
+		Semantics: Semantics{Unqualified: UnqualifiedScopeThenUnique, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallConstructor},
+		Path:      "x/plugin.toml", Dir: "x",
 	}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("Parse = %+v\nwant %+v", m, want)
@@ -155,9 +156,26 @@ func TestParseErrors(t *testing.T) {
 		{"wrong type", func(s string) string { return strings.Replace(s, "abi = 1", `abi = "1"`, 1) },
 			[]string{`plugin.toml:4: "abi" has the wrong type`}},
 		{"wrong abi", func(s string) string { return strings.Replace(s, "abi = 1", "abi = 7", 1) },
-			[]string{`plugin.toml:4: abi = 7, but this synaptic speaks ABI 1; rebuild`}},
+			[]string{`plugin.toml:4: the plugin needs extractor ABI 7; this synaptic speaks 1–2; upgrade synaptic`}},
+		{"abi zero or less", func(s string) string { return strings.Replace(s, "abi = 1", "abi = -1", 1) },
+			[]string{`plugin.toml:4: abi = -1 is not an ABI; use abi = 2`}},
+		{"project on v1", func(s string) string { return s + "[project]\nfiles = [\"go.mod\"]\n" },
+			[]string{`plugin.toml:9: [project] needs abi = 2`}},
+		{"project path", func(s string) string {
+			return strings.Replace(s, "abi = 1", "abi = 2", 1) + "[project]\nfiles = [\"../go.mod\", \"*.toml\"]\n"
+		}, []string{`project file "../go.mod" must be a plain base name`, `project file "*.toml" must be a plain base name`}},
+		{"project empty", func(s string) string { return strings.Replace(s, "abi = 1", "abi = 2", 1) + "[project]\nfiles = []\n" },
+			[]string{`[project] files must list 1 to 32 file names`}},
+		{"semantics unknown value", func(s string) string {
+			return strings.Replace(s, "abi = 1", "abi = 2", 1) + "[semantics]\nunqualified = \"global\"\n"
+		}, []string{`plugin.toml:10: unqualified = "global" is not known; use one of "scope", "scope_then_unique"`}},
+		{"semantics unknown key", func(s string) string {
+			return strings.Replace(s, "abi = 1", "abi = 2", 1) + "[semantics]\ntype_cal = \"none\"\n"
+		}, []string{`unknown key "type_cal" in [semantics]; did you mean "type_call"?`}},
+		{"semantics on v1", func(s string) string { return s + "[semantics]\ntype_call = \"none\"\n" },
+			[]string{`[semantics] needs abi = 2`}},
 		{"missing abi", func(s string) string { return strings.Replace(s, "abi = 1\n", "", 1) },
-			[]string{`plugin.toml: missing abi; add abi = 1`}},
+			[]string{`plugin.toml: missing abi; add abi = 2`}},
 		{"bad kind", func(s string) string { return strings.Replace(s, `"extractor"`, `"extracter"`, 1) },
 			[]string{`plugin.toml:3: kind "extracter" is not valid; did you mean "extractor"?`}},
 		{"module escape", func(s string) string { return strings.Replace(s, `"go.wasm"`, `"../go.wasm"`, 1) },
@@ -191,8 +209,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad name", func(s string) string { return strings.Replace(s, `name = "go"`, `name = "Go Lang"`, 1) },
 			[]string{`plugin.toml:1: name "Go Lang" is not valid`}},
 		{"several problems", func(s string) string {
-			return strings.Replace(strings.Replace(s, "abi = 1", "abi = 2", 1), `kind = "extractor"`, `kind = "x"`, 1)
-		}, []string{`plugin.toml:3: kind "x"`, `plugin.toml:4: abi = 2`}},
+			return strings.Replace(strings.Replace(s, "abi = 1", "abi = 3", 1), `kind = "extractor"`, `kind = "x"`, 1)
+		}, []string{`plugin.toml:3: kind "x"`, `plugin.toml:4: the plugin needs extractor ABI 3`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -263,4 +281,34 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("Parse accepted an incomplete manifest: %+v", m)
 		}
 	})
+}
+
+func TestParseABI2(t *testing.T) {
+	src := `name = "go"
+version = "1"
+kind = "extractor"
+abi = 2
+module = "go.wasm"
+
+[[languages]]
+name = "go"
+extensions = [".go"]
+
+[project]
+files = ["go.mod", "go.work"]
+
+[semantics]
+unqualified = "scope"
+receiver_fallback = "none"
+type_call = "none"
+self_names = ["self"]
+`
+	m, err := Parse("plugin.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackNone, TypeCall: TypeCallNone, SelfNames: []string{"self"}}
+	if m.ABI != 2 || !reflect.DeepEqual(m.Project, &Project{Files: []string{"go.mod", "go.work"}}) || !reflect.DeepEqual(m.Semantics, want) {
+		t.Errorf("got abi %d, project %+v, semantics %+v", m.ABI, m.Project, m.Semantics)
+	}
 }

@@ -24,6 +24,8 @@ type rawManifest struct {
 	Limits      rawLimits     `toml:"limits"`
 	Options     rawOptions    `toml:"options"`
 	Rules       *rawRules     `toml:"rules"`
+	Project     *rawProject   `toml:"project"`
+	Semantics   *rawSemantics `toml:"semantics"`
 }
 
 type rawLanguage struct {
@@ -61,12 +63,14 @@ type rawRule struct {
 
 // knownKeys lists the keys of each table, for "did you mean" hints.
 var knownKeys = map[string][]string{
-	"":           {"name", "version", "kind", "abi", "module", "sha256", "description", "languages", "limits", "options", "rules"},
+	"":           {"name", "version", "kind", "abi", "module", "sha256", "description", "languages", "limits", "options", "rules", "project", "semantics"},
 	"languages":  {"name", "grammar", "extensions", "globs", "family"},
 	"limits":     {"memory_pages", "timeout", "max_file_bytes"},
 	"options":    {"named_only"},
 	"rules":      {"targets", "doc", "examples", "rule"},
 	"rules.rule": {"id", "severity", "category", "title", "doc"},
+	"project":    {"files"},
+	"semantics":  {"unqualified", "receiver_fallback", "type_call", "self_names"},
 }
 
 func decode(data []byte, v any) (md toml.MetaData, err error) {

@@ -204,6 +204,9 @@ func Run(t *testing.T, dir string, langs []Language, target Target) {
 				if err != nil {
 					t.Fatalf("extract %s: %v", f.Name, err)
 				}
+				if bad := facts.DropUnknownWords(); len(bad) > 0 {
+					t.Errorf("%s: facts outside the vocabulary (sdk/abi vocab.go), which the host drops: %s", f.Name, strings.Join(bad, "; "))
+				}
 				fmt.Fprintf(&got, "== %s\n%s", f.Name, Dump(facts))
 			}
 			compare(t, file, ar, got.String())

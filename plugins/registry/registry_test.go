@@ -140,7 +140,7 @@ func TestSingleFolderSource(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
-	bad := plugin(t, dir, "bad", "name = \"Bad\"\nversion = \"1\"\nkind = \"extractor\"\nabi = 2\nmodule = \"../p.wasm\"\nlanguagez = 1\n", nil)
+	bad := plugin(t, dir, "bad", "name = \"Bad\"\nversion = \"1\"\nkind = \"extractor\"\nabi = 3\nmodule = \"../p.wasm\"\nlanguagez = 1\n", nil)
 	errs := Check(t.Context(), bad, nil, nil)
 	if len(errs) != 5 { // name, abi, module, unknown key, no languages
 		t.Errorf("Check(bad) = %d errors, want 5:\n%v", len(errs), errs)

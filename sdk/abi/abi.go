@@ -10,6 +10,7 @@
 //	synaptic_in_buf(size i32) i32              room for the next input; returns its address
 //	synaptic_init(size i32) i64                input = Init; returns packed output
 //	synaptic_extract(size i32) i64             input = FileInput; returns packed output
+//	synaptic_project(size i32) i64             ABI v2, optional: input = ProjectInput (project.go)
 //
 // Packed output is ptr<<32 | len, pointing at a Result in guest memory that
 // stays valid until the next call. A Result starts with one status byte
@@ -20,9 +21,14 @@
 // returns an error on malformed input instead of panicking.
 package abi
 
-// Version is the ABI version of this package. The host refuses plugins that
-// declare or report another version.
-const Version = 1
+// Version is the ABI version of this package: what a guest built with it
+// reports. The host runs plugins declaring MinVersion to Version and
+// refuses any other (docs/abi-v2.md).
+const Version = 2
+
+// MinVersion is the oldest ABI the host still runs: a v1 plugin gets
+// path-only imports and unique-name resolution.
+const MinVersion = 1
 
 // Export names.
 const (
@@ -30,6 +36,7 @@ const (
 	ExportInBuf   = "synaptic_in_buf"
 	ExportInit    = "synaptic_init"
 	ExportExtract = "synaptic_extract"
+	ExportProject = "synaptic_project" // ABI v2, optional
 )
 
 // Result status bytes.

@@ -15,7 +15,7 @@ func sampleFacts() *Facts {
 		Symbols: []Symbol{
 			{Name: "Server", Kind: "struct", Parent: -1, Visibility: "public", Span: Span{1, 1, 5, 2}},
 			{Name: "Serve", Kind: "method", Parent: -1, Receiver: "Server", Span: Span{7, 1, 9, 2},
-				Signature: &Signature{Params: []Param{{"ctx", "context.Context"}}, Return: "error", Raw: "func (s *Server) Serve(ctx context.Context) error"}},
+				Signature: &Signature{Params: []Param{{Name: "ctx", Type: "context.Context"}}, Return: "error", Raw: "func (s *Server) Serve(ctx context.Context) error"}},
 			{Name: "addr", Kind: "field", Parent: 0, Span: Span{2, 2, 2, 13}, Test: true},
 		},
 		Calls:     []Call{{Caller: 1, Name: "Listen", Receiver: "net", Line: 8, Col: 6}, {Caller: -1, Name: "init", Line: 1, Col: 1}},
@@ -90,6 +90,7 @@ func FuzzDecodeFacts(f *testing.F) {
 	f.Add(EncodeFacts(nil, sampleFacts()))
 	f.Add(EncodeFacts(nil, &Facts{}))
 	f.Add(EncodeFacts(nil, docFacts()))
+	f.Add(EncodeFacts(nil, v2Facts()))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		facts, err := DecodeFacts(b)
 		if err != nil {
@@ -129,10 +130,10 @@ func encodeWithEncoder(f *Facts) []byte {
 	e.Uvarint(uint64(len(f.Symbols)))
 	for _, s := range f.Symbols {
 		e.String(s.Name)
-		e.String(s.Kind)
+		e.String(string(s.Kind))
 		e.Varint(int64(s.Parent))
 		e.String(s.Receiver)
-		e.String(s.Visibility)
+		e.String(string(s.Visibility))
 		e.Uvarint(uint64(s.Span.StartLine))
 		e.Uvarint(uint64(s.Span.StartCol))
 		e.Uvarint(uint64(s.Span.EndLine))
@@ -172,9 +173,9 @@ func encodeWithEncoder(f *Facts) []byte {
 	e.Uvarint(uint64(len(f.Relations)))
 	for _, r := range f.Relations {
 		e.Varint(int64(r.From))
-		e.String(r.Kind)
+		e.String(string(r.Kind))
 		e.String(r.Target)
-		e.String(r.Context)
+		e.String(string(r.Context))
 		e.Uvarint(uint64(r.Line))
 	}
 	e.Uvarint(uint64(len(f.Errors)))

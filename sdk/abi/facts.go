@@ -20,6 +20,9 @@ type Facts struct {
 	// Doc is the file's own doc (Go package comment, Python module
 	// docstring); with Symbol.Doc it travels in the doc section (doc.go).
 	Doc string
+	// File holds the ABI v2 file facts (v2.go): scope, module keys, test
+	// marker, build variants. Zero for a v1 plugin.
+	File FileFacts
 }
 
 // Span is a 1-based line/column range.
@@ -31,6 +34,8 @@ type Span struct {
 type Param struct {
 	Name string
 	Type string
+	// TypeRef is Type parsed by the plugin (ABI v2), nil if unknown.
+	TypeRef *TypeRef
 }
 
 // Signature is a callable's header.
@@ -38,15 +43,18 @@ type Signature struct {
 	Params []Param
 	Return string
 	Raw    string // the header verbatim (one line, whitespace collapsed)
+	// ReturnRef is the first result's named type parsed by the plugin,
+	// pointers and generics stripped (ABI v2); for a field, its type.
+	ReturnRef *TypeRef
 }
 
 // Symbol is a definition: a type, function, method, field, constant…
 type Symbol struct {
 	Name       string
-	Kind       string // class struct interface trait enum function method constructor field constant variable type_alias module namespace …
-	Parent     int32  // index of the enclosing symbol in Facts.Symbols, -1 at file level
-	Receiver   string // for methods declared outside their type (Go): the receiver type name
-	Visibility string // public protected private internal, or ""
+	Kind       SymbolKind // one of SymbolKinds (vocab.go)
+	Parent     int32      // index of the enclosing symbol in Facts.Symbols, -1 at file level
+	Receiver   string     // for methods declared outside their type (Go): the receiver type name
+	Visibility Visibility // one of Visibilities
 	Span       Span
 	Signature  *Signature
 	Test       bool // a test function/class by the language's conventions
@@ -68,7 +76,10 @@ type Call struct {
 	// Signature whose Return is their type) and "T#M()" the first result
 	// type of method M of T, where T is any of these forms.
 	ReceiverType string
-	Line, Col    uint32
+	// ReceiverRef is the receiver's type as a parsed reference (ABI v2);
+	// when set, ReceiverType is ignored. ParseTypeRef reads the v1 form.
+	ReceiverRef *TypeRef
+	Line, Col   uint32
 }
 
 // ImportName is one name imported from a module.
@@ -83,14 +94,21 @@ type Import struct {
 	Alias string // local name bound to the module itself ("" if none; "_"/"." kept for Go)
 	Names []ImportName
 	Line  uint32
+	// Keys are the module keys the import may name, in preference order,
+	// computed by the plugin (ABI v2): relative specifiers already made
+	// repo-relative, one candidate per include directory. They are
+	// matched against other files' FileFacts.Modules and Scope.
+	Keys []string
+	// Kind is what the import binds (ABI v2); "" for a v1 plugin.
+	Kind ImportKind
 }
 
 // Relation is a type-level use from a symbol to a named type.
 type Relation struct {
-	From    int32  // index of the symbol, -1 for the file
-	Kind    string // inherits implements embeds references
-	Target  string // type name as written, possibly qualified ("io.Reader", "models.User")
-	Context string // for references: parameter_type return_type field generic_arg attribute
+	From    int32           // index of the symbol, -1 for the file
+	Kind    RelationKind    // one of RelationKinds
+	Target  string          // type name as written, possibly qualified ("io.Reader", "models.User")
+	Context RelationContext // for references, where the type appears (RelationContexts); ForType for implements
 	Line    uint32
 }
 
@@ -104,10 +122,10 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		b = appendString(b, s.Name)
-		b = appendString(b, s.Kind)
+		b = appendString(b, string(s.Kind))
 		b = appendVarint(b, int64(s.Parent))
 		b = appendString(b, s.Receiver)
-		b = appendString(b, s.Visibility)
+		b = appendString(b, string(s.Visibility))
 		b = appendUvarint(b, uint64(s.Span.StartLine))
 		b = appendUvarint(b, uint64(s.Span.StartCol))
 		b = appendUvarint(b, uint64(s.Span.EndLine))
@@ -150,16 +168,16 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for i := range f.Relations {
 		r := &f.Relations[i]
 		b = appendVarint(b, int64(r.From))
-		b = appendString(b, r.Kind)
+		b = appendString(b, string(r.Kind))
 		b = appendString(b, r.Target)
-		b = appendString(b, r.Context)
+		b = appendString(b, string(r.Context))
 		b = appendUvarint(b, uint64(r.Line))
 	}
 	b = appendUvarint(b, uint64(len(f.Errors)))
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f)
+	return appendV2Section(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -206,10 +224,10 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	for i := range f.Symbols {
 		s := &f.Symbols[i]
 		s.Name = d.String()
-		s.Kind = d.String()
+		s.Kind = SymbolKind(d.String())
 		s.Parent = d.Int32()
 		s.Receiver = d.String()
-		s.Visibility = d.String()
+		s.Visibility = Visibility(d.String())
 		s.Span = Span{d.Uint32(), d.Uint32(), d.Uint32(), d.Uint32()}
 		s.Test = d.Bool()
 		if d.Bool() {
@@ -250,7 +268,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 		f.Relations = make([]Relation, n)
 	}
 	for i := range f.Relations {
-		f.Relations[i] = Relation{From: d.Int32(), Kind: d.String(), Target: d.String(), Context: d.String(), Line: d.Uint32()}
+		f.Relations[i] = Relation{From: d.Int32(), Kind: RelationKind(d.String()), Target: d.String(), Context: RelationContext(d.String()), Line: d.Uint32()}
 	}
 	if n := d.Len(1); n > 0 {
 		f.Errors = make([]string, n)
@@ -261,6 +279,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	decodeDynamicSection(d, f)
 	decodeChannelSection(d, f)
 	decodeDocSection(d, f)
+	decodeV2Section(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
@@ -295,6 +314,9 @@ func (f *Facts) Validate() error {
 		return err
 	}
 	if err := f.validateChannels(); err != nil {
+		return err
+	}
+	if err := f.validateV2(); err != nil {
 		return err
 	}
 	// Parents must not form cycles; walking up is bounded by n steps.

@@ -21,6 +21,9 @@ type Init struct {
 	ABI      uint32
 	Plugin   string
 	Grammars []Grammar // indexed by FileInput.Grammar
+	// Project is the ProjectInfo the plugin's project entry point returned
+	// for this extraction (ABI v2; nil without one, or when it failed).
+	Project []byte
 }
 
 // EncodeInit encodes in.
@@ -41,6 +44,11 @@ func EncodeInit(in *Init) []byte {
 		for _, f := range g.Fields {
 			e.String(f)
 		}
+	}
+	if in.ABI >= 2 {
+		// Trailing: a v1 guest's decoder stops before it.
+		e.Uvarint(uint64(len(in.Project)))
+		e.Buf = append(e.Buf, in.Project...)
 	}
 	return e.Buf
 }
@@ -65,6 +73,11 @@ func DecodeInit(b []byte) (*Init, error) {
 			g.Fields[f] = d.String()
 		}
 		in.Grammars = append(in.Grammars, g)
+	}
+	if in.ABI >= 2 && d.Err() == nil && d.Remaining() > 0 {
+		if p := d.Bytes(); len(p) > 0 {
+			in.Project = p
+		}
 	}
 	return in, d.Err()
 }

@@ -52,6 +52,7 @@ func initExport(size uint32) (out uint64) {
 	case registered == nil:
 		outBuf = abi.AppendError(outBuf[:0], "plugin did not call extract.Register")
 	default:
+		SetProject(in.Project) // a copy: inBuf is reused
 		grammars = grammars[:0]
 		for i := range in.Grammars {
 			grammars = append(grammars, NewGrammar(&in.Grammars[i]))

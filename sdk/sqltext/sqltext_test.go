@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
 
 func TestSplit(t *testing.T) {
@@ -117,4 +119,15 @@ func FuzzSplit(f *testing.F) {
 			_ = Verb(toks)
 		}
 	})
+}
+
+// The SQL object kinds are symbol kinds: each must be in the fact
+// vocabulary, or the host drops every SQL symbol of that kind.
+func TestObjectKindsInVocabulary(t *testing.T) {
+	for _, k := range []ObjectKind{KindTable, KindAlterTable, KindColumn, KindConstraint, KindIndex, KindView,
+		KindPolicy, KindGrant, KindFunction, KindProcedure, KindTrigger, KindQuery, KindStatement} {
+		if !abi.SymbolKind(k).Valid() {
+			t.Errorf("%q is not in abi.SymbolKinds", k)
+		}
+	}
 }

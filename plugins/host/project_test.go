@@ -1,0 +1,67 @@
+package host
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// TestProjectEntryPoint runs a real Go guest's project entry point: what
+// it answers reaches every instance in Init.Project, and when it loops,
+// panics, errs or answers too much the error says so and the instances
+// run with no project info.
+func TestProjectEntryPoint(t *testing.T) {
+	h := newHost(t, Options{})
+	m := writePluginABI(t, buildGuest(t, "hostile"), 2, "[project]\nfiles = [\"go.mod\"]\n[limits]\ntimeout = \"300ms\"\n")
+	p, err := h.Load(t.Context(), m, []abi.Grammar{fakeGrammar})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.ProjectFiles(); len(got) != 1 || got[0] != "go.mod" {
+		t.Fatalf("ProjectFiles = %v", got)
+	}
+	seen := func(worker int) string {
+		t.Helper()
+		f, err := p.Extract(t.Context(), worker, "project.fake", 0, fakeRecords(), fakeSource)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimPrefix(f.Symbols[0].Name, "project:")
+	}
+	in := func(root string) *abi.ProjectInput {
+		return &abi.ProjectInput{Root: "/r/" + root, Files: []abi.ProjectFile{{Path: "../go.mod", Data: []byte("module m")}}}
+	}
+	if seen(1) != "" {
+		t.Fatal("project info before Project")
+	}
+	info, err := p.Project(t.Context(), in("ok"))
+	if err != nil || string(info) != "../go.mod=module m;" {
+		t.Fatalf("Project = %q, %v", info, err)
+	}
+	for _, w := range []int{0, 1, 2} { // worker 1's old instance is retired
+		if got := seen(w); got != string(info) {
+			t.Errorf("worker %d sees project %q, want %q", w, got, info)
+		}
+	}
+	for _, tt := range []struct {
+		root   string
+		reason Reason
+		msg    string
+	}{
+		{"loop", ReasonTimeout, "synaptic_project did not finish"},
+		{"panic", ReasonGuest, "project entry point panic: project boom"},
+		{"error", ReasonGuest, "go.mod: no module line"},
+		{"huge", ReasonGuest, "project info of 1048577 bytes exceeds 1048576"},
+	} {
+		info, err := p.Project(t.Context(), in(tt.root))
+		var pe *PluginError
+		if !errors.As(err, &pe) || pe.Reason != tt.reason || !strings.Contains(err.Error(), tt.msg) || info != nil {
+			t.Errorf("%s: Project = %q, %v; want a %s error with %q", tt.root, info, err, tt.reason, tt.msg)
+		}
+		if got := seen(0); got != "" {
+			t.Errorf("%s: after a failed Project the instance sees %q, want no project", tt.root, got)
+		}
+	}
+}
