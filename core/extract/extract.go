@@ -216,8 +216,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if match == nil {
 		return nil, errors.New("extract: no Route function")
 	}
+	projects := newProjectRun(opts.Languages)
 	walked, err := discover.Walk(root, discover.Options{Match: func(rel string) bool {
-		return match(rel) != nil || path.Base(rel) == "go.mod" || path.Base(rel) == packageJSON
+		return match(rel) != nil || path.Base(rel) == "go.mod" || path.Base(rel) == packageJSON || projects.wants(rel)
 	}})
 	if err != nil {
 		return nil, err
@@ -227,8 +228,8 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	sum.IgnoredCount, sum.PrunedDirs = walked.IgnoredCount, walked.PrunedDirs
 	for _, s := range walked.Skipped {
-		if path.Base(s.Rel) == packageJSON && match(s.Rel) == nil {
-			continue // read for package names only, never a source file
+		if (path.Base(s.Rel) == packageJSON || projects.wants(s.Rel)) && match(s.Rel) == nil {
+			continue // read as project metadata only, never a source file
 		}
 		sum.Skipped = append(sum.Skipped, Skip{Path: s.Rel, Reason: string(s.Reason), Detail: s.Detail})
 	}
@@ -248,6 +249,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		slices.Sort(sum.PluginChanged)
 	}
 
+	projects.collect(repo, root, walked.Files, sum)
 	goMods := map[string]string{}
 	var routed []*job
 	var packageJSONs []discover.File
@@ -275,7 +277,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 				Detail: fmt.Sprintf("%d bytes > %s plugin limit %d", f.Size, lang.Plugin.Name, lang.MaxFileBytes)})
 			continue
 		}
-		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256})
+		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256 + projects.keySuffix(lang)})
 	}
 	goRoot := goRootImportPath(root, routed, sum)
 	pyRoot := pyRootPackage(root, routed, sum)
@@ -336,6 +338,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	phase("stat")
+	if projects.run(ctx, jobs, sum) {
+		quick += "!" // the next run must not keep a graph made without project info
+	}
 	if err := runJobs(ctx, opts, repo, jobs, cache, &sum.Workers); err != nil {
 		return nil, err
 	}

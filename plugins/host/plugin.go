@@ -38,13 +38,15 @@ type Plugin struct {
 	cm       wazero.CompiledModule
 	init     []byte // encoded abi.Init, sent to every new instance (guarded by mu after Load)
 	grammars []abi.Grammar
-	project  []byte // the Init.Project in init (see SetProject)
-	ngram    int
-	maxOut   int
-	recycle  uint64
-	memLimit uint64          // bytes
-	limits   manifest.Limits // the manifest's, within the host's caps (see Host.Cap)
-	maxFile  time.Duration   // the host's cap on one file's budget
+	project  []byte // the Init.Project in init (see setProject)
+	// lastProject memoises Project (guarded by mu).
+	lastProject *projectAnswer
+	ngram       int
+	maxOut      int
+	recycle     uint64
+	memLimit    uint64          // bytes
+	limits      manifest.Limits // the manifest's, within the host's caps (see Host.Cap)
+	maxFile     time.Duration   // the host's cap on one file's budget
 
 	mu     sync.Mutex
 	slots  []*slot

@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 
 	"github.com/tetratelabs/wazero/api"
@@ -35,6 +36,13 @@ func (p *Plugin) Project(ctx context.Context, in *abi.ProjectInput) ([]byte, err
 		return nil, nil
 	}
 	input := abi.EncodeProjectInput(in)
+	sum := sha256.Sum256(input)
+	p.mu.Lock()
+	if last := p.lastProject; last != nil && last.input == sum {
+		p.mu.Unlock()
+		return last.info, nil // the same files: the same answer (and the instances have it)
+	}
+	p.mu.Unlock()
 	var info []byte
 	err := p.onInstance(ctx, 0, "", len(input), func(ctx context.Context, inst *instance) error {
 		var err error
@@ -49,7 +57,23 @@ func (p *Plugin) Project(ctx context.Context, in *abi.ProjectInput) ([]byte, err
 		info = nil
 	}
 	p.setProject(info)
+	// A failure (a timeout on a loaded machine) is retried next time, and
+	// it replaced the instances' info: forget the last answer.
+	p.mu.Lock()
+	p.lastProject = nil
+	if err == nil {
+		p.lastProject = &projectAnswer{input: sum, info: info}
+	}
+	p.mu.Unlock()
 	return info, err
+}
+
+// projectAnswer is the last successful answer of the project entry point, so a
+// server re-extracting every few hundred milliseconds does not rerun it
+// over unchanged files.
+type projectAnswer struct {
+	input [sha256.Size]byte
+	info  []byte
 }
 
 // setProject re-encodes Init with info and retires the instances made

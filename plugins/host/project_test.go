@@ -40,6 +40,10 @@ func TestProjectEntryPoint(t *testing.T) {
 	if err != nil || string(info) != "../go.mod=module m;" {
 		t.Fatalf("Project = %q, %v", info, err)
 	}
+	calls := p.Stats().Calls
+	if again, err := p.Project(t.Context(), in("ok")); err != nil || string(again) != string(info) || p.Stats().Calls != calls {
+		t.Errorf("Project over the same files = %q, %v after %d guest calls; want the remembered answer and none", again, err, p.Stats().Calls-calls)
+	}
 	for _, w := range []int{0, 1, 2} { // worker 1's old instance is retired
 		if got := seen(w); got != string(info) {
 			t.Errorf("worker %d sees project %q, want %q", w, got, info)
@@ -63,5 +67,9 @@ func TestProjectEntryPoint(t *testing.T) {
 		if got := seen(0); got != "" {
 			t.Errorf("%s: after a failed Project the instance sees %q, want no project", tt.root, got)
 		}
+	}
+	// The earlier answer is not reused blindly: the failures replaced it.
+	if info, err := p.Project(t.Context(), in("ok")); err != nil || seen(1) != string(info) || len(info) == 0 {
+		t.Errorf("Project after failures = %q, %v; instances see %q", info, err, seen(1))
 	}
 }

@@ -381,3 +381,21 @@ func (l *lazyPlugin) Extract(ctx context.Context, worker int, path string, gramm
 	}
 	return l.plugin.Extract(ctx, worker, path, grammar, records, source)
 }
+
+// ProjectFiles names the metadata files of the plugin's [project] table
+// (ABI v2), without loading the module.
+func (l *lazyPlugin) ProjectFiles() []string {
+	if l.manifest.Project == nil {
+		return nil
+	}
+	return l.manifest.Project.Files
+}
+
+// Project runs the plugin's project entry point (extract.Projector).
+func (l *lazyPlugin) Project(ctx context.Context, in *abi.ProjectInput) ([]byte, error) {
+	l.once.Do(func() { l.plugin, l.err = l.host.Load(ctx, l.manifest, l.grammars) })
+	if l.err != nil {
+		return nil, l.err
+	}
+	return l.plugin.Project(ctx, in)
+}
