@@ -198,7 +198,8 @@ func (w *walker) catchTest(n, block extract.Node, c ctx) bool {
 	w.macroTests = append(w.macroTests, [2]int{t.StartByte(n), t.EndByte(n)})
 	sp, end := t.Span(n), t.Span(block)
 	sp.EndLine, sp.EndCol = end.EndLine, end.EndCol
-	idx := w.symbol(abi.Symbol{Name: name, Kind: "function", Span: sp, Visibility: "public", Test: true,
+	w.hasTests = true
+	idx := w.symbol(abi.Symbol{Name: name, Kind: abi.KindFunction, Span: sp, Visibility: abi.VisPublic, Test: true,
 		Signature: &abi.Signature{Raw: extract.OneLine(w.text(call))}}, c)
 	saved := w.locals
 	w.locals = map[string]string{}

@@ -128,21 +128,21 @@ func (w *walker) function(n extract.Node, c ctx) {
 		w.walkBody(body, c, c.fn) // a macro-made header: keep its calls
 		return
 	}
-	s := abi.Symbol{Name: w.text(d.name), Kind: "function", Span: t.Span(n), Visibility: w.visibility(n, c)}
+	s := abi.Symbol{Name: w.text(d.name), Kind: abi.KindFunction, Span: t.Span(n), Visibility: w.visibility(n, c)}
 	inner := c
 	switch {
 	case c.class >= 0:
-		s.Kind, s.Visibility = "method", c.access
+		s.Kind, s.Visibility = abi.KindMethod, c.access
 		if bareName(s.Name) == c.className {
-			s.Kind = "constructor"
+			s.Kind = abi.KindConstructor
 		}
 	case t.Kind(d.name) == g.qualifiedIdent:
 		scope, name := w.splitQualified(d.name)
 		s.Name = name
 		if recv := bareName(scope); recv != "" && !w.namespaces[recv] {
-			s.Kind, s.Receiver, s.Visibility = "method", recv, ""
+			s.Kind, s.Receiver, s.Visibility = abi.KindMethod, recv, abi.VisNone
 			if name == recv {
-				s.Kind = "constructor"
+				s.Kind = abi.KindConstructor
 			}
 			inner.className = recv
 		}
@@ -188,7 +188,8 @@ func (w *walker) gtest(s *abi.Symbol, fd extract.Node) {
 		return
 	}
 	s.Signature = &abi.Signature{Raw: s.Name + "(" + parts[0] + ", " + parts[1] + ")"}
-	s.Name, s.Test, s.Visibility = parts[0]+"_"+parts[1]+"_Test", true, "public"
+	w.hasTests = true
+	s.Name, s.Test, s.Visibility = parts[0]+"_"+parts[1]+"_Test", true, abi.VisPublic
 }
 
 // splitQualified returns a qualified name's scope as written and its last
@@ -277,16 +278,16 @@ func (w *walker) typeSpec(n extract.Node, c ctx, name string) int32 {
 		name = bareName(w.text(nm))
 	}
 	if name == "" {
-		w.walkMembers(body, c, "public") // union { … } inside a struct: its members are the struct's
+		w.walkMembers(body, c, abi.VisPublic) // union { … } inside a struct: its members are the struct's
 		return -1
 	}
 	k := t.Kind(n)
-	s := abi.Symbol{Name: name, Kind: "struct", Span: t.Span(n), Visibility: "public"}
+	s := abi.Symbol{Name: name, Kind: abi.KindStruct, Span: t.Span(n), Visibility: abi.VisPublic}
 	switch k {
 	case g.classSpec:
-		s.Kind = "class"
+		s.Kind = abi.KindClass
 	case g.enumSpec:
-		s.Kind = "enum"
+		s.Kind = abi.KindEnum
 	}
 	if c.class >= 0 {
 		s.Visibility = c.access
@@ -295,7 +296,7 @@ func (w *walker) typeSpec(n extract.Node, c ctx, name string) int32 {
 	if base := t.ChildOfKind(n, g.baseClause); base != extract.None {
 		for b := range t.NamedChildren(base) {
 			if bk := t.Kind(b); bk == g.typeIdent || bk == g.qualifiedIdent || bk == g.templateType {
-				w.f.Relation(abi.Relation{From: idx, Kind: "inherits", Target: stripTemplate(w.text(b)), Line: t.StartLine(b)})
+				w.f.Relation(abi.Relation{From: idx, Kind: abi.RelInherits, Target: stripTemplate(w.text(b)), Line: t.StartLine(b)})
 			}
 		}
 	}
@@ -304,25 +305,27 @@ func (w *walker) typeSpec(n extract.Node, c ctx, name string) int32 {
 		for e := range t.NamedChildren(body) {
 			if t.Kind(e) == g.enumerator {
 				if nm := t.Child(e, g.fName); nm != extract.None {
-					w.symbol(abi.Symbol{Name: w.text(nm), Kind: "constant", Span: t.Span(e), Visibility: s.Visibility}, inner)
+					w.symbol(abi.Symbol{Name: w.text(nm), Kind: abi.KindConstant, Span: t.Span(e), Visibility: s.Visibility}, inner)
 				}
 			}
 		}
 		return idx
 	}
-	access := "public"
+	access := abi.VisPublic
 	if k == g.classSpec {
-		access = "private"
+		access = abi.VisPrivate
 	}
 	w.walkMembers(body, inner, access)
 	return idx
 }
 
 // walkMembers walks a class body, following its access specifiers.
-func (w *walker) walkMembers(body extract.Node, c ctx, access string) {
+func (w *walker) walkMembers(body extract.Node, c ctx, access abi.Visibility) {
 	for m := range w.t.Children(body) {
 		if w.t.Kind(m) == w.g.accessSpec {
-			access = strings.TrimSuffix(strings.TrimSpace(w.text(m)), ":")
+			if v := abi.Visibility(strings.TrimSuffix(strings.TrimSpace(w.text(m)), ":")); v.Valid() {
+				access = v
+			}
 			continue
 		}
 		c.access = access
@@ -359,7 +362,7 @@ func (w *walker) typedef(n extract.Node, c ctx) {
 		if name == defined {
 			continue
 		}
-		w.symbol(abi.Symbol{Name: name, Kind: "type_alias", Span: t.Span(n), Visibility: "public",
+		w.symbol(abi.Symbol{Name: name, Kind: abi.KindTypeAlias, Span: t.Span(n), Visibility: abi.VisPublic,
 			Signature: &abi.Signature{Raw: extract.OneLine(w.text(n))}}, c)
 	}
 }
@@ -370,7 +373,7 @@ func (w *walker) alias(n extract.Node, c ctx) {
 	if nm == extract.None {
 		return
 	}
-	w.symbol(abi.Symbol{Name: w.text(nm), Kind: "type_alias", Span: w.t.Span(n), Visibility: "public",
+	w.symbol(abi.Symbol{Name: w.text(nm), Kind: abi.KindTypeAlias, Span: w.t.Span(n), Visibility: abi.VisPublic,
 		Signature: &abi.Signature{Raw: extract.OneLine(w.text(n))}}, c)
 }
 
@@ -436,12 +439,12 @@ func (w *walker) declaration(n extract.Node, c ctx) {
 		case c.class >= 0:
 			if d.fn != extract.None {
 				if pure {
-					w.symbol(abi.Symbol{Name: name, Kind: "method", Span: t.Span(n), Visibility: c.access,
+					w.symbol(abi.Symbol{Name: name, Kind: abi.KindMethod, Span: t.Span(n), Visibility: c.access,
 						Signature: w.signature(n, d, extract.None)}, c)
 				}
 				return // a prototype: the definition is the node
 			}
-			s := abi.Symbol{Name: name, Kind: "field", Span: t.Span(n), Visibility: c.access}
+			s := abi.Symbol{Name: name, Kind: abi.KindField, Span: t.Span(n), Visibility: c.access}
 			if tn != "" {
 				s.Signature = &abi.Signature{Return: tn} // the type a.f.m() chains through
 			}
@@ -450,7 +453,7 @@ func (w *walker) declaration(n extract.Node, c ctx) {
 			if d.fn != extract.None || extern || t.Kind(d.name) == g.qualifiedIdent {
 				return // a prototype, an extern or a static member's definition
 			}
-			s := abi.Symbol{Name: name, Kind: "variable", Span: t.Span(n), Visibility: w.visibility(n, c)}
+			s := abi.Symbol{Name: name, Kind: abi.KindVariable, Span: t.Span(n), Visibility: w.visibility(n, c)}
 			if tn != "" {
 				s.Signature = &abi.Signature{Return: tn}
 			}

@@ -40,13 +40,17 @@ type Extractor struct{}
 func (Extractor) Extract(f *extract.File) error {
 	t := f.Tree
 	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), cpp: f.Language() == "cpp",
-		fileVars: map[string]string{}, namespaces: map[string]bool{}, members: map[string]map[string]string{}}
+		fileVars: map[string]string{}, namespaces: map[string]bool{}, members: map[string]map[string]string{},
+		incDirs: includeDirs(extract.Project())}
 	w.collect(0)
 	w.walk(0, ctx{class: -1, fn: -1})
 	w.syntaxErrors()
+	ff := abi.FileFacts{Modules: []string{f.Path}, Test: w.hasTests || isTestFile(f.Path)}
 	if w.pkg != "" && !w.mixedNS {
 		f.SetPackage(w.pkg)
+		ff.Scope = w.pkg
 	}
+	f.SetFile(ff)
 	return nil
 }
 
@@ -56,9 +60,9 @@ type ctx struct {
 	class     int32
 	className string
 	fn        int32
-	ns        string // the enclosing namespace path, "a::b"
-	anonNS    bool   // inside an anonymous namespace: internal linkage
-	access    string // the access of class members here
+	ns        string         // the enclosing namespace path, "a::b"
+	anonNS    bool           // inside an anonymous namespace: internal linkage
+	access    abi.Visibility // the access of class members here
 }
 
 type walker struct {
@@ -86,6 +90,9 @@ type walker struct {
 	// macroTests are the byte ranges of Catch2 TEST_CASE(…) statements,
 	// where the parser's "missing ;" is the macro's doing, not an error.
 	macroTests [][2]int
+
+	incDirs  []string // include directories from the project info
+	hasTests bool     // a gtest or Catch2 test is defined here
 
 	pkg     string // the file's first top-level namespace
 	mixedNS bool   // the file opens more than one top-level namespace
@@ -192,11 +199,11 @@ func (w *walker) symbol(s abi.Symbol, c ctx) int32 {
 
 // visibility is a file-level definition's visibility: static (and an
 // anonymous namespace) keep it to the file.
-func (w *walker) visibility(n extract.Node, c ctx) string {
+func (w *walker) visibility(n extract.Node, c ctx) abi.Visibility {
 	if c.anonNS || w.hasStorage(n, "static") {
-		return "private"
+		return abi.VisPrivate
 	}
-	return "public"
+	return abi.VisPublic
 }
 
 // hasStorage reports a storage class specifier (static, extern) among n's
@@ -218,22 +225,26 @@ func (w *walker) include(n extract.Node) {
 		return
 	}
 	spec := w.text(p)
-	var path string
+	var name, path string
+	quoted := false
 	switch {
 	case t.Kind(p) == w.g.sysLib:
-		path = strings.TrimSpace(strings.Trim(spec, "<>"))
+		name = strings.TrimSpace(strings.Trim(spec, "<>"))
+		path = name
 	case strings.HasPrefix(spec, `"`):
-		path = strings.Trim(spec, `"`)
+		name, quoted = strings.Trim(spec, `"`), true
+		path = name
 		if !strings.HasPrefix(path, "../") && !strings.HasPrefix(path, "/") {
-			path = "./" + path // searched next to the including file first
+			path = "./" + path // v1 hosts: searched next to the including file
 		}
 	default:
 		return // #include MACRO: computed, nothing to follow
 	}
-	if path == "" || path == "./" {
+	if name == "" || strings.HasPrefix(name, "/") {
 		return
 	}
-	w.f.Import(abi.Import{Path: path, Names: []abi.ImportName{{Name: "*"}}, Line: t.StartLine(n)})
+	w.f.Import(abi.Import{Path: path, Names: []abi.ImportName{{Name: "*"}}, Line: t.StartLine(n),
+		Keys: includeKeys(w.f.Path, name, quoted, w.incDirs), Kind: abi.ImportWildcard})
 }
 
 // macro reports #define NAME (constant) and #define NAME(args) (function).
@@ -243,9 +254,9 @@ func (w *walker) macro(n extract.Node, fn bool) {
 	if name == extract.None || t.IsMissing(name) {
 		return
 	}
-	s := abi.Symbol{Name: w.text(name), Kind: "constant", Parent: -1, Visibility: "public", Span: macroSpan(t, n)}
+	s := abi.Symbol{Name: w.text(name), Kind: abi.KindConstant, Parent: -1, Visibility: abi.VisPublic, Span: macroSpan(t, n)}
 	if fn {
-		s.Kind = "function"
+		s.Kind = abi.KindFunction
 		sig := &abi.Signature{}
 		params := t.Child(n, w.g.fParameters)
 		for p := range t.NamedChildren(params) {
