@@ -43,8 +43,9 @@ func (w *walker) call(n extract.Node, c ctx) {
 		if t.Kind(name) == g.templateFunc {
 			name = t.Child(name, g.fName)
 		}
+		rt := w.exprType(arg, c, 0)
 		w.f.Call(abi.Call{Caller: c.caller(), Name: w.text(name), Receiver: extract.ReceiverText(w.text(arg), maxReceiver),
-			ReceiverType: w.exprType(arg, c, 0), Line: t.StartLine(name), Col: t.StartCol(name)})
+			ReceiverType: rt, ReceiverRef: typeRef(rt), Line: t.StartLine(name), Col: t.StartCol(name)})
 	case g.qualifiedIdent:
 		w.qualifiedCall(fn, c)
 	}
@@ -63,7 +64,7 @@ func (w *walker) plainCall(id extract.Node, c ctx) {
 	if c.className != "" {
 		switch typ, member := w.members[c.className][name]; {
 		case member && typ == methodMark:
-			call.Receiver, call.ReceiverType = "this", c.className // an implicit this->m()
+			call.Receiver, call.ReceiverType, call.ReceiverRef = "this", c.className, typeRef(c.className) // an implicit this->m()
 		case member:
 			return // a callable field: a function pointer or functor
 		}
@@ -99,7 +100,7 @@ func (w *walker) qualifiedCall(n extract.Node, c ctx) {
 	case w.namespaces[q]:
 		// a function of a namespace: found by its name
 	default:
-		call.Receiver, call.ReceiverType = q, q
+		call.Receiver, call.ReceiverType, call.ReceiverRef = q, q, typeRef(q)
 	}
 	w.f.Call(call)
 }
@@ -206,4 +207,21 @@ func (w *walker) catchTest(n, block extract.Node, c ctx) bool {
 	w.walkBody(block, c, idx)
 	w.locals = saved
 	return true
+}
+
+// typeRef is the structured form of an exprType answer: "T#a#b" is the
+// type named T, then its field a, then that one's field b; nil for "".
+func typeRef(typ string) *abi.TypeRef {
+	if typ == "" {
+		return nil
+	}
+	parts := strings.Split(typ, "#")
+	if len(parts) > abi.MaxTypeSteps {
+		return nil
+	}
+	r := &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: parts[0]}}}
+	for _, f := range parts[1:] {
+		r.Steps = append(r.Steps, abi.TypeStep{Op: abi.StepField, Name: f})
+	}
+	return r
 }

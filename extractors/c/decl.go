@@ -217,6 +217,7 @@ func (w *walker) signature(n extract.Node, d declarator, body extract.Node) *abi
 	t, g := w.t, w.g
 	sig := &abi.Signature{}
 	if typ := t.Child(n, g.fType); typ != extract.None {
+		sig.ReturnRef = typeRef(w.typeName(typ))
 		sig.Return = extract.OneLine(w.text(typ))
 		if d.stars != "" {
 			sig.Return += " " + d.stars
@@ -232,7 +233,7 @@ func (w *walker) signature(n extract.Node, d declarator, body extract.Node) *abi
 			sig.Params = append(sig.Params, abi.Param{Name: "..."})
 		}
 	}
-	if len(sig.Params) == 1 && sig.Params[0] == (abi.Param{Type: "void"}) {
+	if len(sig.Params) == 1 && sig.Params[0].Name == "" && sig.Params[0].Type == "void" {
 		sig.Params = nil // f(void): no parameters
 	}
 	end := t.EndByte(n)
@@ -446,7 +447,7 @@ func (w *walker) declaration(n extract.Node, c ctx) {
 			}
 			s := abi.Symbol{Name: name, Kind: abi.KindField, Span: t.Span(n), Visibility: c.access}
 			if tn != "" {
-				s.Signature = &abi.Signature{Return: tn} // the type a.f.m() chains through
+				s.Signature = &abi.Signature{Return: tn, ReturnRef: typeRef(tn)} // the type a.f.m() chains through
 			}
 			w.symbol(s, c)
 		default:
@@ -455,7 +456,7 @@ func (w *walker) declaration(n extract.Node, c ctx) {
 			}
 			s := abi.Symbol{Name: name, Kind: abi.KindVariable, Span: t.Span(n), Visibility: w.visibility(n, c)}
 			if tn != "" {
-				s.Signature = &abi.Signature{Return: tn}
+				s.Signature = &abi.Signature{Return: tn, ReturnRef: typeRef(tn)}
 			}
 			w.symbol(s, c)
 		}
@@ -491,13 +492,14 @@ func (w *walker) paramOf(p extract.Node) (abi.Param, bool) {
 	if v := t.Child(p, w.g.fDefaultValue); v != extract.None {
 		end = t.StartByte(v) // int n = 3: the type ends before the default
 	}
+	ref := typeRef(w.typeName(t.Child(p, w.g.fType)))
 	if d.name == extract.None {
-		return abi.Param{Type: strings.TrimRight(extract.OneLine(string(src[start:end])), " =")}, true
+		return abi.Param{Type: strings.TrimRight(extract.OneLine(string(src[start:end])), " ="), TypeRef: ref}, true
 	}
 	ns, ne := t.StartByte(d.name), t.EndByte(d.name)
 	if ns < start || ne > end {
 		return abi.Param{}, false
 	}
 	typ := extract.OneLine(string(src[start:ns]) + string(src[ne:end]))
-	return abi.Param{Name: w.text(d.name), Type: strings.TrimRight(typ, " =")}, true
+	return abi.Param{Name: w.text(d.name), Type: strings.TrimRight(typ, " ="), TypeRef: ref}, true
 }

@@ -100,3 +100,25 @@ func TestFileFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiverRefs: receiver types also travel as structured TypeRefs,
+// a field of a type declared elsewhere as a field step.
+func TestReceiverRefs(t *testing.T) {
+	src := "class Svc {\n  Repo *repo_;\n  void run() { repo_->save(); repo_->conn.close(); this->run(); }\n};\n"
+	f := plugintest.ExtractSource(t, Extractor{}, "svc.cpp", []byte(src))
+	want := map[string]string{"save": "Repo", "close": "Repo#conn", "run": "Svc"}
+	for _, c := range f.Calls {
+		w, ok := want[c.Name]
+		if !ok {
+			t.Errorf("unexpected call %q", c.Name)
+			continue
+		}
+		if c.ReceiverRef == nil || c.ReceiverRef.String() != w || c.ReceiverType != w {
+			t.Errorf("call %s: receiver %q ref %v, want %q", c.Name, c.ReceiverType, c.ReceiverRef, w)
+		}
+		delete(want, c.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("calls not reported: %v", want)
+	}
+}
