@@ -29,7 +29,9 @@ func (w *walker) unwrap(n extract.Node) declarator {
 		}
 		switch k := t.Kind(n); k {
 		case g.identifier, g.fieldIdent, g.typeIdent, g.qualifiedIdent, g.destructorName, g.operatorName, g.templateFunc:
-			d.name = n
+			if !t.IsMissing(n) && t.EndByte(n) > t.StartByte(n) {
+				d.name = n // error recovery inserts empty names: none is a name
+			}
 			return d
 		case g.funcDecl:
 			d.fn = n
@@ -426,6 +428,7 @@ func (w *walker) declaration(n extract.Node, c ctx) {
 	}
 	tn := w.typeName(typ)
 	extern := w.hasStorage(n, "extern")
+	broken := w.hasError(n) // error recovery glued tokens into it: its names are guesses
 	pure := t.ChildOfKind(n, g.pureVirtual) != extract.None
 	w.declarators(n, func(full extract.Node, d declarator) {
 		if d.name == extract.None {
@@ -439,11 +442,19 @@ func (w *walker) declaration(n extract.Node, c ctx) {
 			}
 		case c.class >= 0:
 			if d.fn != extract.None {
+				if mock := w.mockMethod(name, d.fn); mock != "" {
+					w.symbol(abi.Symbol{Name: mock, Kind: abi.KindMethod, Span: t.Span(n), Visibility: c.access,
+						Signature: &abi.Signature{Raw: extract.OneLine(w.text(n))}}, c)
+					return
+				}
 				if pure {
 					w.symbol(abi.Symbol{Name: name, Kind: abi.KindMethod, Span: t.Span(n), Visibility: c.access,
 						Signature: w.signature(n, d, extract.None)}, c)
 				}
 				return // a prototype: the definition is the node
+			}
+			if broken {
+				return
 			}
 			s := abi.Symbol{Name: name, Kind: abi.KindField, Span: t.Span(n), Visibility: c.access}
 			if tn != "" {
@@ -451,7 +462,7 @@ func (w *walker) declaration(n extract.Node, c ctx) {
 			}
 			w.symbol(s, c)
 		default:
-			if d.fn != extract.None || extern || t.Kind(d.name) == g.qualifiedIdent {
+			if d.fn != extract.None || extern || broken || t.Kind(d.name) == g.qualifiedIdent {
 				return // a prototype, an extern or a static member's definition
 			}
 			s := abi.Symbol{Name: name, Kind: abi.KindVariable, Span: t.Span(n), Visibility: w.visibility(n, c)}
@@ -502,4 +513,52 @@ func (w *walker) paramOf(p extract.Node) (abi.Param, bool) {
 	}
 	typ := extract.OneLine(string(src[start:ns]) + string(src[ne:end]))
 	return abi.Param{Name: w.text(d.name), Type: strings.TrimRight(typ, " ="), TypeRef: ref}, true
+}
+
+// mockMethod is the method a gMock macro defines in a class:
+// MOCK_METHOD(int, Size, (), (const)) defines Size, MOCK_METHOD1(Size,
+// int(int)) and MOCK_CONST_METHOD0(Size, int()) too; "" for anything else.
+func (w *walker) mockMethod(macro string, fd extract.Node) string {
+	arg := -1
+	switch {
+	case macro == "MOCK_METHOD":
+		arg = 1
+	case strings.HasPrefix(macro, "MOCK_METHOD") || strings.HasPrefix(macro, "MOCK_CONST_METHOD"):
+		arg = 0
+	default:
+		return ""
+	}
+	i := 0
+	for p := range w.t.NamedChildren(w.t.Child(fd, w.g.fParameters)) {
+		if i == arg {
+			if name := extract.OneLine(w.text(p)); isIdent(name) {
+				return name
+			}
+			return ""
+		}
+		i++
+	}
+	return ""
+}
+
+// isIdent reports a C identifier.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		if c != '_' && !(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && (i == 0 || !(c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// noKinds selects no kind: Seek with it stops only at ERROR and MISSING nodes.
+var noKinds extract.KindTable
+
+// hasError reports an ERROR or MISSING node inside n.
+func (w *walker) hasError(n extract.Node) bool {
+	end := w.t.End(n)
+	return w.t.Seek(n, end, &noKinds) < end
 }

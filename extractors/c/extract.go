@@ -191,6 +191,9 @@ func (w *walker) walkChildren(n extract.Node, c ctx) {
 // the doc comment above it.
 func (w *walker) symbol(s abi.Symbol, c ctx) int32 {
 	s.Parent = c.caller()
+	if s.Name == "" {
+		return -1 // nothing to name it by (error recovery); its contents join the enclosing scope
+	}
 	if s.Doc == "" && s.Span.StartLine > 0 {
 		s.Doc = docAbove(w.t.Source(), w.lineStart(s.Span.StartLine))
 	}
