@@ -51,9 +51,11 @@ class Locs:
         return (self.file, self.line, loc.get("col"), False)
 
 
-def clang_json(root, rel, clang, clangxx):
+def clang_json(root, rel, clang, clangxx, incs):
     lang = SOURCE_EXTS[os.path.splitext(rel)[1]]
     cmd = [clangxx if lang == "c++" else clang, "-x", lang, "-w", "-fsyntax-only", "-Xclang", "-ast-dump=json", "-I", "."]
+    for d in incs:
+        cmd += ["-I", d]
     if lang == "c++":
         cmd.append("-std=c++17")
     cmd.append(rel)
@@ -166,6 +168,39 @@ class Unit:
         return found[0]
 
 
+class Saved:
+    """A Unit read back from the cache: its declarations and calls."""
+
+    def __init__(self, d):
+        self.decls = {k: (v[0], v[1], v[2], v[3], v[4], tuple(v[5])) for k, v in d["decls"].items()}
+        self.calls = [tuple(c) for c in d["calls"]]
+        self.macro_calls = d["macro_calls"]
+
+
+def cache_path(cache, rel):
+    return os.path.join(cache, rel.replace("/", "__") + ".json")
+
+
+def load_unit(cache, rel):
+    """The truth of one unit from the cache (it depends on the corpus and
+    clang only, never on synaptic), or None."""
+    if not cache:
+        return None
+    try:
+        with open(cache_path(cache, rel)) as fh:
+            return Saved(json.load(fh))
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def save_unit(cache, rel, u):
+    if not cache:
+        return
+    os.makedirs(cache, exist_ok=True)
+    with open(cache_path(cache, rel), "w") as fh:
+        json.dump({"decls": u.decls, "calls": u.calls, "macro_calls": u.macro_calls}, fh)
+
+
 def load_graph(path):
     g = json.load(open(path))
     nodes = {n["id"]: n for n in g["nodes"]}
@@ -200,13 +235,16 @@ def main():
     ap.add_argument("-clang", default="clang")
     ap.add_argument("-clangxx", default="clang++")
     ap.add_argument("-j", type=int, default=2, help="clang processes at once")
+    ap.add_argument("-tu", action="append", default=[], help="a translation unit to compile, relative to -src (repeatable; default every .c/.cc/.cpp)")
+    ap.add_argument("-cache", help="keep each unit's truth here (clang output depends on the corpus and clang only)")
+    ap.add_argument("-I", dest="incs", action="append", default=[], help="an include directory, relative to -src (repeatable)")
     ap.add_argument("-v", action="store_true", help="print every miss and wrong link")
     ap.add_argument("-json", help="write every truth site and graph site here")
     a = ap.parse_args()
     root = os.path.abspath(a.src)
 
-    units = []
-    for dp, dns, fns in os.walk(root):
+    units = list(a.tu)
+    for dp, dns, fns in ([] if units else os.walk(root)):
         dns.sort()
         for fn in sorted(fns):
             if os.path.splitext(fn)[1] in SOURCE_EXTS:
@@ -215,14 +253,23 @@ def main():
     print(f"truth: {ver}, {len(units)} translation units", file=sys.stderr)
 
     parsed, failed = [], []
+    todo = []
+    for rel in units:
+        u = load_unit(a.cache, rel)
+        if u is not None:
+            parsed.append((rel, u))
+        else:
+            todo.append(rel)
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as ex:
-        for rel, rc, out, err in ex.map(lambda r: clang_json(root, r, a.clang, a.clangxx), units):
+        for rel, rc, out, err in ex.map(lambda r: clang_json(root, r, a.clang, a.clangxx, a.incs), todo):
             if rc != 0 or not out:
                 failed.append((rel, err))
                 continue
             u = Unit(root, json.loads(out))
             del out
+            save_unit(a.cache, rel, u)
             parsed.append((rel, u))
+    parsed.sort(key=lambda p: p[0])
     for rel, err in failed:
         print(f"clang failed on {rel} (not counted): {err.strip().splitlines()[-1] if err.strip() else ''}", file=sys.stderr)
 
@@ -261,7 +308,18 @@ def main():
             if not defs and not static:
                 defs = external.get(dkey, set())
             if not defs:
-                truth.setdefault(key, ("external", None))
+                # No body anywhere: a pure virtual method, or a template
+                # never instantiated with one here. A declaration of it in
+                # the corpus that the graph holds as a node (the extractor
+                # makes nodes of definitions and pure virtuals only) is the
+                # target; a C prototype has no node and stays outside.
+                decl_ids = {node_at(by_file, x[5][0], x[5][1], dname) for x in u.decls.values()
+                            if x[2] == dkey and x[5][0] is not None}
+                decl_ids.discard(None)
+                if decl_ids:
+                    truth[key] = ("def", decl_ids) if key not in truth or truth[key][0] != "def" else ("def", truth[key][1] | decl_ids)
+                else:
+                    truth.setdefault(key, ("external", None))
                 continue
             ids = {node_at(by_file, df, dl, dname) for df, dl in defs}
             ids.discard(None)
