@@ -28,6 +28,9 @@ func (c ctx) caller() int32 {
 // call reports one call expression.
 func (w *walker) call(n extract.Node, c ctx) {
 	t, g := w.t, w.g
+	if c.recovered && c.fn < 0 {
+		return // a member declaration misread as a call
+	}
 	fn := t.Child(n, g.fFunction)
 	if t.Kind(fn) == g.templateFunc {
 		fn = t.Child(fn, g.fName) // f<int>(x)

@@ -25,6 +25,10 @@ func (w *walker) collectIn(n extract.Node, class string, depth int) {
 	case g.compound, g.comment, g.stringLit, g.define, g.defineFn, g.include:
 		return
 	case g.funcDef:
+		if name, _, ok := w.macroClass(n); ok {
+			w.collectRecovered(t.Child(n, g.fBody), name, depth+1)
+			return
+		}
 		d := w.unwrap(t.Child(n, g.fDeclarator))
 		if d.name == extract.None || d.fn == extract.None {
 			return
@@ -94,5 +98,31 @@ func (w *walker) member(class, name, typ string) {
 	}
 	if _, seen := m[name]; !seen || typ == methodMark {
 		m[name] = typ
+	}
+}
+
+// collectRecovered collects the members of a misread class (see
+// recoverMembers): definitions, and the names of methods whose header
+// is an ERROR before a block.
+func (w *walker) collectRecovered(block extract.Node, class string, depth int) {
+	t, g := w.t, w.g
+	if depth > maxCollectDepth {
+		return
+	}
+	for ch := range t.Children(block) {
+		switch {
+		case t.Kind(ch) == g.labeled:
+			w.collectRecovered(ch, class, depth+1)
+		case t.IsError(ch):
+			for c := range t.NamedChildren(ch) {
+				if t.Kind(c) == g.callExpr {
+					if fn := t.Child(c, g.fFunction); t.Kind(fn) == g.identifier {
+						w.member(class, w.text(fn), methodMark)
+					}
+				}
+			}
+		default:
+			w.collectIn(ch, class, depth+1)
+		}
 	}
 }

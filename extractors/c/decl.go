@@ -126,6 +126,10 @@ func (w *walker) function(n extract.Node, c ctx) {
 	t, g := w.t, w.g
 	d := w.unwrap(t.Child(n, g.fDeclarator))
 	body := t.Child(n, g.fBody)
+	if name, base, ok := w.macroClass(n); ok && c.fn < 0 {
+		w.recoverClass(n, c, name, base)
+		return
+	}
 	if d.name == extract.None || d.fn == extract.None {
 		w.walkBody(body, c, c.fn) // a macro-made header: keep its calls
 		return
@@ -561,4 +565,106 @@ var noKinds extract.KindTable
 func (w *walker) hasError(n extract.Node) bool {
 	end := w.t.End(n)
 	return w.t.Seek(n, end, &noKinds) < end
+}
+
+// macroClass recognizes class EXPORT_MACRO Name { … }, which the grammar
+// reads as a function named Name returning class EXPORT_MACRO, its body
+// a block: the class is Name (with a base clause, `: public Base`, the
+// grammar keeps Name in an ERROR and takes Base as the function name).
+func (w *walker) macroClass(n extract.Node) (name, base string, ok bool) {
+	t, g := w.t, w.g
+	typ, decl, body := t.Child(n, g.fType), t.Child(n, g.fDeclarator), t.Child(n, g.fBody)
+	if k := t.Kind(typ); (k != g.classSpec && k != g.structSpec) || t.Child(typ, g.fBody) != extract.None ||
+		t.Kind(decl) != g.identifier || body == extract.None {
+		return "", "", false
+	}
+	name = w.text(decl)
+	for ch := range t.Children(n) {
+		if t.IsError(ch) && t.StartByte(ch) < t.StartByte(decl) {
+			if id := t.ChildOfKind(ch, g.identifier); id != extract.None {
+				name, base = w.text(id), w.text(decl)
+			}
+		}
+	}
+	return name, base, isIdent(name)
+}
+
+// recoverClass reports a class the grammar misread (see macroClass): the
+// class, its base, and the function definitions its block holds as its
+// methods. Statements directly in the block are member declarations the
+// grammar read as code: their "calls" are none.
+func (w *walker) recoverClass(n extract.Node, c ctx, name, base string) {
+	t, g := w.t, w.g
+	kind := abi.KindClass
+	access := abi.VisPrivate
+	if t.Kind(t.Child(n, g.fType)) == g.structSpec {
+		kind, access = abi.KindStruct, abi.VisPublic
+	}
+	idx := w.symbol(abi.Symbol{Name: name, Kind: kind, Span: t.Span(n), Visibility: abi.VisPublic}, c)
+	if base != "" {
+		w.f.Relation(abi.Relation{From: idx, Kind: abi.RelInherits, Target: base, Line: t.StartLine(n)})
+	}
+	inner := ctx{class: idx, className: name, fn: -1, ns: c.ns, anonNS: c.anonNS, access: access, recovered: true}
+	w.recoverMembers(t.Child(n, g.fBody), &inner)
+}
+
+// recoverMembers walks the block of a misread class: "public:" reads as a
+// label (of the next statement), and a method the grammar could not read
+// as a definition is an ERROR holding its header, name(params), followed
+// by its body block.
+func (w *walker) recoverMembers(block extract.Node, c *ctx) {
+	t, g := w.t, w.g
+	pending := extract.None // an ERROR that may be a method's header
+	for ch := range t.Children(block) {
+		if pending != extract.None {
+			p := pending
+			pending = extract.None
+			if t.Kind(ch) == g.compound && w.recoverMethod(p, ch, *c) {
+				continue
+			}
+		}
+		switch {
+		case t.Kind(ch) == g.labeled:
+			if v := abi.Visibility(w.text(t.Child(ch, g.fLabel))); v.Valid() && v != abi.VisNone {
+				c.access = v
+			}
+			w.recoverMembers(ch, c)
+		case t.IsError(ch):
+			pending = ch
+		case t.Kind(ch) != g.statementIdent:
+			w.walk(ch, *c)
+		}
+	}
+}
+
+// recoverMethod reports header + body as a method when the header ends
+// in name(params) (or name(params) const).
+func (w *walker) recoverMethod(header, body extract.Node, c ctx) bool {
+	t, g := w.t, w.g
+	call := extract.None
+	for ch := range t.NamedChildren(header) {
+		if t.Kind(ch) == g.callExpr {
+			call = ch
+		}
+	}
+	if call == extract.None {
+		return false
+	}
+	fn := t.Child(call, g.fFunction)
+	if t.Kind(fn) != g.identifier {
+		return false
+	}
+	sp, end := t.Span(header), t.Span(body)
+	sp.EndLine, sp.EndCol = end.EndLine, end.EndCol
+	s := abi.Symbol{Name: w.text(fn), Kind: abi.KindMethod, Span: sp, Visibility: c.access,
+		Signature: &abi.Signature{Raw: extract.OneLine(w.text(header))}}
+	if s.Name == c.className {
+		s.Kind = abi.KindConstructor
+	}
+	idx := w.symbol(s, c)
+	saved := w.locals
+	w.locals = map[string]string{}
+	w.walkBody(body, c, idx)
+	w.locals = saved
+	return true
 }

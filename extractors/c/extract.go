@@ -63,6 +63,7 @@ type ctx struct {
 	ns        string         // the enclosing namespace path, "a::b"
 	anonNS    bool           // inside an anonymous namespace: internal linkage
 	access    abi.Visibility // the access of class members here
+	recovered bool           // in a class the grammar misread as a block (recoverClass)
 }
 
 type walker struct {

@@ -25,8 +25,10 @@ type grammar struct {
 	storageClass, pureVirtual, virtual, accessSpec, initDecl, pointerDecl         kind
 	referenceDecl, primitiveType, sizedType, placeholderType                      kind
 	parenDecl, arrayDecl, attributedDecl, fieldDeclList, declList                 kind
+	labeled, statementIdent                                                       kind
 	preprocParams, parenExpr, pointerExpr, subscriptExpr, variadicParam, ellipsis kind
 
+	fLabel                                                                      field
 	fName, fBody, fType, fDeclarator, fParameters, fValue, fPath, fDefaultValue field
 	fFunction, fArgument, fField, fScope, fRight, fArguments                    field
 }
@@ -82,7 +84,9 @@ func newGrammar(g *extract.Grammar) *grammar {
 		parenExpr: g.Kind("parenthesized_expression"), pointerExpr: g.Kind("pointer_expression"),
 		subscriptExpr: g.Kind("subscript_expression"), variadicParam: g.Kind("variadic_parameter"), ellipsis: g.Kind("variadic_parameter_declaration"),
 
-		fName: g.Field("name"), fBody: g.Field("body"), fType: g.Field("type"),
+		labeled: g.Kind("labeled_statement"), statementIdent: g.Kind("statement_identifier"),
+		fLabel: g.Field("label"),
+		fName:  g.Field("name"), fBody: g.Field("body"), fType: g.Field("type"),
 		fDeclarator: g.Field("declarator"), fParameters: g.Field("parameters"),
 		fValue: g.Field("value"), fDefaultValue: g.Field("default_value"), fPath: g.Field("path"), fFunction: g.Field("function"),
 		fArgument: g.Field("argument"), fField: g.Field("field"), fScope: g.Field("scope"),
