@@ -146,6 +146,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEdit$$' -fuzztime $(FUZZTIME) ./cmd/internal/clientconfig
 	$(GO) test -run '^$$' -fuzz '^FuzzMatchTemplate$$' -fuzztime $(FUZZTIME) ./mcp
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDiff$$' -fuzztime $(FUZZTIME) ./core/gitdiff
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/c
 
 clean:
 	rm -rf $(BIN)
