@@ -107,7 +107,7 @@ const maxDepth = 1000
 
 // walk visits n's subtree.
 func (w *walker) walk(n extract.Node, c ctx) {
-	t, g := w.t, w.g
+	t := w.t
 	if w.depth >= maxDepth {
 		if !w.tooDeep {
 			w.tooDeep = true
@@ -116,7 +116,13 @@ func (w *walker) walk(n extract.Node, c ctx) {
 		return
 	}
 	w.depth++
-	defer func() { w.depth-- }()
+	w.visit(n, c)
+	w.depth--
+}
+
+// visit is walk's body: what n's kind asks for.
+func (w *walker) visit(n extract.Node, c ctx) {
+	t, g := w.t, w.g
 	switch k := t.Kind(n); {
 	case k == g.comment, k == g.stringLit, k == g.rawStringLit, k == g.charLit:
 		return
