@@ -93,7 +93,10 @@ class Unit:
             body = any(c.get("kind") == "CompoundStmt" for c in n.get("inner", []) if isinstance(c, dict))
             at = (self.norm(loc[0]), loc[1]) if loc else (None, None)
             key = n.get("mangledName") or n["name"]
-            self.decls[n["id"]] = (kind, n["name"], key, n.get("storageClass") == "static", body, at)
+            # static on a free function is internal linkage; on a C++
+            # member function it only means "no this".
+            internal = n.get("storageClass") == "static" and kind == "FunctionDecl"
+            self.decls[n["id"]] = (kind, n["name"], key, internal, body, at)
         if kind in ("CallExpr", "CXXMemberCallExpr"):
             self.call(n)
         for c in n.get("inner", []):
@@ -177,8 +180,13 @@ class Saved:
         self.macro_calls = d["macro_calls"]
 
 
+# TRUTH_VERSION names what Unit records; change it when that changes, so
+# cached truth from an older harness is not reused.
+TRUTH_VERSION = 2
+
+
 def cache_path(cache, rel):
-    return os.path.join(cache, rel.replace("/", "__") + ".json")
+    return os.path.join(cache, f"{rel.replace('/', '__')}.v{TRUTH_VERSION}.json")
 
 
 def load_unit(cache, rel):

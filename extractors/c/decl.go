@@ -411,10 +411,14 @@ func (w *walker) namespace(n extract.Node, c ctx) {
 	w.walk(t.Child(n, w.g.fBody), inner)
 }
 
-// using records the namespace of using namespace X.
+// using records the namespace of using namespace X; in a function,
+// using std::swap makes swap(…) that function, not a member.
 func (w *walker) using(n extract.Node) {
 	txt := w.text(n)
 	if !strings.Contains(txt, "namespace") {
+		if nm := w.firstNamed(n); nm != extract.None && w.locals != nil {
+			w.locals[bareName(w.text(nm))] = "" // a name from elsewhere, never resolvable here
+		}
 		return
 	}
 	if nm := w.firstNamed(n); nm != extract.None {
