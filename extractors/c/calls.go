@@ -169,6 +169,32 @@ func (w *walker) exprType(n extract.Node, c ctx, depth int) string {
 		if inner := w.firstNamed(n); inner != extract.None {
 			return w.exprType(inner, c, depth+1)
 		}
+	case g.callExpr:
+		return w.resultType(t.Child(n, g.fFunction), c, depth)
+	}
+	return ""
+}
+
+// resultType is the type of what a call returns, as the host reads it:
+// "f()" (the first result of function f, from its declaration) or "T#m()"
+// (of method m of T); "" when the callee has no name to look up.
+func (w *walker) resultType(fn extract.Node, c ctx, depth int) string {
+	t, g := w.t, w.g
+	switch t.Kind(fn) {
+	case g.identifier:
+		name := w.text(fn)
+		if _, local := w.locals[name]; local && c.fn >= 0 {
+			return "" // a function pointer: no declaration to read
+		}
+		if c.className != "" && w.members[c.className][name] == methodMark {
+			return c.className + "#" + name + "()"
+		}
+		return name + "()"
+	case g.fieldExpr:
+		owner := w.exprType(t.Child(fn, g.fArgument), c, depth+1)
+		if name := t.Child(fn, g.fField); owner != "" && t.Kind(name) == g.fieldIdent {
+			return owner + "#" + w.text(name) + "()"
+		}
 	}
 	return ""
 }
@@ -212,19 +238,16 @@ func (w *walker) catchTest(n, block extract.Node, c ctx) bool {
 	return true
 }
 
-// typeRef is the structured form of an exprType answer: "T#a#b" is the
-// type named T, then its field a, then that one's field b; nil for "".
+// typeRef is the structured form of an exprType answer ("T#a#m()": the
+// type named T, its field a, what a's method m returns), read by the one
+// parser of that form, abi.ParseTypeRef; nil for "".
 func typeRef(typ string) *abi.TypeRef {
 	if typ == "" {
 		return nil
 	}
-	parts := strings.Split(typ, "#")
-	if len(parts) > abi.MaxTypeSteps {
+	r, err := abi.ParseTypeRef(typ)
+	if err != nil {
 		return nil
-	}
-	r := &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: parts[0]}}}
-	for _, f := range parts[1:] {
-		r.Steps = append(r.Steps, abi.TypeStep{Op: abi.StepField, Name: f})
 	}
 	return r
 }
