@@ -150,6 +150,9 @@ func (w *walker) exprType(n extract.Node, c ctx, depth int) string {
 		if typ, ok := w.fileVars[name]; ok {
 			return typ
 		}
+		if c.className != "" {
+			return c.className + "#" + name // a member declared where the class is (void T::m() in a .cc)
+		}
 		return ""
 	case g.fieldExpr:
 		owner := w.exprType(t.Child(n, g.fArgument), c, depth+1)
