@@ -41,7 +41,7 @@ func TestExtractCAndCpp(t *testing.T) {
 		{"lib_util_c", "imports_from", "lib_util_h"},                 // #include "util.h" next to it
 		{"cc_box_box_run", "calls", "cc_box_repo_save"},              // repo_ is a Repo field
 		{"cc_box_box_run", "calls", "cc_box_box_size"},               // this->size()
-		{"cc_box_box", "method", "cc_box_box_run"},                 // void Box::run() belongs to Box
+		{"cc_box_box", "method", "cc_box_box_run"},                   // void Box::run() belongs to Box
 		{"cc_box_test_boxtest_runs_test", "calls", "cc_box_box_run"}, // typed local in a gtest body
 	} {
 		if !hasEdge(g, e[0], e[1], e[2]) {
