@@ -190,12 +190,21 @@ func (w *walker) resultType(fn extract.Node, c ctx, depth int) string {
 			return "" // a function pointer: no declaration to read
 		}
 		if c.className != "" && w.members[c.className][name] == methodMark {
+			if rt := w.result(c.className, name); rt != "" {
+				return rt
+			}
 			return c.className + "#" + name + "()"
+		}
+		if rt := w.result("", name); rt != "" {
+			return rt
 		}
 		return name + "()"
 	case g.fieldExpr:
 		owner := w.exprType(t.Child(fn, g.fArgument), c, depth+1)
 		if name := t.Child(fn, g.fField); owner != "" && t.Kind(name) == g.fieldIdent {
+			if rt := w.result(owner, w.text(name)); rt != "" {
+				return rt
+			}
 			return owner + "#" + w.text(name) + "()"
 		}
 	}

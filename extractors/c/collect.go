@@ -33,11 +33,16 @@ func (w *walker) collectIn(n extract.Node, class string, depth int) {
 		if d.name == extract.None || d.fn == extract.None {
 			return
 		}
+		rt := w.returnName(n, d)
 		if t.Kind(d.name) == g.qualifiedIdent {
 			scope, name := w.splitQualified(d.name)
 			w.member(bareName(scope), name, methodMark)
+			w.returns(bareName(scope), name, rt)
 		} else if class != "" {
 			w.member(class, w.text(d.name), methodMark)
+			w.returns(class, w.text(d.name), rt)
+		} else {
+			w.returns("", w.text(d.name), rt)
 		}
 		return
 	case g.structSpec, g.classSpec, g.unionSpec:
@@ -60,6 +65,12 @@ func (w *walker) collectIn(n extract.Node, class string, depth int) {
 	case g.usingDecl:
 		w.using(n)
 		return
+	case g.templateDecl:
+		for p := range t.NamedChildren(t.Child(n, g.fParameters)) {
+			if id := t.ChildOfKind(p, g.typeIdent); id != extract.None {
+				w.templateParams[w.text(id)] = true
+			}
+		}
 	case g.declaration, g.fieldDecl:
 		if typ := t.Child(n, g.fType); typ != extract.None {
 			w.collectIn(typ, class, depth+1)
@@ -73,10 +84,13 @@ func (w *walker) collectIn(n extract.Node, class string, depth int) {
 			switch {
 			case class != "" && d.fn != extract.None:
 				w.member(class, name, methodMark)
+				w.returns(class, name, w.returnName(n, d))
 			case class != "":
 				w.member(class, name, tn)
 			case d.fn == extract.None && t.Kind(d.name) != g.qualifiedIdent:
 				w.fileVars[name] = tn
+			case d.fn != extract.None && t.Kind(d.name) != g.qualifiedIdent:
+				w.returns("", name, w.returnName(n, d)) // a prototype
 			}
 		})
 		return
@@ -125,4 +139,39 @@ func (w *walker) collectRecovered(block extract.Node, class string, depth int) {
 			w.collectIn(ch, class, depth+1)
 		}
 	}
+}
+
+// returnName is the named type a function declaration returns, pointers
+// and references stripped (Impl* impl() → "Impl"); "" for a builtin.
+func (w *walker) returnName(n extract.Node, d declarator) string {
+	return w.typeName(w.t.Child(n, w.g.fType))
+}
+
+// conflicting marks a name declared with two different return types
+// (overloads): its result has no one type.
+const conflicting = "\x00"
+
+// returns records what function name (of class, or free when class is "")
+// returns, so f()->m() and impl()->m() are typed from the file itself.
+func (w *walker) returns(class, name, typ string) {
+	if name == "" || typ == "" {
+		return
+	}
+	m := w.results[class]
+	if m == nil {
+		m = map[string]string{}
+		w.results[class] = m
+	}
+	if old, seen := m[name]; seen && old != typ {
+		typ = conflicting
+	}
+	m[name] = typ
+}
+
+// result is what w.returns recorded, "" when unknown or overloaded.
+func (w *walker) result(class, name string) string {
+	if typ := w.results[class][name]; typ != conflicting {
+		return typ
+	}
+	return ""
 }

@@ -78,7 +78,10 @@ func (w *walker) typeName(n extract.Node) string {
 	for range maxDeclaratorDepth {
 		switch t.Kind(n) {
 		case g.typeIdent, g.identifier, g.namespaceIdent:
-			return w.text(n)
+			if name := w.text(n); !w.templateParams[name] {
+				return name
+			}
+			return "" // a template parameter: no type to look up
 		case g.qualifiedIdent, g.templateType, g.structSpec, g.classSpec, g.unionSpec, g.enumSpec:
 			n = t.Child(n, g.fName)
 			continue

@@ -41,6 +41,7 @@ func (Extractor) Extract(f *extract.File) error {
 	t := f.Tree
 	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), cpp: f.Language() == "cpp",
 		fileVars: map[string]string{}, namespaces: map[string]bool{}, members: map[string]map[string]string{},
+		results: map[string]map[string]string{}, templateParams: map[string]bool{},
 		incDirs: includeDirs(extract.Project())}
 	w.collect(0)
 	w.walk(0, ctx{class: -1, fn: -1})
@@ -83,6 +84,12 @@ type walker struct {
 	// members maps class name → member name → its type name ("()" marks
 	// a method), from every class body and T::m definition of the file.
 	members map[string]map[string]string
+	// results maps class name ("" for free functions) → function name →
+	// the named type it returns, from every declaration of the file.
+	results map[string]map[string]string
+	// templateParams are the file's template type parameters (T): names
+	// of no type.
+	templateParams map[string]bool
 
 	lines []int // byte offset of each line, built on first need
 
