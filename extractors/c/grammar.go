@@ -15,22 +15,22 @@ type (
 // once per grammar (C and C++ number their kinds differently; a kind the
 // C grammar lacks, like class_specifier, is 0 there and never matches).
 type grammar struct {
-	comment, stringLit, rawStringLit, charLit, include, sysLib, define, defineFn  kind
-	funcDef, funcDecl, structSpec, unionSpec, classSpec, enumSpec, typedef        kind
-	aliasDecl, namespaceDef, usingDecl, declaration, fieldDecl, callExpr          kind
-	newExpr, forRange, paramDecl, optParamDecl, exprStmt, compound                kind
-	identifier, fieldIdent, typeIdent, qualifiedIdent, templateType               kind
-	templateFunc, destructorName, operatorName, namespaceIdent, nestedNS          kind
-	fieldExpr, this, enumerator, baseClause, templateDecl, linkage                kind
-	storageClass, pureVirtual, virtual, accessSpec, initDecl, pointerDecl         kind
-	referenceDecl, primitiveType, sizedType, placeholderType                      kind
-	parenDecl, arrayDecl, attributedDecl, fieldDeclList, declList                 kind
-	labeled, statementIdent                                                       kind
-	preprocParams, parenExpr, pointerExpr, subscriptExpr, variadicParam, ellipsis kind
+	comment, stringLit, rawStringLit, charLit, include, sysLib, define, defineFn kind
+	funcDef, funcDecl, structSpec, unionSpec, classSpec, enumSpec, typedef       kind
+	aliasDecl, namespaceDef, usingDecl, declaration, fieldDecl, callExpr         kind
+	newExpr, forRange, paramDecl, optParamDecl, exprStmt, compound               kind
+	identifier, fieldIdent, typeIdent, qualifiedIdent, templateType              kind
+	templateFunc, destructorName, operatorName, namespaceIdent                   kind
+	fieldExpr, this, enumerator, baseClause, templateDecl                        kind
+	storageClass, pureVirtual, accessSpec, initDecl, pointerDecl                 kind
+	referenceDecl                                                                kind
+	parenDecl, arrayDecl                                                         kind
+	labeled, statementIdent                                                      kind
+	parenExpr, pointerExpr, variadicParam, ellipsis                              kind
 
 	fLabel                                                                      field
 	fName, fBody, fType, fDeclarator, fParameters, fValue, fPath, fDefaultValue field
-	fFunction, fArgument, fField, fScope, fRight, fArguments                    field
+	fFunction, fArgument, fField, fScope, fArguments                            field
 }
 
 var (
@@ -69,27 +69,20 @@ func newGrammar(g *extract.Grammar) *grammar {
 		fieldIdent: g.Kind("field_identifier"), typeIdent: g.Kind("type_identifier"),
 		qualifiedIdent: g.Kind("qualified_identifier"), templateType: g.Kind("template_type"),
 		templateFunc: g.Kind("template_function"), destructorName: g.Kind("destructor_name"),
-		operatorName: g.Kind("operator_name"), namespaceIdent: g.Kind("namespace_identifier"),
-		nestedNS: g.Kind("nested_namespace_specifier"), fieldExpr: g.Kind("field_expression"),
+		operatorName: g.Kind("operator_name"), namespaceIdent: g.Kind("namespace_identifier"), fieldExpr: g.Kind("field_expression"),
 		this: g.Kind("this"), enumerator: g.Kind("enumerator"), baseClause: g.Kind("base_class_clause"),
-		templateDecl: g.Kind("template_declaration"), linkage: g.Kind("linkage_specification"),
-		storageClass: g.Kind("storage_class_specifier"), pureVirtual: g.Kind("pure_virtual_clause"),
-		virtual: g.Kind("virtual"), accessSpec: g.Kind("access_specifier"),
+		templateDecl: g.Kind("template_declaration"),
+		storageClass: g.Kind("storage_class_specifier"), pureVirtual: g.Kind("pure_virtual_clause"), accessSpec: g.Kind("access_specifier"),
 		initDecl: g.Kind("init_declarator"), pointerDecl: g.Kind("pointer_declarator"),
-		referenceDecl: g.Kind("reference_declarator"), primitiveType: g.Kind("primitive_type"),
-		sizedType: g.Kind("sized_type_specifier"), placeholderType: g.Kind("placeholder_type_specifier"),
-		parenDecl: g.Kind("parenthesized_declarator"), arrayDecl: g.Kind("array_declarator"),
-		attributedDecl: g.Kind("attributed_declarator"), fieldDeclList: g.Kind("field_declaration_list"),
-		declList: g.Kind("declaration_list"), preprocParams: g.Kind("preproc_params"),
-		parenExpr: g.Kind("parenthesized_expression"), pointerExpr: g.Kind("pointer_expression"),
-		subscriptExpr: g.Kind("subscript_expression"), variadicParam: g.Kind("variadic_parameter"), ellipsis: g.Kind("variadic_parameter_declaration"),
+		referenceDecl: g.Kind("reference_declarator"),
+		parenDecl:     g.Kind("parenthesized_declarator"), arrayDecl: g.Kind("array_declarator"),
+		parenExpr: g.Kind("parenthesized_expression"), pointerExpr: g.Kind("pointer_expression"), variadicParam: g.Kind("variadic_parameter"), ellipsis: g.Kind("variadic_parameter_declaration"),
 
 		labeled: g.Kind("labeled_statement"), statementIdent: g.Kind("statement_identifier"),
 		fLabel: g.Field("label"),
 		fName:  g.Field("name"), fBody: g.Field("body"), fType: g.Field("type"),
 		fDeclarator: g.Field("declarator"), fParameters: g.Field("parameters"),
 		fValue: g.Field("value"), fDefaultValue: g.Field("default_value"), fPath: g.Field("path"), fFunction: g.Field("function"),
-		fArgument: g.Field("argument"), fField: g.Field("field"), fScope: g.Field("scope"),
-		fRight: g.Field("right"), fArguments: g.Field("arguments"),
+		fArgument: g.Field("argument"), fField: g.Field("field"), fScope: g.Field("scope"), fArguments: g.Field("arguments"),
 	}
 }
