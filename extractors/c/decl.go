@@ -114,7 +114,7 @@ func stripTemplate(s string) string {
 // gtestMacros are gtest's test-defining macros; TEST(Suite, Name) { … }
 // parses as a function named TEST.
 var gtestMacros = map[string]bool{
-	"TEST": true, "TEST_F": true, "TEST_P": true, "TYPED_TEST": true, "TYPED_TEST_P": true, "FRIEND_TEST": false,
+	"TEST": true, "TEST_F": true, "TEST_P": true, "TYPED_TEST": true, "TYPED_TEST_P": true,
 }
 
 // catchMacros are Catch2's (and doctest's) test-defining macros:

@@ -30,10 +30,14 @@ import (
 //     s.f() with the receiver's declared type, this->m(), T::m(), implicit
 //     this calls of methods the file knows, new T(…);
 //   - gtest TEST/TEST_F/TEST_P/TYPED_TEST and Catch2 TEST_CASE/SCENARIO
-//     bodies as test functions.
+//     bodies as test functions, gMock MOCK_METHODs as methods;
+//   - ABI v2: File.Scope (the namespace), Modules (the file's path), Test,
+//     Import.Keys (project.go) and TypeRefs for receivers and types.
 //
 // Code in every #if/#ifdef branch is read: the preprocessor's choice is
-// unknown here, so each branch's definitions and calls are reported.
+// unknown here, so each branch's definitions and calls are reported. A
+// class behind an export macro, which the grammar misreads as a function,
+// is recovered (recoverClass). docs/c-cpp.md has the rules.
 type Extractor struct{}
 
 // Extract implements extract.Extractor.
