@@ -20,6 +20,7 @@ type Facts struct {
 	// Doc is the file's own doc (Go package comment, Python module
 	// docstring); with Symbol.Doc it travels in the doc section (doc.go).
 	Doc string
+	SQL []SQLSite // SQL literals at database calls (sqlsite.go); their own trailing section, after the docs
 }
 
 // Span is a 1-based line/column range.
@@ -159,7 +160,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f)
+	return appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -261,6 +262,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	decodeDynamicSection(d, f)
 	decodeChannelSection(d, f)
 	decodeDocSection(d, f)
+	decodeSQLSection(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
@@ -295,6 +297,9 @@ func (f *Facts) Validate() error {
 		return err
 	}
 	if err := f.validateChannels(); err != nil {
+		return err
+	}
+	if err := f.validateSQL(); err != nil {
 		return err
 	}
 	// Parents must not form cycles; walking up is bounded by n steps.
