@@ -80,7 +80,12 @@ func FindCodeSQL(src []byte, max int) []CodeSQL {
 			i += open - 1
 			continue
 		}
-		if built == abi.BuiltLiteral {
+		switch {
+		case c == '`' && start == i && start > 0 && isIdentByte(src[start-1]):
+			// A tagged template (prisma.$queryRaw`... ${id}`) binds
+			// each ${} as a parameter: the text is not built from values.
+			built = abi.BuiltLiteral
+		case built == abi.BuiltLiteral:
 			built = b
 		}
 		if sqlShape.MatchString(text) {

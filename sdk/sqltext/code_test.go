@@ -27,7 +27,7 @@ func TestFindCodeSQL(t *testing.T) {
 			[]CodeSQL{{"\n  SELECT a\n  FROM t\n", lit, 1}, {"SELECT b FROM t WHERE x = 1", lit, 5}}},
 		{"python format", `cur.execute("SELECT a FROM {}".format(t))`, []CodeSQL{{"SELECT a FROM {}", interp, 1}}},
 		{"ts pg and prisma", "await client.query('INSERT INTO orders (id) VALUES ($1)', [id]);\nawait prisma.$queryRaw`SELECT * FROM users WHERE id = ${id}`;\nknex.raw(`SELECT x FROM ${t}`)",
-			[]CodeSQL{{"INSERT INTO orders (id) VALUES ($1)", lit, 1}, {"SELECT * FROM users WHERE id = ${id}", interp, 2}, {"SELECT x FROM ${t}", interp, 3}}},
+			[]CodeSQL{{"INSERT INTO orders (id) VALUES ($1)", lit, 1}, {"SELECT * FROM users WHERE id = ${id}", lit, 2}, {"SELECT x FROM ${t}", interp, 3}}},
 		{"java jdbc", "PreparedStatement ps = conn.prepareStatement(\"SELECT id FROM accounts WHERE owner = ?\");\nstmt.executeUpdate(\"DELETE FROM accounts WHERE id = \" + id);\nem.createNativeQuery(\"\"\"\n    SELECT a FROM b\n    \"\"\")",
 			[]CodeSQL{{"SELECT id FROM accounts WHERE owner = ?", lit, 1}, {"DELETE FROM accounts WHERE id = ", cat, 2}, {"\n    SELECT a FROM b\n    ", lit, 3}}},
 		{"not a database call", `fmt.Println("SELECT a FROM t"); log("delete from x")`, nil},
