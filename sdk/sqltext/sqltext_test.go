@@ -118,3 +118,20 @@ func FuzzSplit(f *testing.F) {
 		}
 	})
 }
+
+func TestWriteTarget(t *testing.T) {
+	for q, want := range map[string]string{
+		"INSERT INTO public.orders (id) VALUES (1)":                    "orders",
+		"INSERT IGNORE INTO t VALUES (1)":                              "t",
+		"UPDATE ONLY orders SET a = 1":                                 "orders",
+		"DELETE FROM orders WHERE id = 1":                              "orders",
+		"WITH x AS (SELECT id FROM a) DELETE FROM b USING x":           "b",
+		"MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE": "t",
+		"SELECT * FROM orders":                                         "",
+		"INSERT INTO archive (id) SELECT id FROM orders":               "archive",
+	} {
+		if got := WriteTarget(Lex(q, 1)); got != want {
+			t.Errorf("WriteTarget(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
