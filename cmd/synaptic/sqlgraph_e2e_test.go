@@ -50,6 +50,17 @@ func TestCLISQLGraphGolden(t *testing.T) {
 	if got != want {
 		t.Errorf("SQL edges differ from %s (SYNAPTIC_UPDATE_GOLDEN=1 rewrites it):\n--- got\n%s--- want\n%s", golden, got, want)
 	}
+	// audit_sql reads code's statements from those edges: the concatenated
+	// DELETE and the f-string SELECT are injection findings.
+	out := run(t, root, false, "call", "audit_sql", "limit=50")
+	for _, w := range []string{"SEC-INJ-001 @ store/orders.go:14", "SEC-INJ-001 @ app/repo.py:3", "SEC-INJ-001 @ store/orders.go:19", "12 statement(s)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("audit_sql lacks %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "web/orders.ts:2") {
+		t.Errorf("a parameterized INSERT was flagged:\n%s", out)
+	}
 }
 
 // sqlEdges prints graph.json's SQL edges one a line, by node label.
