@@ -13,15 +13,18 @@ import (
 // checkStatement runs the query-text rules on one statement. fromCode
 // marks text that code builds at run time (code→SQL sites and advise
 // queries), the only place concatenation markers mean injection.
-func checkStatement(st *abi.SQLStatement, fromCode bool, r *rules.Report) {
-	toks := q.Lex(st.Text, 1)
+func checkStatement(st *abi.SQLStatement, fromCode bool, toks []q.Token, r *rules.Report) {
 	verb := q.Verb(toks)
 	node := st.Caller
 	if node == "" {
 		node = st.NodeID
 	}
+	evidence := ""
 	add := func(f abi.Finding) {
-		f.Evidence = q.Collapse(st.Text, 300)
+		if evidence == "" {
+			evidence = q.Collapse(st.Text, 300)
+		}
+		f.Evidence = evidence
 		r.Add(f)
 	}
 	if fromCode {
@@ -70,6 +73,20 @@ func checkStatement(st *abi.SQLStatement, fromCode bool, r *rules.Report) {
 			"INSERT INTO t VALUES (...) depends on the table's column order and breaks when a column is added.",
 			"Name the columns: INSERT INTO t (a, b) VALUES (...).", 0.6, node))
 	}
+}
+
+// lexer lexes statement after statement into one reused buffer: a fresh
+// token slice per statement was the pack's largest allocation, and a
+// guest pays for garbage with a collector on its one thread. Tokens are
+// valid until the next lex.
+type lexer struct {
+	q.Lexer
+	buf []q.Token
+}
+
+func (l *lexer) lex(text string) []q.Token {
+	l.buf = l.Lex(l.buf[:0], text, 1)
+	return l.buf
 }
 
 // injectionMarker returns the concatenation or interpolation marker in a

@@ -135,3 +135,20 @@ func TestWriteTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestLexerReuse: a reused Lexer gives the tokens Lex gives, statement
+// after statement, upper-case forms and lines included.
+func TestLexerReuse(t *testing.T) {
+	var l Lexer
+	var buf []Token
+	for _, src := range []string{"select a.Id from T1 a", "SELECT 'x\ny', b FROM t1\nWHERE id = 1", "update Naïve set x = 1", "select a.id from t1 a"} {
+		buf = l.Lex(buf[:0], src, 3)
+		want := Lex(src, 3)
+		if !reflect.DeepEqual(buf, want) {
+			t.Errorf("Lexer.Lex(%q) = %+v, want %+v", src, buf, want)
+		}
+	}
+	if toks := Lex("select x\nfrom t", 1); toks[2].Line != 2 || toks[2].Upper() != "FROM" || toks[1].Upper() != "X" {
+		t.Errorf("tokens %+v", toks)
+	}
+}
