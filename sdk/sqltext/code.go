@@ -28,7 +28,7 @@ type CodeSQL struct {
 var dbMethods = setOf("Query", "QueryRow", "QueryContext", "QueryRowContext", "Exec", "ExecContext", "Queryx", "QueryRowx",
 	"NamedExec", "NamedQuery", "Select", "Get", "MustExec", "execute", "executemany", "executescript", "query", "raw", "text",
 	"$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe", "prepareStatement", "prepareCall", "executeQuery",
-	"executeUpdate", "createNativeQuery", "createQuery")
+	"executeUpdate", "createNativeQuery", "createQuery", "query_as", "query_scalar")
 
 // taggedMethods take their SQL as a tagged template: prisma.$queryRaw`...`.
 var taggedMethods = setOf("$queryRaw", "$executeRaw", "raw", "query")
@@ -163,7 +163,7 @@ func dbCallBefore(src []byte, q int) (start, callAt int, built string, ok bool) 
 	if p < 0 || src[p] != '(' {
 		return 0, 0, "", false
 	}
-	name, at := identBefore(src, p)
+	name, at := identBefore(src, skipTurbofish(src, p))
 	if formatters[name] {
 		built = abi.BuiltInterpolation
 		if p = skipSpaceBack(src, chainStart(src, at)); p < 0 || src[p] != '(' {
@@ -180,6 +180,31 @@ func skipSpaceBack(src []byte, end int) int {
 	p := end - 1
 	for p >= 0 && isSpace(src[p]) {
 		p--
+	}
+	return p
+}
+
+// skipTurbofish returns where a Rust call's name ends before the paren at
+// p, past a turbofish (sqlx::query_as::<_, User>(...)); p itself when
+// there is none.
+func skipTurbofish(src []byte, p int) int {
+	k := skipSpaceBack(src, p)
+	if k < 0 || src[k] != '>' {
+		return p
+	}
+	depth := 0
+	for j := k; j >= 0 && k-j < 128; j-- {
+		switch src[j] {
+		case '>':
+			depth++
+		case '<':
+			if depth--; depth == 0 {
+				if j >= 2 && src[j-1] == ':' && src[j-2] == ':' {
+					return j - 2
+				}
+				return p
+			}
+		}
 	}
 	return p
 }

@@ -30,6 +30,7 @@ func TestFindCodeSQL(t *testing.T) {
 			[]CodeSQL{{"INSERT INTO orders (id) VALUES ($1)", lit, 1}, {"SELECT * FROM users WHERE id = ${id}", lit, 2}, {"SELECT x FROM ${t}", interp, 3}}},
 		{"java jdbc", "PreparedStatement ps = conn.prepareStatement(\"SELECT id FROM accounts WHERE owner = ?\");\nstmt.executeUpdate(\"DELETE FROM accounts WHERE id = \" + id);\nem.createNativeQuery(\"\"\"\n    SELECT a FROM b\n    \"\"\")",
 			[]CodeSQL{{"SELECT id FROM accounts WHERE owner = ?", lit, 1}, {"DELETE FROM accounts WHERE id = ", cat, 2}, {"\n    SELECT a FROM b\n    ", lit, 3}}},
+		{"rust sqlx turbofish", `sqlx::query_as::<_, User>("SELECT id FROM users WHERE id = $1")`, []CodeSQL{{"SELECT id FROM users WHERE id = $1", lit, 1}}},
 		{"not a database call", `fmt.Println("SELECT a FROM t"); log("delete from x")`, nil},
 		{"not SQL", `db.Query("select the best"); db.Exec("update me")`, nil},
 		{"Go select statement", "select {\ncase <-ch:\n}\nx := 'a'", nil},
