@@ -48,6 +48,14 @@ func setOf(names ...string) map[string]bool {
 // not looked at further (the cheap test every quote of a file goes through).
 var sqlVerbs = []string{"select", "insert", "update", "delete", "with", "merge", "call", "exec"}
 
+// verbInitial holds the lower-case first letters of sqlVerbs.
+var verbInitial = func() (m [256]bool) {
+	for _, v := range sqlVerbs {
+		m[v[0]] = true
+	}
+	return m
+}()
+
 // sqlShape is the companion-clause test: text counts as SQL only with a
 // verb and the clause that goes with it.
 var sqlShape = regexp.MustCompile(`(?is)^\s*(?:with\b.+\bselect\b|select\b.+\bfrom\b|insert\s+into\b|update\b.+\bset\b|delete\s+from\b|merge\s+into\b|call\b|exec(?:ute)?\b)`)
@@ -124,12 +132,26 @@ func startsVerb(s []byte) bool {
 		k++
 	}
 	s = s[k:]
+	if len(s) < 4 || !verbInitial[s[0]|0x20] {
+		return false // most literals end here
+	}
+	first := s[0] | 0x20
 	for _, v := range sqlVerbs {
-		if len(s) > len(v) && bytes.EqualFold(s[:len(v)], []byte(v)) && !isWord(s[len(v)]) {
+		if v[0] == first && len(s) > len(v) && asciiFold(s[:len(v)], v) && !isWord(s[len(v)]) {
 			return true
 		}
 	}
 	return false
+}
+
+// asciiFold reports b equal to the lower-case ASCII word v, ignoring case.
+func asciiFold(b []byte, v string) bool {
+	for i := range len(v) {
+		if b[i]|0x20 != v[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -1,7 +1,12 @@
 package sqltext
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -62,4 +67,30 @@ func FuzzFindCodeSQL(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkFindCodeSQL scans the Go files of GOROOT/src/net (skipped when
+// absent): the cost every code file pays during extraction.
+func BenchmarkFindCodeSQL(b *testing.B) {
+	root := filepath.Join(runtime.GOROOT(), "src", "net")
+	var files [][]byte
+	size := 0
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+			if data, err := os.ReadFile(p); err == nil {
+				files = append(files, data)
+				size += len(data)
+			}
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		b.Skip("no GOROOT/src/net")
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, f := range files {
+			FindCodeSQL(f, 100)
+		}
+	}
 }
