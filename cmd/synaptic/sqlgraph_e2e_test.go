@@ -53,7 +53,7 @@ func TestCLISQLGraphGolden(t *testing.T) {
 	// audit_sql reads code's statements from those edges: the concatenated
 	// DELETE and the f-string SELECT are injection findings.
 	out := run(t, root, false, "call", "audit_sql", "limit=50")
-	for _, w := range []string{"SEC-INJ-001 @ store/orders.go:14", "SEC-INJ-001 @ app/repo.py:3", "SEC-INJ-001 @ store/orders.go:19", "12 statement(s)"} {
+	for _, w := range []string{"SEC-INJ-001 @ store/orders.go:14", "SEC-INJ-001 @ app/repo.py:3", "SEC-INJ-001 @ store/orders.go:19", "6 table(s)", "14 statement(s)"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("audit_sql lacks %q:\n%s", w, out)
 		}
@@ -74,6 +74,7 @@ func sqlEdges(t *testing.T, path string) string {
 		Nodes []struct {
 			ID, Label, Kind string
 			SourceFile      string `json:"source_file"`
+			RenamedTo       string `json:"renamed_to"`
 		}
 		Links []map[string]any
 	}
@@ -83,6 +84,9 @@ func sqlEdges(t *testing.T, path string) string {
 	name := map[string]string{}
 	for _, n := range g.Nodes {
 		name[n.ID] = n.Kind + " " + n.Label
+		if n.RenamedTo != "" {
+			name[n.ID] += " (renamed_to " + n.RenamedTo + ")"
+		}
 		if n.SourceFile == "" {
 			name[n.ID] += " (external)"
 		}

@@ -39,13 +39,25 @@ const computedTable = "(computed table)"
 
 const sqlLanguage = "sql"
 
-// sqlIndex is the schema's objects by folded name.
+// sqlIndex is the schema's objects by folded name, as the migrations
+// leave them: files in path order, statements in source order, a CREATE
+// replacing an earlier table of its name, RENAME TO moving a table to
+// its new name and DROP TABLE removing it.
 type sqlIndex struct {
-	tables   map[string]int32            // last CREATE TABLE of each name
+	tables   map[string]int32            // the live table of each name
 	views    map[string]int32            // last CREATE VIEW
 	routines map[string]int32            // last CREATE FUNCTION/PROCEDURE
 	columns  map[string]map[string]int32 // table -> column -> symbol
+	altered  map[int32]int32             // ALTER TABLE symbol -> the table it altered, then
+	live     map[int32]bool              // tables that exist at the end
+	final    map[int32]string            // live table -> its name at the end
+	// at holds the tables a statement named, as they were when it ran: a
+	// policy ON jobs before jobs was renamed is a policy of the renamed table.
+	at map[int32]map[string]int32
 }
+
+// sqlNameAttrs are the attributes that name a table.
+var sqlNameAttrs = []string{q.AttrOn, q.AttrReads, q.AttrReferences, q.AttrTable}
 
 // resolveSQL adds the SQL edges; a graph without SQL costs one pass over
 // the files.
@@ -64,6 +76,7 @@ func (r *resolver) resolveSQL() {
 		return
 	}
 	x := r.indexSQL(sqlFiles)
+	r.markRenamed(x)
 	for _, fi := range sqlFiles {
 		r.schemaEdges(x, &r.files[fi])
 	}
@@ -74,24 +87,70 @@ func (r *resolver) resolveSQL() {
 
 func fold(name string) string { return strings.ToLower(name) }
 
+// markRenamed writes "renamed_to" on a table node whose table a later
+// ALTER TABLE … RENAME TO renamed: the node keeps the label it was
+// created with, and the name the code and the audit use is the new one.
+func (r *resolver) markRenamed(x *sqlIndex) {
+	renamed := map[string]string{}
+	for t, name := range x.final {
+		if fold(r.syms[t].name) != name {
+			renamed[r.syms[t].id] = name
+		}
+	}
+	if len(renamed) == 0 {
+		return
+	}
+	for i := range r.nodes {
+		if name, ok := renamed[r.nodes[i].ID]; ok {
+			v, _ := json.Marshal(name)
+			if r.nodes[i].Extra == nil {
+				r.nodes[i].Extra = map[string]json.RawMessage{}
+			}
+			r.nodes[i].Extra["renamed_to"] = v
+		}
+	}
+}
+
 func (r *resolver) indexSQL(files []int32) *sqlIndex {
-	x := &sqlIndex{tables: map[string]int32{}, views: map[string]int32{}, routines: map[string]int32{}, columns: map[string]map[string]int32{}}
+	x := &sqlIndex{tables: map[string]int32{}, views: map[string]int32{}, routines: map[string]int32{},
+		columns: map[string]map[string]int32{}, altered: map[int32]int32{}, live: map[int32]bool{}, final: map[int32]string{},
+		at: map[int32]map[string]int32{}}
 	for _, fi := range files {
 		f := &r.files[fi]
 		for li := range f.Facts.Symbols {
 			s := &f.Facts.Symbols[li]
 			g := f.first + int32(li)
+			name := fold(s.Name)
+			x.snapshot(g, s)
 			switch s.Kind {
 			case q.KindTable:
-				x.tables[fold(s.Name)] = g
+				x.tables[name] = g
+			case q.KindAlterTable:
+				t, ok := x.tables[name]
+				if !ok {
+					continue
+				}
+				x.altered[g] = t
+				if to := attrValues(s, q.AttrRenameTo); len(to) > 0 {
+					delete(x.tables, name)
+					x.tables[fold(to[0])] = t
+				}
+			case q.KindDropTable:
+				delete(x.tables, name)
 			case q.KindView:
-				x.views[fold(s.Name)] = g
+				x.views[name] = g
 			case q.KindFunction, q.KindProcedure:
-				x.routines[fold(s.Name)] = g
+				x.routines[name] = g
 			}
 		}
 	}
-	// Columns of each table's last definition and of its ALTER TABLEs.
+	for name, t := range x.tables {
+		x.live[t] = true
+		x.final[t] = name
+	}
+	// Columns of the live tables, declared in their CREATE or added by an
+	// ALTER TABLE, under the table's final name.
+	final := x.final
 	for _, fi := range files {
 		f := &r.files[fi]
 		for li := range f.Facts.Symbols {
@@ -103,7 +162,7 @@ func (r *resolver) indexSQL(files []int32) *sqlIndex {
 			if owner < 0 {
 				continue
 			}
-			t := fold(r.syms[owner].name)
+			t := final[owner]
 			if x.columns[t] == nil {
 				x.columns[t] = map[string]int32{}
 			}
@@ -113,19 +172,19 @@ func (r *resolver) indexSQL(files []int32) *sqlIndex {
 	return x
 }
 
-// sqlOwner is the table a member symbol (column, constraint, inline
-// index) belongs to: its own CREATE TABLE when that is the table's last
-// definition, the table an ALTER TABLE names, or -1.
+// sqlOwner is the live table a member symbol (column, constraint, inline
+// index) belongs to: its own CREATE TABLE, or the table an ALTER TABLE
+// altered; -1 for a table replaced or dropped later.
 func (r *resolver) sqlOwner(x *sqlIndex, parent int32) int32 {
-	p := r.syms[parent]
-	t, ok := x.tables[fold(p.name)]
-	switch {
-	case !ok:
-		return -1
-	case p.kind == q.KindTable && t != parent:
-		return -1 // an earlier definition, replaced
-	case p.kind == q.KindTable || p.kind == q.KindAlterTable:
-		return t
+	switch r.syms[parent].kind {
+	case q.KindTable:
+		if x.live[parent] {
+			return parent
+		}
+	case q.KindAlterTable:
+		if t, ok := x.altered[parent]; ok && x.live[t] {
+			return t
+		}
 	}
 	return -1
 }
@@ -147,9 +206,47 @@ func attrValues(s *abi.Symbol, name string) []string {
 	return out
 }
 
-// relation target of a name: a table, else a view.
-func (x *sqlIndex) relation(name string) (int32, bool) {
-	if t, ok := x.tables[fold(name)]; ok {
+// columnOf finds column c of live table t.
+func (x *sqlIndex) columnOf(t int32, c string) (int32, bool) {
+	col, ok := x.columns[x.final[t]][fold(c)]
+	return col, ok
+}
+
+// snapshot records the tables s names as they are now.
+func (x *sqlIndex) snapshot(g int32, s *abi.Symbol) {
+	for _, p := range symAttrs(s) {
+		if !slices.Contains(sqlNameAttrs, p.Name) {
+			continue
+		}
+		name, _, _ := strings.Cut(fold(p.Type), ".")
+		if p.Name != q.AttrReferences {
+			name = fold(p.Type)
+		}
+		if t, ok := x.tables[name]; ok {
+			if x.at[g] == nil {
+				x.at[g] = map[string]int32{}
+			}
+			x.at[g][name] = t
+		}
+	}
+}
+
+// table resolves a name statement g used to the live table it meant:
+// the table of that name when g ran, else the one of that name at the
+// end (a foreign key to a table a later file creates).
+func (x *sqlIndex) table(g int32, name string) (int32, bool) {
+	name = fold(name)
+	if t, ok := x.at[g][name]; ok {
+		return t, x.live[t]
+	}
+	t, ok := x.tables[name]
+	return t, ok
+}
+
+// relation resolves a name statement g used: a table, else a view; g -1
+// for code, which runs against the final schema.
+func (x *sqlIndex) relation(g int32, name string) (int32, bool) {
+	if t, ok := x.table(g, name); ok {
 		return t, true
 	}
 	t, ok := x.views[fold(name)]
@@ -174,17 +271,17 @@ func (r *resolver) schemaEdges(x *sqlIndex, f *fileInfo) {
 		case q.KindColumn:
 			if owner >= 0 {
 				r.sqlEdge(r.syms[owner].id, id, RelHasColumn, SQLContext, f.Path, line)
-				r.foreignKeys(x, owner, s, f.Path, line)
+				r.foreignKeys(x, g, owner, s, f.Path, line)
 			}
 		case q.KindConstraint:
 			if owner >= 0 {
-				r.foreignKeys(x, owner, s, f.Path, line)
+				r.foreignKeys(x, g, owner, s, f.Path, line)
 			}
 		case q.KindIndex:
 			on := owner
 			if on < 0 {
 				for _, t := range attrValues(s, q.AttrOn) {
-					if tt, ok := x.tables[fold(t)]; ok {
+					if tt, ok := x.table(g, t); ok {
 						on = tt
 					}
 				}
@@ -194,13 +291,13 @@ func (r *resolver) schemaEdges(x *sqlIndex, f *fileInfo) {
 			}
 			r.sqlEdge(r.syms[on].id, id, RelHasIndex, SQLContext, f.Path, line)
 			for _, c := range attrValues(s, q.AttrColumn) {
-				if col, ok := x.columns[fold(r.syms[on].name)][fold(c)]; ok {
+				if col, ok := x.columnOf(on, c); ok {
 					r.sqlEdge(id, r.syms[col].id, RelIndexes, SQLContext, f.Path, line)
 				}
 			}
 		case q.KindPolicy:
 			for _, t := range attrValues(s, q.AttrOn) {
-				if tt, ok := x.tables[fold(t)]; ok {
+				if tt, ok := x.table(g, t); ok {
 					r.sqlEdge(r.syms[tt].id, id, RelProtectedBy, SQLContext, f.Path, line)
 				}
 			}
@@ -208,14 +305,14 @@ func (r *resolver) schemaEdges(x *sqlIndex, f *fileInfo) {
 			privs := strings.Join(attrValues(s, q.AttrPrivilege), ",")
 			for _, role := range attrValues(s, q.AttrRole) {
 				for _, t := range attrValues(s, q.AttrOn) {
-					if tt, ok := x.relation(t); ok {
+					if tt, ok := x.relation(g, t); ok {
 						r.sqlEdge(r.sqlRole(role), r.syms[tt].id, RelGrants, privs, f.Path, line)
 					}
 				}
 			}
 		case q.KindView:
 			for _, t := range attrValues(s, q.AttrReads) {
-				if tt, ok := x.relation(t); ok && tt != g {
+				if tt, ok := x.relation(g, t); ok && tt != g {
 					r.sqlEdge(id, r.syms[tt].id, RelReadsFrom, SQLContext, f.Path, line)
 				}
 			}
@@ -235,7 +332,7 @@ func (r *resolver) schemaEdges(x *sqlIndex, f *fileInfo) {
 				if fold(t) == target {
 					rel = RelWritesTo
 				}
-				if tt, ok := x.relation(t); ok {
+				if tt, ok := x.relation(g, t); ok {
 					r.sqlEdge(id, r.syms[tt].id, rel, SQLContext, f.Path, line)
 				}
 			}
@@ -244,10 +341,10 @@ func (r *resolver) schemaEdges(x *sqlIndex, f *fileInfo) {
 }
 
 // foreignKeys adds owner -> referenced table for s's REFERENCES.
-func (r *resolver) foreignKeys(x *sqlIndex, owner int32, s *abi.Symbol, file string, line uint32) {
+func (r *resolver) foreignKeys(x *sqlIndex, g, owner int32, s *abi.Symbol, file string, line uint32) {
 	for _, ref := range attrValues(s, q.AttrReferences) {
 		table, _, _ := strings.Cut(ref, ".")
-		if tt, ok := x.tables[fold(table)]; ok && tt != owner {
+		if tt, ok := x.table(g, table); ok && tt != owner {
 			r.sqlEdge(r.syms[owner].id, r.syms[tt].id, RelReferences, SQLContext, file, line)
 		}
 	}
@@ -315,11 +412,22 @@ func (r *resolver) codeSQLEdges(x *sqlIndex, f *fileInfo) {
 		target := fold(q.WriteTarget(toks))
 		tables := q.Tables(toks)
 		if len(tables) == 0 {
-			rel := RelQueries
-			if q.Writes(verb) {
-				rel = RelWritesTo
+			switch name, computed := fromHead(toks); {
+			case name != "": // SELECT * FROM add_job(...)
+				to := ""
+				if t, ok := x.routines[fold(name)]; ok {
+					to = r.syms[t].id
+				} else {
+					to = r.stub(fold(name), q.KindProcedure)
+				}
+				add(codeSQLKey{from, to, RelCallsProc}, st)
+			case computed: // FROM %s, FROM ${table}
+				rel := RelQueries
+				if q.Writes(verb) {
+					rel = RelWritesTo
+				}
+				add(codeSQLKey{from, r.stub(computedTable, q.KindTable), rel}, st)
 			}
-			add(codeSQLKey{from, r.stub(computedTable, q.KindTable), rel}, st)
 			continue
 		}
 		for _, t := range tables {
@@ -328,7 +436,7 @@ func (r *resolver) codeSQLEdges(x *sqlIndex, f *fileInfo) {
 				rel = RelWritesTo
 			}
 			to := ""
-			if tt, ok := x.relation(t); ok {
+			if tt, ok := x.relation(-1, t); ok {
 				to = r.syms[tt].id
 			} else {
 				to = r.stub(fold(t), q.KindTable)
@@ -351,6 +459,29 @@ func (r *resolver) codeSQLEdges(x *sqlIndex, f *fileInfo) {
 		}
 		e.Sites = slices.Compact(e.Sites)
 	}
+}
+
+// fromHead reads what follows the first FROM/JOIN/INTO/UPDATE of a
+// statement that names no table: a function called there (its name), or
+// a placeholder the code fills in at run time (computed).
+func fromHead(toks []q.Token) (routine string, computed bool) {
+	for i, t := range toks {
+		switch t.Upper() {
+		case "FROM", "JOIN", "INTO", "UPDATE":
+		default:
+			continue
+		}
+		if i+1 >= len(toks) {
+			return "", false
+		}
+		name, k := q.QualifiedName(toks, i+1)
+		if name != "" && k < len(toks) && toks[k].Text == "(" {
+			return name, false
+		}
+		next := toks[i+1]
+		return "", name == "" && (next.Kind == q.Param || next.Text == "%" || next.Text == "+")
+	}
+	return "", false
 }
 
 // routineName is the routine a CALL/EXEC statement runs.

@@ -128,8 +128,8 @@ func (l *lineCounter) at(off int) int {
 
 func startsVerb(s []byte) bool {
 	k := 0
-	for k < len(s) && k < 64 && isSpace(s[k]) {
-		k++
+	for k < len(s) && k < 64 && (isSpace(s[k]) || s[k] == '\\' && k+1 < len(s) && s[k+1] == '\n') {
+		k++ // white space, and a backslash ending a line (a continuation)
 	}
 	s = s[k:]
 	if len(s) < 4 || !verbInitial[s[0]|0x20] {
@@ -293,7 +293,7 @@ func literalChain(src []byte, start int) (text, built string, end int, ok bool) 
 		if interp {
 			built = abi.BuiltInterpolation
 		}
-		b.WriteString(t)
+		b.WriteString(strings.ReplaceAll(t, "\\\n", "\n")) // a line continuation
 		end = e
 		next := end
 		for next < len(src) && isSpace(src[next]) {

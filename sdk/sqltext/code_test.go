@@ -36,6 +36,7 @@ func TestFindCodeSQL(t *testing.T) {
 		{"java jdbc", "PreparedStatement ps = conn.prepareStatement(\"SELECT id FROM accounts WHERE owner = ?\");\nstmt.executeUpdate(\"DELETE FROM accounts WHERE id = \" + id);\nem.createNativeQuery(\"\"\"\n    SELECT a FROM b\n    \"\"\")",
 			[]CodeSQL{{"SELECT id FROM accounts WHERE owner = ?", lit, 1}, {"DELETE FROM accounts WHERE id = ", cat, 2}, {"\n    SELECT a FROM b\n    ", lit, 3}}},
 		{"rust sqlx turbofish", `sqlx::query_as::<_, User>("SELECT id FROM users WHERE id = $1")`, []CodeSQL{{"SELECT id FROM users WHERE id = $1", lit, 1}}},
+		{"line continuation", "await client.query(`\\\ndelete from ${s}._private_jobs jobs\nwhere attempts = max_attempts;`);", []CodeSQL{{"\ndelete from ${s}._private_jobs jobs\nwhere attempts = max_attempts;", interp, 1}}},
 		{"not a database call", `fmt.Println("SELECT a FROM t"); log("delete from x")`, nil},
 		{"not SQL", `db.Query("select the best"); db.Exec("update me")`, nil},
 		{"Go select statement", "select {\ncase <-ch:\n}\nx := 'a'", nil},

@@ -141,6 +141,16 @@ func (l *Lexer) Lex(dst []Token, src string, line int) []Token {
 			}
 			i += j + 1
 			out = append(out, Token{Kind: Quoted, Text: src[start:i], Off: start, Line: startLine})
+		case (c == '$' && i+1 < len(src) && src[i+1] == '{') || c == '{':
+			// A template placeholder of the code that builds the text:
+			// ${schema} (JavaScript), {schema} or {} (Python format).
+			if end := placeholderEnd(src, i); end > 0 {
+				i = end
+				out = append(out, Token{Kind: Param, Text: src[start:i], Off: start, Line: startLine})
+				break
+			}
+			i++
+			out = append(out, Token{Kind: Punct, Text: src[start:i], Off: start, Line: startLine})
 		case c == '$':
 			if tag, ok := dollarTag(src[i:]); ok {
 				j := strings.Index(src[i+len(tag):], tag)
@@ -190,6 +200,27 @@ func (l *Lexer) Lex(dst []Token, src string, line int) []Token {
 	}
 	return out
 }
+
+// placeholderEnd returns the offset after a ${...} or {...} placeholder
+// at src[i] holding at most 64 bytes of one expression (no white space,
+// quotes or nested braces), or 0.
+func placeholderEnd(src string, i int) int {
+	j := i + 1
+	if src[i] == '$' {
+		j++
+	}
+	for k := j; k < len(src) && k-j <= 64; k++ {
+		switch c := src[k]; {
+		case c == '}':
+			return k + 1
+		case c == '{' || c == '\'' || c == '"' || c == ';' || isSpaceByte(c):
+			return 0
+		}
+	}
+	return 0
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // endQuote returns the offset after the quote opened at src[i] (q doubled
 // is an escaped quote; a backslash escapes too, as MySQL and E” do).

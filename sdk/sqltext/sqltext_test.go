@@ -119,6 +119,23 @@ func FuzzSplit(f *testing.F) {
 	})
 }
 
+// TestPlaceholderSchema: a template placeholder as the schema stands for
+// the default schema, as a psql variable does; alone it names no table.
+func TestPlaceholderSchema(t *testing.T) {
+	for q, want := range map[string]string{
+		"delete from ${escapedWorkerSchema}._private_jobs jobs where x": "_private_jobs",
+		"SELECT a FROM {schema}.orders":                                 "orders",
+		"SELECT a FROM ${table} WHERE x":                                "",
+		"SELECT a FROM {} WHERE x":                                      "",
+		"SELECT '{\"a\": 1}'::jsonb FROM t":                             "t",
+	} {
+		got := strings.Join(Tables(Lex(q, 1)), ",")
+		if got != want {
+			t.Errorf("Tables(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
 func TestWriteTarget(t *testing.T) {
 	for q, want := range map[string]string{
 		"INSERT INTO public.orders (id) VALUES (1)":                    "orders",
