@@ -206,12 +206,47 @@ func loopLine(context []string) string {
 	for i := len(context) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(context[i])
 		for _, w := range []string{"for ", "for(", "while ", "while(", ".map(", ".each(", ".forEach(", ".each do", "foreach"} {
-			if strings.HasPrefix(l, w) || (strings.HasPrefix(w, ".") && strings.Contains(l, w)) {
+			if (strings.HasPrefix(l, w) || (strings.HasPrefix(w, ".") && strings.Contains(l, w))) && stillOpen(context[i:]) {
 				return l
 			}
 		}
 	}
 	return ""
+}
+
+// stillOpen reports a loop, opened on lines[0], whose body reaches the
+// line after lines: its brackets are not all closed again
+// (xs.map(x => ({...})); db.query(...) is after the loop), or, for a loop
+// line ending in ':' (Python), every later line is indented deeper; a
+// loop without either (a one-statement Java for) holds the next line only.
+func stillOpen(lines []string) bool {
+	depth := 0
+	for _, l := range lines {
+		for _, c := range l {
+			switch c {
+			case '{', '(', '[':
+				depth++
+			case '}', ')', ']':
+				depth--
+			}
+		}
+	}
+	head := strings.TrimRight(lines[0], " \t")
+	switch {
+	case strings.HasSuffix(head, ":"):
+		indent := len(head) - len(strings.TrimLeft(head, " \t"))
+		for _, l := range lines[1:] {
+			if t := strings.TrimLeft(l, " \t"); t != "" && len(l)-len(t) <= indent {
+				return false
+			}
+		}
+		return true
+	case strings.HasSuffix(head, " do") || strings.Contains(head, " do |"):
+		return true // a Ruby block: its end is not looked for
+	case depth > 0:
+		return true
+	}
+	return len(lines) == 1 && !strings.HasSuffix(head, ";") && !strings.HasSuffix(head, "}")
 }
 
 func joinBlowUp(toks []q.Token) string {
