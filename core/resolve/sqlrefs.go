@@ -472,7 +472,7 @@ func fromHead(toks []q.Token) (routine string, computed bool) {
 			continue
 		}
 		if i+1 >= len(toks) {
-			return "", false
+			return "", true // "SELECT a FROM " + table
 		}
 		name, k := q.QualifiedName(toks, i+1)
 		if name != "" && k < len(toks) && toks[k].Text == "(" {

@@ -287,8 +287,17 @@ func literalChain(src []byte, start int) (text, built string, end int, ok bool) 
 			if pieces == 0 {
 				return "", "", 0, false
 			}
-			built = abi.BuiltConcatenation // "..." + name
-			break
+			// "..." + name (+ "..."): the value stands as {} in the text,
+			// which the lexer reads as a placeholder, so "DELETE FROM " +
+			// t + " WHERE id = $1" keeps its WHERE.
+			built = abi.BuiltConcatenation
+			b.WriteString("{}")
+			after, more := skipOperand(src, pos)
+			if !more {
+				break
+			}
+			pos = after
+			continue
 		}
 		if interp {
 			built = abi.BuiltInterpolation
@@ -319,6 +328,36 @@ func literalChain(src []byte, start int) (text, built string, end int, ok bool) 
 		break
 	}
 	return b.String(), built, end, true
+}
+
+// skipOperand walks over one non-literal operand of a concatenation
+// (this.quotedTable(), name, ids.join(",")) and, when a + follows it,
+// returns where the next operand starts.
+func skipOperand(src []byte, pos int) (int, bool) {
+	depth := 0
+	for k := pos; k < len(src) && k-pos < 256; k++ {
+		switch c := src[k]; c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth--; depth < 0 {
+				return 0, false
+			}
+		case '"', '\'', '`', ',', ';', '\n':
+			if depth == 0 {
+				return 0, false
+			}
+		case '+':
+			if depth == 0 {
+				k++
+				for k < len(src) && isSpace(src[k]) {
+					k++
+				}
+				return k, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // literal reads one string literal at pos (an f/r/b/u prefix allowed):
