@@ -145,6 +145,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseWants$$' -fuzztime $(FUZZTIME) ./sdk/extracttest
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./plugins/manifest
 	$(GO) test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./sdk/sqltext
+	$(GO) test -run '^$$' -fuzz '^FuzzFindCodeSQL$$' -fuzztime $(FUZZTIME) ./sdk/sqltext
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRuleOutput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRuleInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./plugins/rulehost

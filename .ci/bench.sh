@@ -43,3 +43,6 @@ go test -run '^$' -bench 'BenchmarkPatchOneFile' -benchtime 5x ./core/extract 2>
 # Serving: startup, RSS and tools/call latency on the GOROOT graph.
 go test -run '^$' -bench 'BenchmarkServeGoroot/startup' -benchtime 1x -count "$COUNT" ./cmd/synaptic 2>/dev/null | grep -E '^Benchmark' || true
 go test -run '^$' -bench 'BenchmarkServeGoroot/call' -benchtime 2s ./cmd/synaptic 2>/dev/null | grep -E '^Benchmark' || true
+# rule packs (issue 14): audit_sql over 500 tables / 5,000 statements
+# (target <= 1 s) and advise_sql's median call (target <= 20 ms).
+go test -run '^$' -bench 'BenchmarkAuditSQL$|BenchmarkAdviseSQL$' -benchtime 5x ./plugins/rulehost 2>/dev/null | grep -E '^Benchmark' || true

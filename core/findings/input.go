@@ -31,14 +31,13 @@ const (
 	maxProjectFiles = 5000
 )
 
-// AuditInput is the audit-mode input: the SQL schema of x and, when src
-// is not nil, the SQL statements code runs (read from the source of each
-// function). Statements in test code are left out unless includeTests.
+// AuditInput is the audit-mode input: the SQL schema of x and the SQL
+// statements code runs (from the graph's code->SQL edges); when src is
+// not nil, each call site also gets the source lines above it.
+// Statements in test code are left out unless includeTests.
 func AuditInput(x *graph.Index, src Source, includeTests bool) *abi.RuleInput {
 	in := &abi.RuleInput{Version: abi.RulesVersion, Mode: abi.ModeAudit, Schema: sqlview.Schema(x, sqlview.Options{IncludeTests: includeTests})}
-	if src != nil {
-		in.Schema.Statements = append(in.Schema.Statements, codeStatements(x, src, includeTests)...)
-	}
+	in.Schema.Statements = append(in.Schema.Statements, codeStatements(x, src, includeTests)...)
 	return in
 }
 

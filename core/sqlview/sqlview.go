@@ -77,24 +77,24 @@ func Location(n *graph.Node) string {
 // folds names.
 func name(n *graph.Node) string { return strings.ToLower(n.Label) }
 
-// Schema builds the SQL schema of x's graph. The result is deterministic:
-// objects are sorted by name, then location.
+// Schema builds the SQL schema of x's graph, replaying the migrations in
+// order (files by path, statements by line): a CREATE TABLE replaces an
+// earlier table of its name, ALTER TABLE … RENAME TO moves a table to its
+// new name and DROP TABLE removes it, and what a statement names is the
+// table of that name when it ran, reported under the table's final name.
+// The result is deterministic: objects are sorted by name, then location.
 func Schema(x *graph.Index, opts Options) *abi.SQLSchema {
 	s := &abi.SQLSchema{}
 	tables := map[string]*abi.SQLTable{}
-	owner := map[int32]*abi.SQLTable{} // table node -> its definition
-	var alters, children []int32
-	for i := int32(0); i < int32(x.Len()); i++ {
+	owner := map[int32]*abi.SQLTable{}   // table node -> its definition
+	named := map[int32][]*abi.SQLTable{} // node -> the tables its attributes named, when it ran
+	var children, late []int32
+	for _, i := range replayOrder(x) {
 		n := x.Node(i)
-		if n.Language != Language {
-			continue
-		}
 		a := nodeAttrs(n)
+		named[i] = resolveNames(tables, a)
 		switch n.Kind {
 		case q.KindTable:
-			// A table created again (a migration that drops and recreates
-			// it) is the later definition: nodes come in id order, which
-			// starts with the file, so numbered migrations come in order.
 			t := &abi.SQLTable{Name: name(n), Dialect: a.get(q.AttrDialect), NodeID: n.ID, Location: Location(n)}
 			tables[t.Name] = t
 			owner[i] = t
@@ -103,16 +103,83 @@ func Schema(x *graph.Index, opts Options) *abi.SQLSchema {
 			}
 			children = append(children, i)
 		case q.KindAlterTable:
-			alters = append(alters, i)
+			t := tables[name(n)]
+			if t == nil {
+				late = append(late, i) // a table a later file creates, or none
+				continue
+			}
+			owner[i] = t
+			alter(t, a)
+			if to := a.get(q.AttrRenameTo); to != "" {
+				delete(tables, t.Name)
+				t.Name = strings.ToLower(to)
+				tables[t.Name] = t
+			}
+			children = append(children, i)
+		case q.KindDropTable:
+			delete(tables, name(n))
+		}
+	}
+	live := map[*abi.SQLTable]bool{}
+	for _, t := range tables {
+		live[t] = true
+	}
+	for _, i := range late {
+		if t := tables[name(x.Node(i))]; t != nil {
+			owner[i] = t
+			alter(t, nodeAttrs(x.Node(i)))
+			children = append(children, i)
+		}
+	}
+	for _, i := range children {
+		if t := owner[i]; live[t] {
+			addMembers(x, i, t)
+		}
+	}
+	// final names what node i's attribute values named, as the tables
+	// are called at the end.
+	final := func(i int32, attr string) []string {
+		var out []string
+		k := 0
+		for _, p := range nodeAttrs(x.Node(i)) {
+			if !slices.Contains(nameAttrs, p.Name) {
+				continue
+			}
+			t := named[i][k]
+			k++
+			if p.Name != attr {
+				continue
+			}
+			if t != nil && live[t] {
+				out = append(out, t.Name)
+			} else {
+				out = append(out, p.TypeRef)
+			}
+		}
+		return out
+	}
+	first := func(i int32, attr string) string {
+		if v := final(i, attr); len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	for i := int32(0); i < int32(x.Len()); i++ {
+		n := x.Node(i)
+		if n.Language != Language {
+			continue
+		}
+		a := nodeAttrs(n)
+		switch n.Kind {
 		case q.KindView:
-			s.Views = append(s.Views, abi.SQLView{Name: name(n), Reads: a.all(q.AttrReads), SecurityInvoker: a.has(q.AttrSecurityInvoker), NodeID: n.ID, Location: Location(n)})
+			s.Views = append(s.Views, abi.SQLView{Name: name(n), Reads: final(i, q.AttrReads), SecurityInvoker: a.has(q.AttrSecurityInvoker), NodeID: n.ID, Location: Location(n)})
 		case q.KindPolicy:
 			if !a.has(q.AttrSecurityPolicy) {
-				s.Policies = append(s.Policies, abi.SQLPolicy{Name: name(n), Table: a.get(q.AttrOn), Command: a.get(q.AttrCommand), Roles: a.all(q.AttrRole),
+				s.Policies = append(s.Policies, abi.SQLPolicy{Name: name(n), Table: first(i, q.AttrOn), Command: a.get(q.AttrCommand), Roles: a.all(q.AttrRole),
 					Using: a.get(q.AttrUsing), WithCheck: a.get(q.AttrWithCheck), NodeID: n.ID, Location: Location(n)})
 			}
 		case q.KindGrant:
-			s.Grants = append(s.Grants, abi.SQLGrant{Privileges: a.all(q.AttrPrivilege), Tables: a.all(q.AttrOn), Roles: a.all(q.AttrRole), NodeID: n.ID, Location: Location(n)})
+			s.Grants = append(s.Grants, abi.SQLGrant{Privileges: a.all(q.AttrPrivilege), Tables: final(i, q.AttrOn), Roles: a.all(q.AttrRole), NodeID: n.ID, Location: Location(n)})
 		case q.KindQuery:
 			if n.IsTest && !opts.IncludeTests {
 				continue
@@ -121,50 +188,30 @@ func Schema(x *graph.Index, opts Options) *abi.SQLSchema {
 			if n.Signature != nil {
 				text = n.Signature.Raw
 			}
-			s.Statements = append(s.Statements, abi.SQLStatement{Text: text, Verb: a.get(q.AttrVerb), Tables: a.all(q.AttrTable),
+			s.Statements = append(s.Statements, abi.SQLStatement{Text: text, Verb: a.get(q.AttrVerb), Tables: final(i, q.AttrTable),
 				NodeID: n.ID, Location: Location(n), Built: abi.BuiltLiteral})
-		}
-	}
-	// Second pass: what attaches to tables declared anywhere.
-	for _, i := range children {
-		if t := owner[i]; tables[t.Name] == t {
-			addMembers(x, i, t)
-		}
-	}
-	for _, i := range alters {
-		n := x.Node(i)
-		t := tables[name(n)]
-		if t == nil {
-			continue // a table this graph does not define
-		}
-		a := nodeAttrs(n)
-		t.RLSEnabled = (t.RLSEnabled || a.has(q.AttrEnableRLS)) && !a.has(q.AttrDisableRLS)
-		t.RLSForced = t.RLSForced || a.has(q.AttrForceRLS)
-		if pk := a.get(q.AttrPrimaryKey); pk != "" {
-			t.PrimaryKey = strings.Split(pk, ",")
-		}
-		addMembers(x, i, t)
-	}
-	for i := int32(0); i < int32(x.Len()); i++ {
-		n := x.Node(i)
-		if n.Language != Language {
-			continue
-		}
-		a := nodeAttrs(n)
-		switch {
-		case n.Kind == q.KindIndex && !isChild(x, i):
-			if t := tables[a.get(q.AttrOn)]; t != nil {
+		case q.KindIndex:
+			if isChild(x, i) {
+				continue
+			}
+			if t := tableNamed(named[i], nodeAttrs(n), q.AttrOn); t != nil && live[t] {
 				t.Indexes = append(t.Indexes, index(n, a))
 			}
-		case n.Kind == q.KindPolicy && a.has(q.AttrSecurityPolicy):
-			for _, on := range a.all(q.AttrOn) {
-				if t := tables[on]; t != nil {
+		}
+		if n.Kind == q.KindPolicy && a.has(q.AttrSecurityPolicy) {
+			k := 0
+			for _, p := range a {
+				if !slices.Contains(nameAttrs, p.Name) {
+					continue
+				}
+				if t := named[i][k]; p.Name == q.AttrOn && t != nil && live[t] {
 					t.SecurityPolicy = true
 				}
+				k++
 			}
 		}
 	}
-	for _, t := range tables {
+	for t := range live {
 		for _, c := range t.Columns {
 			if c.PrimaryKey && !slices.Contains(t.PrimaryKey, c.Name) {
 				t.PrimaryKey = append(t.PrimaryKey, c.Name)
@@ -185,6 +232,62 @@ func Schema(x *graph.Index, opts Options) *abi.SQLSchema {
 	slices.SortFunc(s.Grants, func(a, b abi.SQLGrant) int { return cmp.Compare(a.Location, b.Location) })
 	slices.SortFunc(s.Statements, func(a, b abi.SQLStatement) int { return cmp.Compare(a.Location, b.Location) })
 	return s
+}
+
+// nameAttrs are the attributes whose value names a table.
+var nameAttrs = []string{q.AttrOn, q.AttrReads, q.AttrTable}
+
+// resolveNames returns, for each name attribute of a in order, the table
+// it names now (nil when none).
+func resolveNames(tables map[string]*abi.SQLTable, a attrs) []*abi.SQLTable {
+	var out []*abi.SQLTable
+	for _, p := range a {
+		if slices.Contains(nameAttrs, p.Name) {
+			out = append(out, tables[strings.ToLower(p.TypeRef)])
+		}
+	}
+	return out
+}
+
+// tableNamed is the table resolved for the first attr of a.
+func tableNamed(named []*abi.SQLTable, a attrs, attr string) *abi.SQLTable {
+	k := 0
+	for _, p := range a {
+		if !slices.Contains(nameAttrs, p.Name) {
+			continue
+		}
+		if p.Name == attr {
+			return named[k]
+		}
+		k++
+	}
+	return nil
+}
+
+// alter applies an ALTER TABLE's switches to t.
+func alter(t *abi.SQLTable, a attrs) {
+	t.RLSEnabled = (t.RLSEnabled || a.has(q.AttrEnableRLS)) && !a.has(q.AttrDisableRLS)
+	t.RLSForced = t.RLSForced || a.has(q.AttrForceRLS)
+	if pk := a.get(q.AttrPrimaryKey); pk != "" {
+		t.PrimaryKey = strings.Split(pk, ",")
+	}
+}
+
+// replayOrder is the SQL nodes that change the set of tables, by file and
+// line (ties by node order, which is id order).
+func replayOrder(x *graph.Index) []int32 {
+	var out []int32
+	for i := int32(0); i < int32(x.Len()); i++ {
+		n := x.Node(i)
+		if n.Language == Language {
+			out = append(out, i)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int32) int {
+		na, nb := x.Node(a), x.Node(b)
+		return cmp.Or(strings.Compare(na.SourceFile, nb.SourceFile), cmp.Compare(x.Line(a), x.Line(b)))
+	})
+	return out
 }
 
 // isChild reports a node owned by a table or ALTER TABLE (an inline

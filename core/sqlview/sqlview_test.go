@@ -85,3 +85,47 @@ func TestSchemaRecreatedTable(t *testing.T) {
 		t.Errorf("tables = %+v", s.Tables)
 	}
 }
+
+// TestSchemaReplaysRenamesAndDrops: graphile-worker's migrations rename
+// jobs to jobs_legacy, create a new jobs, drop the legacy table and
+// rename jobs to _private_jobs; a policy and an index made on jobs
+// before the last rename belong to _private_jobs, and a policy on the
+// dropped table to no table of the schema.
+func TestSchemaReplaysRenamesAndDrops(t *testing.T) {
+	g := &graph.Graph{
+		Nodes: []graph.Node{
+			node("t1", "table", "jobs", "001.sql", "L1"),
+			node("t1.q", "column", "queue", "001.sql", "L1"),
+			node("p0", "policy", "old", "001.sql", "L2", "on", "jobs", "using", "(true)"),
+			node("r1", "alter_table", "jobs", "011.sql", "L1", "rename_to", "jobs_legacy"),
+			node("t2", "table", "jobs", "011.sql", "L2"),
+			node("t2.id", "column", "id", "011.sql", "L2", "primary_key", ""),
+			node("rls", "alter_table", "jobs", "011.sql", "L3", "enable_rls", ""),
+			node("ix", "index", "jobs_id_idx", "011.sql", "L4", "on", "jobs", "column", "id"),
+			node("p1", "policy", "own", "011.sql", "L5", "on", "jobs", "using", "(true)"),
+			node("d", "drop_table", "jobs_legacy", "011.sql", "L6"),
+			node("r2", "alter_table", "jobs", "016.sql", "L1", "rename_to", "_private_jobs"),
+			node("q", "query", "delete _private_jobs L2", "016.sql", "L2", "verb", "DELETE", "table", "_private_jobs"),
+		},
+		Edges: []graph.Edge{contains("t1", "t1.q"), contains("t2", "t2.id")},
+	}
+	s := Schema(graph.NewIndex(g), Options{})
+	if len(s.Tables) != 1 {
+		t.Fatalf("tables = %+v", s.Tables)
+	}
+	tb := s.Tables[0]
+	if tb.Name != "_private_jobs" || tb.NodeID != "t2" || !tb.RLSEnabled || len(tb.Columns) != 1 || tb.Columns[0].Name != "id" ||
+		len(tb.Indexes) != 1 || tb.Indexes[0].Name != "jobs_id_idx" {
+		t.Errorf("table = %+v", tb)
+	}
+	pols := map[string]string{}
+	for _, p := range s.Policies {
+		pols[p.Name] = p.Table
+	}
+	if pols["own"] != "_private_jobs" || pols["old"] != "jobs" {
+		t.Errorf("policies by table = %v", pols)
+	}
+	if len(s.Statements) != 1 || s.Statements[0].Tables[0] != "_private_jobs" {
+		t.Errorf("statements = %+v", s.Statements)
+	}
+}

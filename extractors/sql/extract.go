@@ -121,11 +121,13 @@ func (x *file) statement(st q.Statement) {
 		ok = x.create(st)
 	case "ALTER":
 		ok = x.alter(st)
+	case "DROP":
+		x.drop(st)
 	case "GRANT":
 		ok = x.grant(st)
 	case "SELECT", "INSERT", "UPDATE", "DELETE", "MERGE", "REPLACE":
 		x.query(st, verb)
-	case "DROP", "COMMENT", "SET", "BEGIN", "COMMIT", "ROLLBACK", "START", "END", "REVOKE", "TRUNCATE", "PRAGMA", "USE",
+	case "COMMENT", "SET", "BEGIN", "COMMIT", "ROLLBACK", "START", "END", "REVOKE", "TRUNCATE", "PRAGMA", "USE",
 		"DECLARE", "PRINT", "IF", "DO", "ANALYZE", "VACUUM", "COPY", "LOCK", "SAVEPOINT", "RELEASE", "EXEC", "CALL",
 		"DELIMITER", "REINDEX", "REFRESH", "NOTIFY", "LISTEN", "RESET", "SHOW", "EXPLAIN", "VALUES", "\\":
 	default:
@@ -647,7 +649,7 @@ func (x *file) createTrigger(st q.Statement, i int) bool {
 }
 
 // alter reads ALTER TABLE: row-level security switches, added columns and
-// constraints. Other ALTERs carry nothing the audit reads.
+// constraints, and a rename of the table. Other ALTERs carry nothing the audit reads.
 func (x *file) alter(st q.Statement) bool {
 	toks := st.Tokens
 	if len(toks) < 3 || toks[1].Upper() != "TABLE" {
@@ -671,6 +673,11 @@ func (x *file) alter(st q.Statement) bool {
 			case "DISABLE":
 				attrs = append(attrs, abi.Param{Name: q.AttrDisableRLS})
 			}
+		case len(w) >= 2 && w[0] == "RENAME" && w[1] == "TO" && len(action) > 2:
+			// ALTER TABLE a RENAME TO b (RENAME COLUMN is not a rename of the table)
+			if to, _ := q.QualifiedName(action, 2); to != "" {
+				attrs = append(attrs, abi.Param{Name: q.AttrRenameTo, Type: to})
+			}
 		case len(w) >= 2 && w[0] == "ADD":
 			k := skipWords(action, 1, "COLUMN", "IF", "NOT", "EXISTS")
 			x.definition(st, t, table, action[k:])
@@ -686,6 +693,27 @@ func (x *file) alter(st q.Statement) bool {
 	}
 	x.f.Symbols()[t].Signature = &abi.Signature{Raw: q.Collapse(st.Text, maxRaw), Params: attrs}
 	return true
+}
+
+// drop records DROP TABLE a, b: the tables stop existing at this point of
+// the migrations. Other DROPs carry nothing the audit reads.
+func (x *file) drop(st q.Statement) {
+	toks := st.Tokens
+	if len(toks) < 3 || toks[1].Upper() != "TABLE" {
+		return
+	}
+	i := skipWords(toks, 2, "IF", "EXISTS")
+	for i < len(toks) {
+		name, k := q.QualifiedName(toks, i)
+		if name == "" {
+			return
+		}
+		x.symbol(q.KindDropTable, name, -1, x.span(st), st.Text, nil)
+		if k >= len(toks) || toks[k].Text != "," {
+			return
+		}
+		i = k + 1
+	}
 }
 
 // splitTop splits tokens at top-level commas.

@@ -373,6 +373,9 @@ func Dump(f *abi.Facts) string {
 		}
 		fmt.Fprintf(&b, " L%d\n", c.Line)
 	}
+	for _, q := range f.SQL {
+		fmt.Fprintf(&b, "sql %s %s L%d %s\n", qual(q.From), q.Built, q.Line, strconv.Quote(q.Text))
+	}
 	if f.Doc != "" {
 		fmt.Fprintf(&b, "doc <file> %s\n", strconv.Quote(f.Doc))
 	}

@@ -90,7 +90,7 @@ func BenchmarkAuditSQL(b *testing.B) {
 	ctx := context.Background()
 	rt.RunRules(ctx, findings.TargetSQL, in) // compile and first instance
 	b.ResetTimer()
-	n := 0
+	n, cpu := 0, processCPU()
 	for b.Loop() {
 		o := rt.RunRules(ctx, findings.TargetSQL, in)
 		if o.Packs[0].Error != "" {
@@ -99,6 +99,7 @@ func BenchmarkAuditSQL(b *testing.B) {
 		n = len(o.Findings)
 	}
 	b.ReportMetric(float64(n), "findings")
+	b.ReportMetric(float64((processCPU()-cpu).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
 
 // BenchmarkAdviseSQL: one candidate query and the table it names;

@@ -19,16 +19,17 @@ func (Pack) Run(in *abi.RuleInput, r *rules.Report) error {
 	switch in.Mode {
 	case abi.ModeAudit:
 		s.auditSchema(r)
+		var lx lexer
 		for i := range in.Schema.Statements {
 			st := &in.Schema.Statements[i]
-			checkStatement(st, st.Caller != "", r)
+			checkStatement(st, st.Caller != "", lx.lex(st.Text), r)
 		}
 	case abi.ModeAdvise:
 		if in.Query == nil {
 			return fmt.Errorf("advise mode without a query")
 		}
 		in.Query.Location = orDefault(in.Query.Location, "query")
-		checkStatement(in.Query, true, r)
+		checkStatement(in.Query, true, q.Lex(in.Query.Text, 1), r)
 		s.crossCheck(in.Query, in.Dialect, r)
 	default:
 		return fmt.Errorf("the sql pack does not run in %q mode", in.Mode)

@@ -13,15 +13,18 @@ import (
 // checkStatement runs the query-text rules on one statement. fromCode
 // marks text that code builds at run time (code→SQL sites and advise
 // queries), the only place concatenation markers mean injection.
-func checkStatement(st *abi.SQLStatement, fromCode bool, r *rules.Report) {
-	toks := q.Lex(st.Text, 1)
+func checkStatement(st *abi.SQLStatement, fromCode bool, toks []q.Token, r *rules.Report) {
 	verb := q.Verb(toks)
 	node := st.Caller
 	if node == "" {
 		node = st.NodeID
 	}
+	evidence := ""
 	add := func(f abi.Finding) {
-		f.Evidence = q.Collapse(st.Text, 300)
+		if evidence == "" {
+			evidence = q.Collapse(st.Text, 300)
+		}
+		f.Evidence = evidence
 		r.Add(f)
 	}
 	if fromCode {
@@ -70,6 +73,20 @@ func checkStatement(st *abi.SQLStatement, fromCode bool, r *rules.Report) {
 			"INSERT INTO t VALUES (...) depends on the table's column order and breaks when a column is added.",
 			"Name the columns: INSERT INTO t (a, b) VALUES (...).", 0.6, node))
 	}
+}
+
+// lexer lexes statement after statement into one reused buffer: a fresh
+// token slice per statement was the pack's largest allocation, and a
+// guest pays for garbage with a collector on its one thread. Tokens are
+// valid until the next lex.
+type lexer struct {
+	q.Lexer
+	buf []q.Token
+}
+
+func (l *lexer) lex(text string) []q.Token {
+	l.buf = l.Lex(l.buf[:0], text, 1)
+	return l.buf
 }
 
 // injectionMarker returns the concatenation or interpolation marker in a
@@ -189,12 +206,47 @@ func loopLine(context []string) string {
 	for i := len(context) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(context[i])
 		for _, w := range []string{"for ", "for(", "while ", "while(", ".map(", ".each(", ".forEach(", ".each do", "foreach"} {
-			if strings.HasPrefix(l, w) || (strings.HasPrefix(w, ".") && strings.Contains(l, w)) {
+			if (strings.HasPrefix(l, w) || (strings.HasPrefix(w, ".") && strings.Contains(l, w))) && stillOpen(context[i:]) {
 				return l
 			}
 		}
 	}
 	return ""
+}
+
+// stillOpen reports a loop, opened on lines[0], whose body reaches the
+// line after lines: its brackets are not all closed again
+// (xs.map(x => ({...})); db.query(...) is after the loop), or, for a loop
+// line ending in ':' (Python), every later line is indented deeper; a
+// loop without either (a one-statement Java for) holds the next line only.
+func stillOpen(lines []string) bool {
+	depth := 0
+	for _, l := range lines {
+		for _, c := range l {
+			switch c {
+			case '{', '(', '[':
+				depth++
+			case '}', ')', ']':
+				depth--
+			}
+		}
+	}
+	head := strings.TrimRight(lines[0], " \t")
+	switch {
+	case strings.HasSuffix(head, ":"):
+		indent := len(head) - len(strings.TrimLeft(head, " \t"))
+		for _, l := range lines[1:] {
+			if t := strings.TrimLeft(l, " \t"); t != "" && len(l)-len(t) <= indent {
+				return false
+			}
+		}
+		return true
+	case strings.HasSuffix(head, " do") || strings.Contains(head, " do |"):
+		return true // a Ruby block: its end is not looked for
+	case depth > 0:
+		return true
+	}
+	return len(lines) == 1 && !strings.HasSuffix(head, ";") && !strings.HasSuffix(head, "}")
 }
 
 func joinBlowUp(toks []q.Token) string {

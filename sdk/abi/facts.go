@@ -23,6 +23,7 @@ type Facts struct {
 	// File holds the ABI v2 file facts (v2.go): scope, module keys, test
 	// marker, build variants. Zero for a v1 plugin.
 	File FileFacts
+	SQL  []SQLSite // SQL literals at database calls (sqlsite.go); their own trailing section, after the docs
 }
 
 // Span is a 1-based line/column range.
@@ -177,7 +178,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendV2Section(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f)
+	return appendV2Section(appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -279,6 +280,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	decodeDynamicSection(d, f)
 	decodeChannelSection(d, f)
 	decodeDocSection(d, f)
+	decodeSQLSection(d, f)
 	decodeV2Section(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
@@ -314,6 +316,9 @@ func (f *Facts) Validate() error {
 		return err
 	}
 	if err := f.validateChannels(); err != nil {
+		return err
+	}
+	if err := f.validateSQL(); err != nil {
 		return err
 	}
 	if err := f.validateV2(); err != nil {

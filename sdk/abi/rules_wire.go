@@ -1,8 +1,10 @@
 package abi
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 )
 
 // Rule-pack messages cross the sandbox in the same varint encoding as
@@ -226,7 +228,10 @@ func finish(d *Decoder) error {
 
 // EncodeRuleOutput appends the encoding of o to dst.
 func EncodeRuleOutput(dst []byte, o *RuleOutput) []byte {
-	e := &Encoder{Buf: dst}
+	// Grown once to its final size: thousands of findings appended into a
+	// doubling buffer cost several times the output in copies and garbage,
+	// which a guest's collector pays dearly.
+	e := &Encoder{Buf: slices.Grow(dst, ruleOutputSize(o))}
 	e.Uvarint(uint64(o.Version))
 	e.Uvarint(uint64(len(o.Findings)))
 	for _, f := range o.Findings {
@@ -244,6 +249,21 @@ func EncodeRuleOutput(dst []byte, o *RuleOutput) []byte {
 	}
 	e.Uvarint(uint64(o.Dropped))
 	return e.Buf
+}
+
+// ruleOutputSize bounds the encoding of o: each string's bytes plus a
+// maximal varint length.
+func ruleOutputSize(o *RuleOutput) int {
+	n := 3 * binary.MaxVarintLen64
+	for i := range o.Findings {
+		f := &o.Findings[i]
+		n += len(f.RuleID) + len(f.Severity) + len(f.Category) + len(f.Subsystem) + len(f.Title) + len(f.Detail) +
+			len(f.Location) + len(f.Evidence) + len(f.Remediation) + (12+len(f.NodeIDs))*binary.MaxVarintLen64
+		for _, id := range f.NodeIDs {
+			n += len(id)
+		}
+	}
+	return n
 }
 
 // DecodeRuleOutput decodes what EncodeRuleOutput wrote. It never trusts

@@ -267,4 +267,7 @@ func (f *Facts) dropSymbols(report func(string, ...any)) {
 	for i := range f.Channels {
 		f.Channels[i].From = to(f.Channels[i].From)
 	}
+	for i := range f.SQL {
+		f.SQL[i].From = to(f.SQL[i].From)
+	}
 }

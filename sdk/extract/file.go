@@ -70,5 +70,9 @@ func run(ex Extractor, f *File) (err error) {
 			err = fmt.Errorf("extractor panic on %s: %v", f.Path, r)
 		}
 	}()
-	return ex.Extract(f)
+	if err := ex.Extract(f); err != nil {
+		return err
+	}
+	addSQLSites(f)
+	return nil
 }

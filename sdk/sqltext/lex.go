@@ -59,9 +59,34 @@ const maxTokens = 1 << 16
 // number of src's first byte. It never fails: an unterminated quote runs
 // to the end of src.
 func Lex(src string, line int) []Token {
-	var out []Token
+	// One allocation for a typical statement (a token every 2 to 6 bytes:
+	// a.id is three) instead of a doubling slice.
+	return LexInto(make([]Token, 0, min(len(src)/2+4, maxTokens)), src, line)
+}
+
+// Lexer lexes statement after statement: it appends to the caller's
+// buffer and remembers the upper-case form of the words it has seen, so
+// a pack that lexes thousands of statements naming the same columns
+// allocates neither again. The zero Lexer is ready; it is not safe for
+// concurrent use.
+type Lexer struct {
+	upper map[string]string
+}
+
+// maxUpperCache bounds a Lexer's memory of words on hostile input.
+const maxUpperCache = 1 << 13
+
+// LexInto is Lex appending to dst with a one-off Lexer.
+func LexInto(dst []Token, src string, line int) []Token {
+	var l Lexer
+	return l.Lex(dst, src, line)
+}
+
+// Lex is the package's Lex appending to dst.
+func (l *Lexer) Lex(dst []Token, src string, line int) []Token {
+	out := dst
 	i := 0
-	for i < len(src) && len(out) < maxTokens {
+	for i < len(src) && len(out)-len(dst) < maxTokens {
 		c := src[i]
 		start, startLine := i, line
 		switch {
@@ -116,6 +141,16 @@ func Lex(src string, line int) []Token {
 			}
 			i += j + 1
 			out = append(out, Token{Kind: Quoted, Text: src[start:i], Off: start, Line: startLine})
+		case (c == '$' && i+1 < len(src) && src[i+1] == '{') || c == '{':
+			// A template placeholder of the code that builds the text:
+			// ${schema} (JavaScript), {schema} or {} (Python format).
+			if end := placeholderEnd(src, i); end > 0 {
+				i = end
+				out = append(out, Token{Kind: Param, Text: src[start:i], Off: start, Line: startLine})
+				break
+			}
+			i++
+			out = append(out, Token{Kind: Punct, Text: src[start:i], Off: start, Line: startLine})
 		case c == '$':
 			if tag, ok := dollarTag(src[i:]); ok {
 				j := strings.Index(src[i+len(tag):], tag)
@@ -151,7 +186,7 @@ func Lex(src string, line int) []Token {
 				i++
 			}
 			w := src[start:i]
-			out = append(out, Token{Kind: Word, Text: w, Off: start, Line: startLine, up: upper(w)})
+			out = append(out, Token{Kind: Word, Text: w, Off: start, Line: startLine, up: l.upperOf(w)})
 		default:
 			i++
 			if i < len(src) && isPunct2(c, src[i]) {
@@ -159,10 +194,33 @@ func Lex(src string, line int) []Token {
 			}
 			out = append(out, Token{Kind: Punct, Text: src[start:i], Off: start, Line: startLine})
 		}
-		line += strings.Count(src[start:i], "\n")
+		if k := out[len(out)-1].Kind; k == String || k == Quoted {
+			line += strings.Count(src[start:i], "\n") // only quotes span lines
+		}
 	}
 	return out
 }
+
+// placeholderEnd returns the offset after a ${...} or {...} placeholder
+// at src[i] holding at most 64 bytes of one expression (no white space,
+// quotes or nested braces), or 0.
+func placeholderEnd(src string, i int) int {
+	j := i + 1
+	if src[i] == '$' {
+		j++
+	}
+	for k := j; k < len(src) && k-j <= 64; k++ {
+		switch c := src[k]; {
+		case c == '}':
+			return k + 1
+		case c == '{' || c == '\'' || c == '"' || c == ';' || isSpaceByte(c):
+			return 0
+		}
+	}
+	return 0
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // endQuote returns the offset after the quote opened at src[i] (q doubled
 // is an escaped quote; a backslash escapes too, as MySQL and E” do).
@@ -212,13 +270,50 @@ func isPunct2(a, b byte) bool {
 	return false
 }
 
-// upper upper-cases an ASCII word without allocating when it is upper
-// case already (keywords usually are).
-func upper(w string) string {
+// upperOf is upper, remembering what it built.
+func (l *Lexer) upperOf(w string) string {
+	if !needsUpper(w) {
+		return w
+	}
+	var buf [64]byte
+	if len(w) > len(buf) || !isASCII(w) {
+		return strings.ToUpper(w)
+	}
+	b := buf[:len(w)]
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		b[i] = c
+	}
+	if u, ok := l.upper[string(b)]; ok {
+		return u
+	}
+	u := string(b)
+	if l.upper == nil {
+		l.upper = make(map[string]string)
+	}
+	if len(l.upper) < maxUpperCache {
+		l.upper[u] = u
+	}
+	return u
+}
+
+func needsUpper(w string) bool {
 	for i := 0; i < len(w); i++ {
 		if c := w[i]; c >= 'a' && c <= 'z' || c >= 0x80 {
-			return strings.ToUpper(w)
+			return true
 		}
 	}
-	return w
+	return false
+}
+
+func isASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -261,3 +261,50 @@ func isKeyword(u string) bool { return keywords[u] }
 func startsName(toks []Token, i int) bool {
 	return toks[i].IsIdent() || (toks[i].Kind == Param && i+2 < len(toks) && toks[i+1].Text == "." && toks[i+2].IsIdent())
 }
+
+// WriteTarget returns the table a writing statement changes (INSERT/
+// REPLACE/MERGE INTO t, UPDATE t, DELETE FROM t), looking past a leading
+// WITH clause; "" when the statement does not write or names no table.
+func WriteTarget(toks []Token) string {
+	depth := 0
+	for i, t := range toks {
+		switch t.Text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+		}
+		if depth != 0 {
+			continue
+		}
+		var kw string
+		switch t.Upper() {
+		case "INSERT", "REPLACE", "MERGE", "UPSERT":
+			kw = "INTO"
+		case "DELETE":
+			kw = "FROM"
+		case "UPDATE":
+			kw = "UPDATE"
+		default:
+			continue
+		}
+		j := i
+		if kw != "UPDATE" {
+			for j = i + 1; j < len(toks) && j < i+4 && toks[j].Upper() != kw; j++ {
+			}
+			if j >= len(toks) || toks[j].Upper() != kw {
+				return ""
+			}
+		}
+		j++
+		for j < len(toks) && (toks[j].Upper() == "ONLY" || toks[j].Upper() == "IGNORE") {
+			j++
+		}
+		if j < len(toks) && startsName(toks, j) && !notTables[toks[j].Upper()] {
+			name, _ := QualifiedName(toks, j)
+			return name
+		}
+		return ""
+	}
+	return ""
+}

@@ -11,6 +11,7 @@ type ObjectKind = string
 const (
 	KindTable      ObjectKind = "table"
 	KindAlterTable ObjectKind = "alter_table" // ALTER TABLE: its actions and added columns/constraints
+	KindDropTable  ObjectKind = "drop_table"  // DROP TABLE: the table is gone from here on
 	KindColumn     ObjectKind = "column"
 	KindConstraint ObjectKind = "constraint"
 	KindIndex      ObjectKind = "index"
@@ -48,6 +49,7 @@ const (
 	AttrEnableRLS       Attr = "enable_rls"       // alter_table flag
 	AttrForceRLS        Attr = "force_rls"        // alter_table flag
 	AttrDisableRLS      Attr = "disable_rls"      // alter_table flag
+	AttrRenameTo        Attr = "rename_to"        // alter_table: the table's new name (ALTER TABLE a RENAME TO b)
 	AttrExecutes        Attr = "executes"         // trigger: the function it runs
 	AttrVerb            Attr = "verb"             // query: SELECT INSERT UPDATE DELETE MERGE
 	AttrTable           Attr = "table"            // query: a table it touches

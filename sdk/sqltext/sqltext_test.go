@@ -131,3 +131,54 @@ func TestObjectKindsInVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceholderSchema: a template placeholder as the schema stands for
+// the default schema, as a psql variable does; alone it names no table.
+func TestPlaceholderSchema(t *testing.T) {
+	for q, want := range map[string]string{
+		"delete from ${escapedWorkerSchema}._private_jobs jobs where x": "_private_jobs",
+		"SELECT a FROM {schema}.orders":                                 "orders",
+		"SELECT a FROM ${table} WHERE x":                                "",
+		"SELECT a FROM {} WHERE x":                                      "",
+		"SELECT '{\"a\": 1}'::jsonb FROM t":                             "t",
+	} {
+		got := strings.Join(Tables(Lex(q, 1)), ",")
+		if got != want {
+			t.Errorf("Tables(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+func TestWriteTarget(t *testing.T) {
+	for q, want := range map[string]string{
+		"INSERT INTO public.orders (id) VALUES (1)":                    "orders",
+		"INSERT IGNORE INTO t VALUES (1)":                              "t",
+		"UPDATE ONLY orders SET a = 1":                                 "orders",
+		"DELETE FROM orders WHERE id = 1":                              "orders",
+		"WITH x AS (SELECT id FROM a) DELETE FROM b USING x":           "b",
+		"MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE": "t",
+		"SELECT * FROM orders":                                         "",
+		"INSERT INTO archive (id) SELECT id FROM orders":               "archive",
+	} {
+		if got := WriteTarget(Lex(q, 1)); got != want {
+			t.Errorf("WriteTarget(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// TestLexerReuse: a reused Lexer gives the tokens Lex gives, statement
+// after statement, upper-case forms and lines included.
+func TestLexerReuse(t *testing.T) {
+	var l Lexer
+	var buf []Token
+	for _, src := range []string{"select a.Id from T1 a", "SELECT 'x\ny', b FROM t1\nWHERE id = 1", "update Naïve set x = 1", "select a.id from t1 a"} {
+		buf = l.Lex(buf[:0], src, 3)
+		want := Lex(src, 3)
+		if !reflect.DeepEqual(buf, want) {
+			t.Errorf("Lexer.Lex(%q) = %+v, want %+v", src, buf, want)
+		}
+	}
+	if toks := Lex("select x\nfrom t", 1); toks[2].Line != 2 || toks[2].Upper() != "FROM" || toks[1].Upper() != "X" {
+		t.Errorf("tokens %+v", toks)
+	}
+}
