@@ -39,6 +39,7 @@ const (
 	// SQL objects (sdk/sqltext names them for the SQL extractor).
 	KindTable      SymbolKind = "table"
 	KindAlterTable SymbolKind = "alter_table" // ALTER TABLE: its actions and added columns/constraints
+	KindDropTable  SymbolKind = "drop_table"  // DROP TABLE: the table is gone from here on
 	KindColumn     SymbolKind = "column"
 	KindConstraint SymbolKind = "constraint"
 	KindIndex      SymbolKind = "index"
@@ -57,7 +58,7 @@ var SymbolKinds = []SymbolKind{
 	KindFunction, KindMethod, KindConstructor, KindProperty, KindField,
 	KindConstant, KindVariable, KindTypeAlias, KindModule, KindNamespace, KindMacro,
 	KindObject, KindRecord, KindProtocol,
-	KindTable, KindAlterTable, KindColumn, KindConstraint, KindIndex, KindView,
+	KindTable, KindAlterTable, KindDropTable, KindColumn, KindConstraint, KindIndex, KindView,
 	KindPolicy, KindGrant, KindProcedure, KindTrigger, KindQuery, KindStatement,
 }
 

@@ -124,7 +124,7 @@ func FuzzSplit(f *testing.F) {
 // The SQL object kinds are symbol kinds: each must be in the fact
 // vocabulary, or the host drops every SQL symbol of that kind.
 func TestObjectKindsInVocabulary(t *testing.T) {
-	for _, k := range []ObjectKind{KindTable, KindAlterTable, KindColumn, KindConstraint, KindIndex, KindView,
+	for _, k := range []ObjectKind{KindTable, KindAlterTable, KindDropTable, KindColumn, KindConstraint, KindIndex, KindView,
 		KindPolicy, KindGrant, KindFunction, KindProcedure, KindTrigger, KindQuery, KindStatement} {
 		if !abi.SymbolKind(k).Valid() {
 			t.Errorf("%q is not in abi.SymbolKinds", k)
