@@ -35,6 +35,9 @@ var languageDebt = map[string][]string{
 	"core/resolve/semantics.go":  {"go", "java", "rust"},
 	"core/extract/extract.go":    {"go.mod", "go.mod"},
 	"core/extract/npm.go":        {"ecmascript", "package.json"},
+	// Not a language branch: the graph's own SQL vocabulary (the context of
+	// SQL edges, the id namespace of roles, the edge's "sql" text member).
+	"core/resolve/sqlrefs.go": {"sql", "sql", "sql"},
 	"core/extract/project.go":    {"__init__.py", "go", "go.mod", "go.mod", "go.mod", "go:", "go:", "pyproject.toml", "python", "python:", "setup.cfg", "setup.py", "vendor/"},
 }
 

@@ -560,8 +560,15 @@ func keepGraph(ctx context.Context, out *outDir, key sealKey, sum *Summary, prev
 // the project files (go.mod, package.json) resolution needs.
 func walkInputs(root string, match func(string) *Language, projects *projectRun) (*discover.Result, error) {
 	return discover.Walk(root, discover.Options{Match: func(rel string) bool {
-		return match(rel) != nil || path.Base(rel) == "go.mod" || path.Base(rel) == packageJSON || projects.wants(rel)
+		return match(rel) != nil || isV1ProjectFile(rel) || projects.wants(rel)
 	}})
+}
+
+// isV1ProjectFile says whether rel is metadata the core still reads for
+// v1 plugins (docs/abi-v2.md, "Migration status").
+func isV1ProjectFile(rel string) bool {
+	b := path.Base(rel)
+	return b == "go.mod" || b == packageJSON
 }
 
 // routeFiles gives each walked file its language (files no plugin takes

@@ -230,6 +230,5 @@ func (l *Live) Patch(ctx context.Context, ch Changes) (graph.Patch, error) {
 // isProjectFile says whether rel is metadata some import resolution
 // reads: a change to it can move every import, so only a Run is right.
 func (l *Live) isProjectFile(rel string) bool {
-	b := path.Base(rel)
-	return b == "go.mod" || b == packageJSON || l.projects.wants(rel)
+	return isV1ProjectFile(rel) || l.projects.wants(rel)
 }

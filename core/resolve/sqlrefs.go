@@ -37,8 +37,6 @@ const SQLContext = "sql"
 // run time (FROM %s, FROM ${t}): the statement is kept, not guessed.
 const computedTable = "(computed table)"
 
-const sqlLanguage = "sql"
-
 // sqlIndex is the schema's objects by folded name, as the migrations
 // leave them: files in path order, statements in source order, a CREATE
 // replacing an earlier table of its name, RENAME TO moving a table to
@@ -66,7 +64,7 @@ func (r *resolver) resolveSQL() {
 	for fi := range r.files {
 		f := &r.files[fi]
 		switch {
-		case f.Language == sqlLanguage:
+		case declaresSchema(f):
 			sqlFiles = append(sqlFiles, int32(fi))
 		case len(f.Facts.SQL) > 0:
 			codeFiles = append(codeFiles, int32(fi))
@@ -306,7 +304,7 @@ func (r *resolver) schemaEdges(x *sqlIndex, f *fileInfo) {
 			for _, role := range attrValues(s, q.AttrRole) {
 				for _, t := range attrValues(s, q.AttrOn) {
 					if tt, ok := x.relation(g, t); ok {
-						r.sqlEdge(r.sqlRole(role), r.syms[tt].id, RelGrants, privs, f.Path, line)
+						r.sqlEdge(r.sqlRole(role, f.Language), r.syms[tt].id, RelGrants, privs, f.Path, line)
 					}
 				}
 			}
@@ -350,8 +348,9 @@ func (r *resolver) foreignKeys(x *sqlIndex, g, owner int32, s *abi.Symbol, file 
 	}
 }
 
-// sqlRole returns the node of a database role, made once.
-func (r *resolver) sqlRole(name string) string {
+// sqlRole returns the node of a database role, made once (in the
+// language of the first file granting to it).
+func (r *resolver) sqlRole(name, language string) string {
 	key := "sql-role\x00" + fold(name)
 	if id, ok := r.stubs[key]; ok {
 		return id
@@ -361,7 +360,7 @@ func (r *resolver) sqlRole(name string) string {
 	}
 	id := r.uniqueID(graph.MakeID("sql", "role", fold(name)), 0)
 	r.stubs[key] = id
-	r.nodes = append(r.nodes, graph.Node{ID: id, Label: fold(name), FileType: "code", Kind: "role", Language: sqlLanguage})
+	r.nodes = append(r.nodes, graph.Node{ID: id, Label: fold(name), FileType: "code", Kind: "role", Language: language})
 	return id
 }
 
@@ -491,4 +490,18 @@ func routineName(toks []q.Token) string {
 	}
 	name, _ := q.QualifiedName(toks, 1)
 	return name
+}
+
+// declaresSchema says whether a file's facts hold schema objects (a
+// migration or schema file, whichever plugin read it): the kinds say so,
+// not the language's name.
+func declaresSchema(f *fileInfo) bool {
+	for i := range f.Facts.Symbols {
+		switch f.Facts.Symbols[i].Kind {
+		case abi.KindTable, abi.KindAlterTable, abi.KindDropTable, abi.KindColumn, abi.KindConstraint, abi.KindIndex,
+			abi.KindView, abi.KindPolicy, abi.KindGrant, abi.KindProcedure, abi.KindTrigger, abi.KindQuery, abi.KindStatement:
+			return true
+		}
+	}
+	return false
 }
