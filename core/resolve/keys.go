@@ -72,9 +72,10 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 	}
 }
 
-// moduleByKeys finds what the first resolvable key names: the scope whose
-// files declare the key, or the one file of the importer's family that
-// does, else a scope of that name, else one file of any family (a C
+// moduleByKeys finds what the first resolvable key names: the scope all
+// of whose files declare the key (a Go package's import path), or the one
+// file of the importer's family that does (a PHP require of one file of a
+// namespace, a C++ header), else a scope of that name, else one file of any family (a C
 // header included from C++).
 func (r *resolver) moduleByKeys(ix *importIndex, f *fileInfo, keys []string) (int32, *pkgInfo) {
 	for _, k := range keys {
@@ -86,8 +87,8 @@ func (r *resolver) moduleByKeys(ix *importIndex, f *fileInfo, keys []string) (in
 			any = append(any, c)
 		}
 		if len(same) > 0 {
-			if pk := r.commonPackage(same); pk != nil {
-				return -1, pk // the files of one scope answer to the key: the scope
+			if pk := r.commonPackage(same); pk != nil && len(same) == len(pk.files) {
+				return -1, pk // every file of one scope answers to the key: the scope
 			}
 			if len(same) == 1 {
 				return same[0], nil
