@@ -38,7 +38,7 @@ var languageDebt = map[string][]string{
 	// Not a language branch: the graph's own SQL vocabulary (the context of
 	// SQL edges, the id namespace of roles, the edge's "sql" text member).
 	"core/resolve/sqlrefs.go": {"sql", "sql", "sql"},
-	"core/extract/project.go":    {"__init__.py", "go", "go.mod", "go.mod", "go.mod", "go:", "go:", "pyproject.toml", "python", "python:", "setup.cfg", "setup.py", "vendor/"},
+	"core/extract/project.go": {"__init__.py", "go", "go.mod", "go.mod", "go.mod", "go:", "go:", "pyproject.toml", "python", "python:", "setup.cfg", "setup.py", "vendor/"},
 }
 
 func TestNoLanguageInCore(t *testing.T) {
