@@ -185,9 +185,10 @@ type resolver struct {
 	methodsByName map[string]map[string][]int32
 	// callFile is the file whose call is being resolved; twinsOf, for a
 	// target found there, every build-variant twin the call links to.
-	callFile *fileInfo
-	twinsOf  map[int32][]int32
-	stats    Stats
+	callFile   *fileInfo
+	compatMemo map[filePair]bool // see filesCompatible
+	twinsOf    map[int32][]int32
+	stats      Stats
 	// goModules maps a directory holding go.mod to its module path.
 	goModules  map[string]string
 	goRoot     string // import path of "." without a go.mod, or ""

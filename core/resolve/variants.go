@@ -65,6 +65,35 @@ func (r *resolver) variantsOf(s int32) []abi.Constraint {
 	return r.files[r.syms[s].file].Facts.File.Variants
 }
 
+// filePair keys the memo of compatible: a call resolution asks about the
+// same few files' constraints again and again (500k call sites on
+// GOROOT/src, a handful of platform files each), and compatible builds
+// maps for every answer.
+type filePair struct{ a, b *fileInfo }
+
+// filesCompatible is compatible for two files' constraints, memoised.
+func (r *resolver) filesCompatible(a, b *fileInfo) bool {
+	if len(a.Facts.File.Variants) == 0 || len(b.Facts.File.Variants) == 0 {
+		return true
+	}
+	if a == b {
+		return compatible(a.Facts.File.Variants, b.Facts.File.Variants)
+	}
+	k := filePair{a, b}
+	if ok, hit := r.compatMemo[k]; hit {
+		return ok
+	}
+	ok := compatible(a.Facts.File.Variants, b.Facts.File.Variants)
+	if r.compatMemo == nil {
+		r.compatMemo = make(map[filePair]bool)
+	}
+	r.compatMemo[k] = ok
+	r.compatMemo[filePair{b, a}] = ok
+	return ok
+}
+
+func (r *resolver) fileOf(s int32) *fileInfo { return &r.files[r.syms[s].file] }
+
 // twinPick chooses among several same-named candidates of a call when
 // they are twins: it returns the first one the calling file is compatible
 // with and records all of those in twinsOf, so the call links to each.
@@ -81,14 +110,14 @@ func (r *resolver) twinPick(cands []int32) (t int32, ok bool) {
 	}
 	for i, a := range cands {
 		for _, b := range cands[i+1:] {
-			if compatible(r.variantsOf(a), r.variantsOf(b)) {
+			if r.filesCompatible(r.fileOf(a), r.fileOf(b)) {
 				return -1, false
 			}
 		}
 	}
 	var fits []int32
 	for _, c := range cands {
-		if compatible(r.callFile.Facts.File.Variants, r.variantsOf(c)) {
+		if r.filesCompatible(r.callFile, r.fileOf(c)) {
 			fits = append(fits, c)
 		}
 	}
