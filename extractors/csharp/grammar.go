@@ -39,7 +39,7 @@ const (
 
 // grammar holds the ids the extractor needs, resolved once per grammar.
 type grammar struct {
-	act []action
+	act *extract.KindTable // action by kind
 
 	classDecl, structDecl, recordDecl, ifaceDecl, enumDecl   kind
 	recordStructDecl                                         kind
@@ -169,22 +169,8 @@ func newGrammar(g *extract.Grammar) *grammar {
 		"preproc_nullable":                  actSkip,
 		"type_parameter_constraints_clause": actSkip,
 	}
-	for name, a := range acts {
-		id := g.Kind(name)
-		if id == 0 {
-			continue
-		}
-		if int(id) >= len(k.act) {
-			k.act = append(k.act, make([]action, int(id)+1-len(k.act))...)
-		}
-		k.act[id] = a
-	}
+	k.act = extract.KindsOf(g, acts)
 	return k
 }
 
-func (k *grammar) action(id kind) action {
-	if int(id) < len(k.act) {
-		return k.act[id]
-	}
-	return actNone
-}
+func (k *grammar) action(id kind) action { return action(k.act[id]) }

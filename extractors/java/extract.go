@@ -61,7 +61,7 @@ type (
 
 // grammar holds the ids the extractor needs, resolved once per grammar.
 type grammar struct {
-	act []action
+	act *extract.KindTable // action by kind
 
 	classDecl, ifaceDecl, enumDecl, recordDecl, annotDecl  kind
 	methodDecl, ctorDecl, compactCtorDecl, annotElemDecl   kind
@@ -152,25 +152,11 @@ func newGrammar(g *extract.Grammar) *grammar {
 		"block_comment":  actSkip,
 		"string_literal": actSkip,
 	}
-	for name, a := range acts {
-		id := g.Kind(name)
-		if id == 0 {
-			continue
-		}
-		if int(id) >= len(k.act) {
-			k.act = append(k.act, make([]action, int(id)+1-len(k.act))...)
-		}
-		k.act[id] = a
-	}
+	k.act = extract.KindsOf(g, acts)
 	return k
 }
 
-func (k *grammar) action(id kind) action {
-	if int(id) < len(k.act) {
-		return k.act[id]
-	}
-	return actNone
-}
+func (k *grammar) action(id kind) action { return action(k.act[id]) }
 
 // frameKind tells what an open scope is.
 type frameKind uint8

@@ -109,3 +109,16 @@ func MustBind[T any](g *Grammar) *T {
 	}
 	return v
 }
+
+// KindsOf builds a KindTable from kind names (what a walk does at each
+// kind); names the grammar does not have are left out, and the zero value
+// stands for every other kind.
+func KindsOf[V ~uint8](g *Grammar, byName map[string]V) *KindTable {
+	t := new(KindTable)
+	for name, v := range byName {
+		if id := g.Kind(name); id != 0 {
+			t[id] = uint8(v)
+		}
+	}
+	return t
+}

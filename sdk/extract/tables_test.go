@@ -109,3 +109,22 @@ func TestScopes(t *testing.T) {
 		t.Error("Reset left frames")
 	}
 }
+
+func TestKindsOf(t *testing.T) {
+	type action uint8
+	g := testGrammar()
+	tab := KindsOf(g, map[string]action{"function": 3, "klass": 5})
+	for _, tc := range []struct {
+		kind string
+		id   KindID
+		want action
+	}{
+		{"function", g.Kind("function"), 3},
+		{"a kind the grammar lacks stays out", 0, 0},
+		{"an id no name maps to", g.Kind("function") + 1, 0},
+	} {
+		if got := action(tab[tc.id]); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.kind, got, tc.want)
+		}
+	}
+}
