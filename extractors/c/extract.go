@@ -49,7 +49,7 @@ func (Extractor) Extract(f *extract.File) error {
 		incDirs: includeDirs(extract.Project())}
 	w.collect(0)
 	w.walk(0, ctx{class: -1, fn: -1})
-	w.syntaxErrors()
+	f.ReportSyntaxErrors(func(n extract.Node) bool { return w.inMacroTest(w.t.StartByte(n)) })
 	ff := abi.FileFacts{Modules: []string{f.Path}, Test: w.hasTests || isTestFile(f.Path)}
 	if w.pkg != "" && !w.mixedNS {
 		f.SetPackage(w.pkg)
@@ -308,21 +308,6 @@ func bytes1(src []byte, off int) int {
 		off--
 	}
 	return off
-}
-
-// syntaxErrors reports each ERROR subtree once and each MISSING node.
-func (w *walker) syntaxErrors() {
-	t := w.t
-	errEnd := extract.Node(0)
-	for i, n := extract.Node(0), extract.Node(t.Len()); i < n; i++ {
-		switch h := t.Header(i); {
-		case h.IsMissing() && !w.inMacroTest(t.StartByte(i)):
-			w.f.Errorf("syntax error at L%d: missing %q", t.StartLine(i), t.KindName(i))
-		case h.IsError() && i >= errEnd:
-			w.f.Errorf("syntax error at L%d", t.StartLine(i))
-			errEnd = t.End(i)
-		}
-	}
 }
 
 func (w *walker) inMacroTest(off int) bool {

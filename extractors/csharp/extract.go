@@ -53,7 +53,7 @@ func (Extractor) Extract(f *extract.File) error {
 	}
 	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: t.SourceString()}
 	w.walk()
-	w.syntaxErrors()
+	f.ReportSyntaxErrors(nil)
 	f.FillDocs(extract.DocTriple)
 	w.cleanDocs()
 	f.SetFile(w.fileFacts())
@@ -183,24 +183,6 @@ func (w *walker) push(fr frame) { w.frames = append(w.frames, fr) }
 // mark returns a frame with the current scope lengths recorded.
 func (w *walker) mark(end node, k frameKind, sym int32) frame {
 	return frame{end: end, kind: k, sym: sym, vars: len(w.vars), events: len(w.events)}
-}
-
-// syntaxErrors reports the outermost ERROR nodes and every MISSING node.
-// It is a separate pass because the walk skips subtrees it has read; the
-// walk itself goes on inside ERROR nodes, so whatever parsed is still
-// extracted.
-func (w *walker) syntaxErrors() {
-	t := w.t
-	errEnd := node(0)
-	for i, n := node(0), node(t.Len()); i < n; i++ {
-		switch {
-		case t.IsMissing(i):
-			w.f.Errorf("syntax error at L%d: missing %q", t.StartLine(i), t.KindName(i))
-		case t.IsError(i) && i >= errEnd:
-			w.f.Errorf("syntax error at L%d", t.StartLine(i))
-			errEnd = t.End(i)
-		}
-	}
 }
 
 func (w *walker) text(n node) string {

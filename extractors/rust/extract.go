@@ -234,7 +234,7 @@ func (Extractor) Extract(f *extract.File) error {
 	}
 	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source()), attrEnd: -1}
 	w.walk()
-	w.syntaxErrors()
+	f.ReportSyntaxErrors(nil)
 	f.FillDocs(extract.DocTriple)
 	return nil
 }
@@ -353,23 +353,6 @@ func (w *walker) selfType() string {
 		}
 	}
 	return ""
-}
-
-// syntaxErrors reports the outermost ERROR nodes and every MISSING node.
-// It is a separate pass because the walk skips subtrees it has read; the
-// walk itself goes on inside ERROR nodes, so whatever parsed is extracted.
-func (w *walker) syntaxErrors() {
-	t := w.t
-	errEnd := node(0)
-	for i, n := node(0), node(t.Len()); i < n; i++ {
-		switch {
-		case t.IsMissing(i):
-			w.f.Errorf("syntax error at L%d: missing %q", t.StartLine(i), t.KindName(i))
-		case t.IsError(i) && i >= errEnd:
-			w.f.Errorf("syntax error at L%d", t.StartLine(i))
-			errEnd = t.End(i)
-		}
-	}
 }
 
 func (w *walker) text(n node) string {

@@ -76,3 +76,22 @@ func run(ex Extractor, f *File) (err error) {
 	addSQLSites(f)
 	return nil
 }
+
+// ReportSyntaxErrors notes the outermost ERROR nodes and every MISSING
+// node by line. An extractor's walk goes on inside ERROR nodes, so what
+// parsed is still extracted; the notes say where it did not. ignore, when
+// not nil, drops a MISSING node the language knows to be harmless (a C
+// macro the grammar cannot read).
+func (f *File) ReportSyntaxErrors(ignore func(Node) bool) {
+	t := f.Tree
+	errEnd := Node(0)
+	for i, n := Node(0), Node(t.Len()); i < n; i++ {
+		switch h := t.Header(i); {
+		case h.IsMissing() && (ignore == nil || !ignore(i)):
+			f.Errorf("syntax error at L%d: missing %q", t.StartLine(i), t.KindName(i))
+		case h.IsError() && i >= errEnd:
+			f.Errorf("syntax error at L%d", t.StartLine(i))
+			errEnd = t.End(i)
+		}
+	}
+}
