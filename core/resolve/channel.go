@@ -43,8 +43,8 @@ func (r *resolver) resolveChannels() {
 	for fi := range r.files {
 		f := &r.files[fi]
 		for _, c := range f.Facts.Channels {
-			if c.Kind == abi.ChannelHTTP {
-				continue // route.go
+			if channelNodeTypes[c.Kind] == "" {
+				continue // http: route.go; exec, native, library: crosslang.go
 			}
 			host := f.id
 			if c.From >= 0 {

@@ -117,6 +117,7 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	r.resolveDynamic()
 	r.resolveChannels()
 	r.resolveRoutes()
+	r.resolveCrossLanguage()
 	r.resolveSQL()
 	g := &graph.Graph{Directed: true, Nodes: r.nodes, Edges: r.edges}
 	g.Canonicalize()

@@ -10,10 +10,16 @@ import (
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
 
-// RouteScore is the confidence of a client-to-route link: the method and
-// the canonical path match, but a base URL or proxy chosen at run time
-// could send the request elsewhere.
-const RouteScore = 0.5
+// Confidence of a client-to-route link. The canonical path matches, but
+// a base URL or proxy chosen at run time could send the request
+// elsewhere: RouteScore when both ends spell the method, less when one
+// leaves it open, and least when a concrete client path ("/users/7") was
+// fitted into the one server template it matches ("/users/{p}").
+const (
+	RouteScore         = 0.6
+	RouteAnyMethod     = 0.5
+	RouteTemplateScore = 0.4
+)
 
 // anyMethod is a method the source does not say.
 const anyMethod = "*"
@@ -53,7 +59,8 @@ func canonicalPath(p string) string {
 		switch {
 		case s == "":
 			continue
-		case s == "*" || strings.HasPrefix(s, "<path:") || strings.HasSuffix(s, "...}") || strings.HasPrefix(s, "*"):
+		case s == "*" || strings.HasPrefix(s, "<path:") || strings.HasSuffix(s, "...}") || strings.HasPrefix(s, "*") ||
+			strings.HasPrefix(s, "[...") || strings.HasPrefix(s, "[[..."):
 			out = append(out, "{p*}")
 		case s == "{}" || strings.HasPrefix(s, ":") || isWrapped(s, '<', '>') || isWrapped(s, '{', '}') || isWrapped(s, '[', ']'):
 			out = append(out, "{p}")
@@ -75,6 +82,75 @@ type routeEnd struct {
 	node, file string
 	line       uint32
 	method     string
+	fitted     bool // a concrete client path fitted into a template
+}
+
+// score is the confidence of the link between client c and handler h.
+func (c routeEnd) score(h routeEnd) float64 {
+	switch {
+	case c.fitted:
+		return RouteTemplateScore
+	case c.method == anyMethod || h.method == anyMethod:
+		return RouteAnyMethod
+	}
+	return RouteScore
+}
+
+// fitTemplates moves each client whose path no handler declares to the
+// one parameterised handler path it matches segment by segment, if
+// exactly one does: "/users/7" to "/users/{p}".
+func fitTemplates(clients, handlers map[string][]routeEnd) {
+	var templates []string
+	for p := range handlers {
+		if strings.Contains(p, "{p") {
+			templates = append(templates, p)
+		}
+	}
+	if len(templates) == 0 {
+		return
+	}
+	slices.Sort(templates)
+	var concrete []string
+	for p := range clients {
+		if len(handlers[p]) == 0 && !strings.Contains(p, "{p") {
+			concrete = append(concrete, p)
+		}
+	}
+	slices.Sort(concrete)
+	for _, p := range concrete {
+		match := ""
+		for _, t := range templates {
+			if templateMatches(t, p) {
+				if match != "" {
+					match = ""
+					break // two templates fit: not guessed
+				}
+				match = t
+			}
+		}
+		if match == "" {
+			continue
+		}
+		for _, c := range clients[p] {
+			c.fitted = true
+			clients[match] = append(clients[match], c)
+		}
+	}
+}
+
+// templateMatches reports whether canonical template t ("/a/{p}/b",
+// "/files/{p*}") matches concrete canonical path p.
+func templateMatches(t, p string) bool {
+	ts, ps := strings.Split(t, "/"), strings.Split(p, "/")
+	for i, s := range ts {
+		if s == "{p*}" && i == len(ts)-1 {
+			return len(ps) > i
+		}
+		if i >= len(ps) || s != "{p}" && s != ps[i] {
+			return false
+		}
+	}
+	return len(ps) == len(ts)
 }
 
 // resolveRoutes joins HTTP clients and route handlers, across languages,
@@ -100,7 +176,7 @@ func (r *resolver) resolveRoutes() {
 			if c.From >= 0 {
 				host = r.syms[f.first+c.From].id
 			}
-			end := routeEnd{host, f.Path, c.Line, method}
+			end := routeEnd{node: host, file: f.Path, line: c.Line, method: method}
 			if c.Role == abi.ChannelSend {
 				clients[path] = append(clients[path], end)
 				continue
@@ -115,6 +191,7 @@ func (r *resolver) resolveRoutes() {
 			handlers[path] = append(handlers[path], end)
 		}
 	}
+	fitTemplates(clients, handlers)
 	paths := make([]string, 0, len(handlers))
 	for p := range handlers {
 		if len(clients[p]) > 0 {
@@ -150,11 +227,19 @@ func (r *resolver) resolveRoutes() {
 				Extra: map[string]json.RawMessage{"_node_type": nt, "_route_canon": canon},
 			})
 			for _, c := range callers {
-				r.edge(c.node, id, "calls_service", graph.Inferred, RouteScore, c.file, c.line)
+				best := 0.0
+				for _, h := range byMethod[m] {
+					best = max(best, c.score(h))
+				}
+				r.edge(c.node, id, "calls_service", graph.Inferred, best, c.file, c.line)
 				r.edges[len(r.edges)-1].Context = c.method
 			}
 			for _, h := range byMethod[m] {
-				r.edge(id, h.node, "handled_by", graph.Inferred, RouteScore, h.file, h.line)
+				score := RouteScore
+				if m == anyMethod {
+					score = RouteAnyMethod
+				}
+				r.edge(id, h.node, "handled_by", graph.Inferred, score, h.file, h.line)
 				r.edges[len(r.edges)-1].Context = m
 			}
 		}

@@ -1,6 +1,8 @@
 package resolve
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +22,9 @@ func TestCanonicalPath(t *testing.T) {
 		"/":                                   "/",
 		"https://example.com":                 "",
 		"/v{}/x":                              "/{p}/x",
+		"/api/posts/[...slug]":                "/api/posts/{p*}",
+		"/api/docs/[[...path]]":               "/api/docs/{p*}",
+		"/api/users/[id]":                     "/api/users/{p}",
 	} {
 		if got := canonicalPath(in); got != want {
 			t.Errorf("canonicalPath(%q) = %q, want %q", in, got, want)
@@ -68,5 +73,52 @@ func TestRoutes(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("route edges:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRouteScores: both methods spelled > one left open > a concrete
+// client path fitted into the one template it matches; two templates
+// that fit are not guessed between.
+func TestRouteScores(t *testing.T) {
+	route := func(from int32, role abi.ChannelRole, name string, line uint32) abi.ChannelSite {
+		return abi.ChannelSite{From: from, Kind: abi.ChannelHTTP, Role: role, Name: name, Line: line}
+	}
+	files := []File{
+		{Path: "srv/app.py", Family: "py", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{{Name: "user", Kind: "function", Parent: -1, Span: sp(1)}, {Name: "any", Kind: "function", Parent: -1, Span: sp(5)},
+				{Name: "a", Kind: "function", Parent: -1, Span: sp(9)}, {Name: "b", Kind: "function", Parent: -1, Span: sp(12)}},
+			Channels: []abi.ChannelSite{
+				route(0, abi.ChannelHandle, "GET /users/<id>", 1),
+				route(1, abi.ChannelHandle, "* /health", 5),
+				route(2, abi.ChannelHandle, "GET /x/{a}/y", 9),
+				route(3, abi.ChannelHandle, "GET /x/z/{b}", 12),
+			},
+		}},
+		{Path: "web/c.ts", Family: "es", Facts: &abi.Facts{
+			Symbols: []abi.Symbol{{Name: "exact", Kind: "function", Parent: -1, Span: sp(1)}, {Name: "open", Kind: "function", Parent: -1, Span: sp(3)},
+				{Name: "fitted", Kind: "function", Parent: -1, Span: sp(5)}, {Name: "twofit", Kind: "function", Parent: -1, Span: sp(7)}},
+			Channels: []abi.ChannelSite{
+				route(0, abi.ChannelSend, "GET /users/{}", 1),
+				route(1, abi.ChannelSend, "GET /health", 3),
+				route(2, abi.ChannelSend, "GET /users/7", 5),
+				route(3, abi.ChannelSend, "GET /x/z/y", 7),
+			},
+		}},
+	}
+	g, _ := Build(files, Options{})
+	var got []string
+	for _, e := range g.Edges {
+		if e.Relation == "calls_service" {
+			got = append(got, fmt.Sprintf("%s -> %s %.1f", e.Source, e.Target, e.ConfidenceScore))
+		}
+	}
+	want := []string{
+		"web_c_exact -> route_get_users_p 0.6",
+		"web_c_fitted -> route_get_users_p 0.4",
+		"web_c_open -> route_health 0.5",
+	}
+	slices.Sort(got)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("client edges:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

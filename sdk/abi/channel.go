@@ -15,6 +15,19 @@ const (
 	// and parameters in the framework's own syntax (<id>, :id, {id});
 	// the host canonicalizes both sides before matching.
 	ChannelHTTP ChannelKind = "http"
+	// ChannelExec is a subprocess running a script: Name is the script's
+	// path as the source spells it (relative to the file's directory or
+	// the repository root); the host links it to that file (invokes).
+	ChannelExec ChannelKind = "exec"
+	// ChannelNative is a call into another language through an FFI: Name
+	// is "family:symbol" (cgo C.f, a ctypes library's lib.f, a JNI native
+	// method's Java_pkg_Cls_m), linked to the one function of that
+	// plugin family so named (binds_native).
+	ChannelNative ChannelKind = "native"
+	// ChannelLibrary is a native library or addon loaded by name
+	// (ctypes.CDLL, System.loadLibrary, require of a .node file): Name is
+	// the library as written; loaders of one library meet on its node.
+	ChannelLibrary ChannelKind = "library"
 )
 
 // ChannelRole says which end of a channel a site is.
@@ -85,12 +98,15 @@ func (f *Facts) validateChannels() error {
 			return fmt.Errorf("abi: channel site %d has enclosing symbol %d out of range", i, c.From)
 		}
 		switch c.Kind {
-		case ChannelEvent, ChannelIPC, ChannelWS, ChannelHTTP:
+		case ChannelEvent, ChannelIPC, ChannelWS, ChannelHTTP, ChannelExec, ChannelNative, ChannelLibrary:
 		default:
-			return fmt.Errorf("abi: channel site %d has unknown kind %q (want event, ipc, ws or http)", i, c.Kind)
+			return fmt.Errorf("abi: channel site %d has unknown kind %q (want event, ipc, ws, http, exec, native or library)", i, c.Kind)
 		}
 		if c.Role != ChannelSend && c.Role != ChannelHandle {
 			return fmt.Errorf("abi: channel site %d has unknown role %q (want send or handle)", i, c.Role)
+		}
+		if c.Role == ChannelHandle && (c.Kind == ChannelExec || c.Kind == ChannelNative || c.Kind == ChannelLibrary) {
+			return fmt.Errorf("abi: channel site %d is a %s handler; %s sites are senders only (the host finds the other end)", i, c.Kind, c.Kind)
 		}
 		if c.Name == "" {
 			return fmt.Errorf("abi: channel site %d has no name", i)

@@ -57,6 +57,9 @@ func TestChannelSectionRoundTrip(t *testing.T) {
 	f.Channels = []ChannelSite{
 		{From: 1, Kind: ChannelIPC, Role: ChannelHandle, Name: "save", Handler: "onSave", Line: 4},
 		{From: -1, Kind: ChannelEvent, Role: ChannelSend, Name: "saved", Line: 9},
+		{From: 0, Kind: ChannelExec, Role: ChannelSend, Name: "tools/x.py", Line: 10},
+		{From: 0, Kind: ChannelNative, Role: ChannelSend, Name: "c:add", Line: 11},
+		{From: -1, Kind: ChannelLibrary, Role: ChannelSend, Name: "libfoo.so", Line: 12},
 	}
 	b := EncodeFacts(nil, f)
 	got, err := DecodeFacts(b)
@@ -69,10 +72,13 @@ func TestChannelSectionRoundTrip(t *testing.T) {
 		t.Fatalf("channels alone: %v", err)
 	}
 	for name, c := range map[string]ChannelSite{
-		"kind": {From: -1, Kind: "bus", Role: ChannelSend, Name: "x"},
-		"role": {From: -1, Kind: ChannelWS, Role: "listen", Name: "x"},
-		"name": {From: -1, Kind: ChannelWS, Role: ChannelSend},
-		"from": {From: 7, Kind: ChannelWS, Role: ChannelSend, Name: "x"},
+		"kind":            {From: -1, Kind: "bus", Role: ChannelSend, Name: "x"},
+		"role":            {From: -1, Kind: ChannelWS, Role: "listen", Name: "x"},
+		"name":            {From: -1, Kind: ChannelWS, Role: ChannelSend},
+		"from":            {From: 7, Kind: ChannelWS, Role: ChannelSend, Name: "x"},
+		"exec handler":    {From: -1, Kind: ChannelExec, Role: ChannelHandle, Name: "x.sh"},
+		"native handler":  {From: -1, Kind: ChannelNative, Role: ChannelHandle, Name: "c:f"},
+		"library handler": {From: -1, Kind: ChannelLibrary, Role: ChannelHandle, Name: "foo"},
 	} {
 		f.Channels = []ChannelSite{c}
 		if _, err := DecodeFacts(EncodeFacts(nil, f)); err == nil {
