@@ -54,7 +54,9 @@ func (r *resolver) resolveCrossLanguage() {
 					r.edges[len(r.edges)-1].Context = family
 				}
 			case abi.ChannelLibrary:
-				libs[c.Name] = append(libs[c.Name], channelEnd{host, f.Path, c.Line})
+				if n := libraryName(c.Name); n != "" {
+					libs[n] = append(libs[n], channelEnd{host, f.Path, c.Line})
+				}
 			}
 		}
 	}
@@ -79,6 +81,24 @@ func (r *resolver) addLibraries(libs map[string][]channelEnd) {
 			r.edge(l.node, id, "binds_native", graph.Inferred, NativeScore, l.file, l.line)
 		}
 	}
+}
+
+// libraryName is the platform-neutral name of a native library, so that
+// loaders spelling "./build/libfast.so", "libfast.so.1" and "fast" (as
+// System.loadLibrary does) meet: the base name up to its first dot, and
+// without the Unix "lib" prefix when it has a shared-object extension.
+func libraryName(s string) string {
+	base := path.Base(strings.ReplaceAll(strings.TrimSpace(s), `\`, "/"))
+	name, ext, _ := strings.Cut(base, ".")
+	if ext == "so" || strings.HasPrefix(ext, "so.") || ext == "dylib" {
+		if n, ok := strings.CutPrefix(name, "lib"); ok && n != "" {
+			name = n
+		}
+	}
+	if name == "" || name == "." || name == "/" {
+		return ""
+	}
+	return name
 }
 
 // fileIndex maps each file's path, and each base name to its files.

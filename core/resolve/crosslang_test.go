@@ -33,7 +33,7 @@ func TestCrossLanguage(t *testing.T) {
 		}},
 		{Path: "tools/gen.sh", Family: "sh", Facts: &abi.Facts{}},
 		{Path: "scripts/deploy.js", Family: "js", Facts: &abi.Facts{
-			Channels: []abi.ChannelSite{site(-1, abi.ChannelLibrary, "libfast.so", 1)},
+			Channels: []abi.ChannelSite{site(-1, abi.ChannelLibrary, "../build/Release/fast.node", 1)},
 		}},
 		{Path: "lib/report.rb", Family: "rb", Facts: &abi.Facts{}},
 		{Path: "native/fast.c", Family: "cc", Facts: &abi.Facts{Symbols: []abi.Symbol{fn("fast_sum", 3), fn("twice", 9)}}},
@@ -48,9 +48,9 @@ func TestCrossLanguage(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{
-		"scripts_deploy_js -binds_native-> native_libfast_so 0.5",
+		"scripts_deploy_js -binds_native-> native_fast 0.5",
+		"tools_build_run -binds_native-> native_fast 0.5",
 		"tools_build_run -binds_native-> native_fast_fast_sum 0.5",
-		"tools_build_run -binds_native-> native_libfast_so 0.5",
 		"tools_build_run -invokes-> lib_report_rb 0.4",
 		"tools_build_run -invokes-> scripts_deploy_js 0.6",
 		"tools_build_run -invokes-> tools_gen_sh 0.6",
@@ -62,12 +62,23 @@ func TestCrossLanguage(t *testing.T) {
 	for _, n := range g.Nodes {
 		if n.Kind == "native_library" {
 			libs++
-			if n.Label != "native #libfast.so" {
+			if n.Label != "native #fast" {
 				t.Errorf("library node label %q", n.Label)
 			}
 		}
 	}
 	if libs != 1 {
 		t.Errorf("%d library nodes, want 1 shared by both loaders", libs)
+	}
+}
+
+func TestLibraryName(t *testing.T) {
+	for in, want := range map[string]string{
+		"libfast.so": "fast", "./build/libfast.so.1": "fast", "fast": "fast", "fast.dll": "fast",
+		"build/Release/addon.node": "addon", "libz.dylib": "z", "lib.so": "lib", `C:\\x\\y.dll`: "y", "": "",
+	} {
+		if got := libraryName(in); got != want {
+			t.Errorf("libraryName(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -1,0 +1,31 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestScriptOf(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"python tools/gen.py --out x":   "tools/gen.py",
+		"/usr/bin/python3 tools/gen.py": "tools/gen.py",
+		"python3.11 -u tools/gen.py":    "tools/gen.py",
+		"node scripts/build.js":         "scripts/build.js",
+		"bash -e 'ci/run tests.sh'":     "ci/run tests.sh",
+		"./scripts/deploy.sh prod":      "./scripts/deploy.sh",
+		"bin/tool":                      "bin/tool",
+		"python -m pytest tests":        "",
+		"git status":                    "",
+		"/usr/bin/env":                  "",
+		"sh -c 'make all'":              "",
+		"node $SCRIPT":                  "",
+		"":                              "",
+	} {
+		if got := ScriptOf(SplitCommand(cmd)); got != want {
+			t.Errorf("ScriptOf(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+	if got := strings.Join(SplitCommand(`a "b c"  'd'`), "|"); got != "a|b c|d" {
+		t.Errorf("SplitCommand = %q", got)
+	}
+}
