@@ -113,8 +113,9 @@ type state struct {
 	refs      []ref              // references of the current symbol, for dedup
 	refsFrom  int32
 	buf       []byte
-	errEnd    extract.Node // end of the last reported ERROR node
-	decorated extract.Node // the decorated_definition whose definition comes next
+	errEnd    extract.Node    // end of the last reported ERROR node
+	decorated extract.Node    // the decorated_definition whose definition comes next
+	ffiLibs   map[string]bool // names bound to a ctypes library (crosslang.go)
 }
 
 type ref struct {
@@ -814,6 +815,7 @@ func (x *state) call(i extract.Node) {
 	if fn != extract.None {
 		x.dynamic(i, fn)
 		x.httpClient(i, fn)
+		x.crossLang(i, fn)
 		x.callee(i, fn)
 	}
 }
