@@ -29,6 +29,7 @@ func (Extractor) Extract(f *extract.File) error {
 		w.walk(0, w.end)
 	}
 	w.reportErrors()
+	w.nextRoutes()
 	f.FillDocs(extract.DocBlockStar)
 	return nil
 }
@@ -1085,6 +1086,7 @@ func (w *walker) requireImport(nameNode, value extract.Node) bool {
 	if !ok {
 		return false
 	}
+	w.nativeAddon(v, path)
 	im := abi.Import{Path: path, Line: t.StartLine(v)}
 	switch w.kind(nameNode) {
 	case l.identifier:
@@ -1159,12 +1161,14 @@ func (w *walker) call(n extract.Node) {
 	t, l := w.t, w.l
 	if path, ok := w.moduleCall(n); ok {
 		w.f.Import(abi.Import{Path: path, Line: t.StartLine(n)})
+		w.nativeAddon(n, path)
 		return
 	}
 	fn := t.Child(n, l.fFunction)
 	w.dynamicCall(n, fn)
 	w.channelCall(n, fn)
 	w.routeCall(n, fn)
+	w.crossLangCall(n, fn)
 	if fn != extract.None {
 		switch w.kind(fn) {
 		case l.identifier:

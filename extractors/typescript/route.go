@@ -68,11 +68,14 @@ func (w *walker) routeCall(call, fn extract.Node) {
 		if !ok {
 			return
 		}
-		path := w.urlTemplate(first, 0)
+		path, at := w.urlTemplate(first, 0), first
+		if named := w.literal(second); routeServers[recv] && !strings.HasPrefix(path, "/") && strings.HasPrefix(named, "/") {
+			path, at = named, second // Koa's named route: router.get("user", "/users/:id", h)
+		}
 		switch {
 		case routeServers[recv] && strings.HasPrefix(path, "/") && !strings.Contains(path, "{}"):
 			site.Role, site.Name = abi.ChannelHandle, verb+" "+path
-			if last := w.lastArg(args); last != first {
+			if last := w.lastArg(args); last != at {
 				site.Handler = w.handlerName(last)
 			}
 		case routeClients[recv] && verb != "*" && (strings.HasPrefix(path, "/") || strings.Contains(path, "://")):
