@@ -1018,6 +1018,7 @@ func (w *walker) call(n extract.Node) {
 		name := w.text(field)
 		w.dynamic(n, recv, name)
 		w.route(n, recv, name)
+		w.crossLang(n, recv, name)
 		w.f.Call(abi.Call{
 			Caller: w.caller(), Name: name,
 			Receiver: recv, ReceiverType: w.exprType(op),
