@@ -604,6 +604,8 @@ func (w *walker) callable(i node) node {
 		Span: t.Span(i), Signature: sig, Test: m.test && kindName == abi.KindMethod,
 	})
 	w.annotationRefs(m, sym)
+	w.springRoutes(m, i, sym)
+	w.nativeMethod(m, name, sym)
 	w.push(w.mark(t.End(i), frameCallable, sym))
 	w.typeParams(t.Child(i, g.fTypeParameters))
 	params := t.Child(i, g.fParameters)
@@ -763,6 +765,7 @@ func (w *walker) call(i node) {
 		return
 	}
 	w.dynamic(i, name)
+	w.crossLang(i, name)
 	c := abi.Call{Caller: w.parent(), Name: name, Line: t.StartLine(nameN), Col: t.StartCol(nameN)}
 	if obj := t.Child(i, g.fObject); obj != extract.None {
 		c.Receiver = receiverText(w.text(obj))
