@@ -206,6 +206,7 @@ type walker struct {
 	vars    []variable
 	tparams []string // type parameters in scope: not references to real types
 	seen    []seenRef
+	dyns    []dynParam
 	toks    []node // scratch stack for scanning macro token trees
 
 	// pending holds the imports of the use declaration being read, so
@@ -724,6 +725,7 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature) {
 			w.typeRefs(ty, sym, abi.CtxParameterType)
 			if k := t.Kind(pat); k == g.identifier {
 				w.vars = append(w.vars, variable{name, w.typeName(ty)})
+				w.noteParam(name, ty)
 			}
 		}
 	}
@@ -837,6 +839,7 @@ func (w *walker) call(i node) {
 		return
 	}
 	c.Caller, c.Line, c.Col = w.parent(), t.StartLine(nameN), t.StartCol(nameN)
+	w.dynamic(i, &c)
 	w.f.Call(c)
 }
 
