@@ -30,6 +30,7 @@ func (x *state) call(n node) {
 		return
 	}
 	x.dynamic(name, args, t.StartLine(m))
+	x.crossLang(name, recv, args, t.StartLine(m))
 	c := abi.Call{Caller: x.caller(), Name: name, Line: t.StartLine(m), Col: t.StartCol(m)}
 	x.receiver(&c, recv)
 	x.emit(c)

@@ -336,6 +336,7 @@ func (x *state) def(n node, vis abi.Visibility) {
 	params := t.Child(n, g.fParameters)
 	sym.Signature = x.signature(n, nameNode, params)
 	idx := x.symbol(n, sym)
+	x.dynamicDef(name, idx, t.StartLine(n))
 	fn, fnName, locals := x.fn, x.fnName, x.locals
 	x.fn, x.fnName, x.locals = idx, name, map[string]string{}
 	x.walkExcept(n, g.fName, g.fObject)
