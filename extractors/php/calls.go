@@ -24,6 +24,7 @@ func (x *state) functionCall(n node) {
 			key, _ := x.stringLit(firstArg(t, g, t.Child(n, g.fArguments)))
 			x.f.DynamicSite(abi.DynamicSite{From: x.caller(), Kind: abi.DynamicReflection, Key: key, Line: t.StartLine(fn)})
 		}
+		x.crossLang(n, name)
 		x.f.Call(abi.Call{Caller: x.caller(), Name: name, Line: t.StartLine(fn), Col: t.StartCol(fn)})
 	default:
 		x.visit(fn)
