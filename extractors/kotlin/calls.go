@@ -70,6 +70,7 @@ func (w *walker) call(i node) {
 			name = w.aliases[name] // D() with import a.C as D constructs (or calls) C
 		}
 	}
+	w.dynamic(i, name, recv)
 	c := abi.Call{Caller: w.parent(), Name: name, Line: t.StartLine(nameN), Col: t.StartCol(nameN)}
 	if recv != extract.None {
 		c.Receiver = extract.Receiver(w.text(recv))
