@@ -51,6 +51,8 @@ func (w *walker) call(n extract.Node, c ctx) {
 			ReceiverType: rt, ReceiverRef: typeRef(rt), Line: t.StartLine(name), Col: t.StartCol(name)})
 	case g.qualifiedIdent:
 		w.qualifiedCall(fn, c)
+	default:
+		w.pointerCall(n, fn, c)
 	}
 	// Anything else — (*fp)(x), table[i](x), f()(x) — goes through a
 	// pointer the syntax does not name: no static target.
