@@ -8,10 +8,18 @@ import (
 // cgoFamily is the plugin family of the functions cgo's C.f calls.
 const cgoFamily = "c"
 
+// sitePasses switches the passes that record dynamic sites, routes and
+// cross-language calls (dynamic.go, route.go, this file), so that
+// BenchmarkSitePasses can measure what they add to extraction.
+var sitePasses = true
+
 // crossLang records the calls that leave Go: exec.Command running a
 // script of the repository (invokes), and cgo's C.f (binds_native) in a
 // file that imports "C".
 func (w *walker) crossLang(call extract.Node, recv, method string) {
+	if !sitePasses {
+		return
+	}
 	switch {
 	case recv == "C":
 		if w.importsC() {

@@ -15,6 +15,9 @@ var reflectLookups = map[string]bool{"MethodByName": true, "FieldByName": true}
 // by-name lookups (v.MethodByName("Serve"), t.FieldByName(name)) and
 // plugin.Open. method is the selected name, recv the receiver as written.
 func (w *walker) dynamic(call extract.Node, recv, method string) {
+	if !sitePasses {
+		return
+	}
 	site := abi.DynamicSite{From: w.caller(), Line: w.t.StartLine(call)}
 	switch {
 	case reflectLookups[method]:

@@ -23,6 +23,9 @@ var clientVerbs = map[string]string{"Get": "GET", "Post": "POST", "Head": "HEAD"
 // r.Get("/x", h) (chi) as handlers; http.Get(url), client.Post(url, …),
 // http.NewRequest(method, url, …) as clients.
 func (w *walker) route(call extract.Node, recv, method string) {
+	if !sitePasses {
+		return
+	}
 	switch {
 	case method == "HandleFunc", method == "Handle", routeVerbs[method] != "", clientVerbs[method] != "",
 		method == "NewRequest", method == "NewRequestWithContext":
