@@ -106,6 +106,7 @@ type Not struct{ X Expr }
 type Prop struct {
 	Var   string
 	Field Field
+	at    int // 1 + the variable's chain position, set by Parse; 0 = look it up
 }
 
 // Lit is a string, number or boolean literal.

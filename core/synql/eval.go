@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -35,8 +36,17 @@ type Engine struct {
 	fanOut    []int32
 	effLOC    []int32
 	byKind    map[string][]int32
-	relations map[string]bool // lower-cased relation names present
+	byName    map[string][]int32 // name field -> nodes, in index order
+	relations map[string]bool    // lower-cased relation names present
+	marks     sync.Pool          // *visited, for reach
 	MaxWork   int
+}
+
+// visited marks nodes seen by one reach: mark[i] == gen means seen, so a
+// new reach is a generation bump, not a cleared map.
+type visited struct {
+	mark []uint32
+	gen  uint32
 }
 
 // NewEngine wraps an index.
@@ -96,6 +106,7 @@ func (e *Engine) prepare() {
 		n := e.x.Len()
 		e.fanIn, e.fanOut, e.effLOC = make([]int32, n), make([]int32, n), make([]int32, n)
 		e.byKind = map[string][]int32{}
+		e.byName = map[string][]int32{}
 		e.relations = map[string]bool{}
 		for i := range int32(len(e.x.G.Edges)) {
 			e.relations[strings.ToLower(e.x.Edge(i).Relation)] = true
@@ -113,6 +124,9 @@ func (e *Engine) prepare() {
 		for i := range int32(n) {
 			nd := e.x.Node(i)
 			e.byKind[strings.ToLower(nd.Kind)] = append(e.byKind[strings.ToLower(nd.Kind)], i)
+			if v := nodeName(nd); v != "" {
+				e.byName[v] = append(e.byName[v], i)
+			}
 			e.fanIn[i], e.fanOut[i] = distinct(i, e.x.In(i)), distinct(i, e.x.Out(i))
 			e.effLOC[i] = int32(e.loc(i))
 		}
@@ -188,7 +202,7 @@ func (e *Engine) Field(i int32, f Field) Value {
 	}
 	switch f {
 	case FName:
-		return str(strings.TrimPrefix(strings.TrimSuffix(n.Label, "()"), "."))
+		return str(nodeName(n))
 	case FLabel:
 		return str(n.Label)
 	case FID:
@@ -245,6 +259,11 @@ func (e *Engine) Field(i int32, f Field) Value {
 	return Value{}
 }
 
+// nodeName is the name field: the label without "()" and a leading ".".
+func nodeName(n *graph.Node) string {
+	return strings.TrimPrefix(strings.TrimSuffix(n.Label, "()"), ".")
+}
+
 // StartLine is a node's first line: its span, else its "L<n>" location.
 func StartLine(n *graph.Node) int {
 	if n.Span != nil && n.Span.StartLine > 0 {
@@ -270,6 +289,7 @@ type evaluation struct {
 	agg    bool
 	rows   map[string]*row
 	keys   []string // row keys in first-seen order
+	key    []byte   // emit's scratch row key
 	capped bool
 }
 
@@ -348,6 +368,17 @@ func (ev *evaluation) match(k int) error {
 		return ev.match(k + 1)
 	}
 	if k == 0 {
+		if named, ok := ev.nameCandidates(); ok {
+			for _, i := range named {
+				if kind := ev.q.Nodes[0].Kind; kind != "" && !strings.EqualFold(ev.e.x.Node(i).Kind, kind) {
+					continue
+				}
+				if err := try(i); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		cands := ev.e.byKind[ev.q.Nodes[0].Kind]
 		if ev.q.Nodes[0].Kind == "" {
 			for i := range int32(ev.e.x.Len()) {
@@ -376,11 +407,43 @@ func (ev *evaluation) match(k int) error {
 	return nil
 }
 
+// nameCandidates is the first node's candidates when a WHERE conjunct
+// pins its name to a literal (a.name = 'X'): the name index's list, in
+// the same node order a scan would meet them. false when none does.
+func (ev *evaluation) nameCandidates() ([]int32, bool) {
+	v0 := ev.q.Nodes[0].Var
+	for _, c := range ev.conds[0] {
+		b, ok := c.(*Binary)
+		if !ok || b.Op != OpEq {
+			continue
+		}
+		p, lit := b.L, b.R
+		if _, isLit := p.(*Lit); isLit {
+			p, lit = lit, p
+		}
+		pr, ok1 := p.(*Prop)
+		l, ok2 := lit.(*Lit)
+		if ok1 && ok2 && pr.Var == v0 && v0 != "" && pr.Field == FName && l.V.Kind == KString {
+			return ev.e.byName[l.V.S], true
+		}
+	}
+	return nil, false
+}
+
 // reach lists the nodes reachable from u through r within its hop range,
 // each once, in breadth-first edge order.
 func (ev *evaluation) reach(u int32, r RelPat) ([]int32, error) {
 	x := ev.e.x
-	depth := map[int32]int{u: 0}
+	seen, _ := ev.e.marks.Get().(*visited)
+	if seen == nil || len(seen.mark) != x.Len() {
+		seen = &visited{mark: make([]uint32, x.Len())}
+	}
+	defer ev.e.marks.Put(seen)
+	if seen.gen++; seen.gen == 0 { // wrapped: old marks would read as seen
+		clear(seen.mark)
+		seen.gen = 1
+	}
+	seen.mark[u] = seen.gen
 	frontier := []int32{u}
 	var out []int32
 	for d := 1; d <= r.Max && len(frontier) > 0; d++ {
@@ -407,10 +470,10 @@ func (ev *evaluation) reach(u int32, r RelPat) ([]int32, error) {
 					if w < 0 {
 						continue
 					}
-					if _, seen := depth[w]; seen {
+					if seen.mark[w] == seen.gen {
 						continue
 					}
-					depth[w] = d
+					seen.mark[w] = seen.gen
 					next = append(next, w)
 					if d >= r.Min {
 						out = append(out, w)
@@ -425,7 +488,7 @@ func (ev *evaluation) reach(u int32, r RelPat) ([]int32, error) {
 
 // emit records one complete binding.
 func (ev *evaluation) emit() {
-	var key strings.Builder
+	key := ev.key[:0]
 	var nodes []int32
 	var vals []Value
 	for _, it := range ev.q.Items {
@@ -435,7 +498,7 @@ func (ev *evaluation) emit() {
 		i := ev.bind[ev.vars[it.Var]]
 		if it.Field == "" && !ev.agg {
 			nodes = append(nodes, i)
-			fmt.Fprintf(&key, "n%d|", i)
+			key = append(strconv.AppendInt(append(key, 'n'), int64(i), 10), '|')
 			continue
 		}
 		v := ev.e.Field(i, it.Field)
@@ -443,11 +506,12 @@ func (ev *evaluation) emit() {
 			v = Str(ev.e.x.Node(i).ID)
 		}
 		vals = append(vals, v)
-		fmt.Fprintf(&key, "%d:%s|", v.Kind, v.String())
+		key = append(append(append(strconv.AppendInt(key, int64(v.Kind), 10), ':'), v.String()...), '|')
 	}
-	k := key.String()
-	r := ev.rows[k]
+	ev.key = key
+	r := ev.rows[string(key)] // no allocation for a row already seen
 	if r == nil {
+		k := string(key)
 		if len(ev.rows) >= MaxRows {
 			ev.capped = true
 			return
@@ -593,6 +657,9 @@ func (ev *evaluation) value(x Expr) Value {
 	case *Lit:
 		return x.V
 	case *Prop:
+		if x.at > 0 {
+			return ev.e.Field(ev.bind[x.at-1], x.Field)
+		}
 		return ev.e.Field(ev.bind[ev.vars[x.Var]], x.Field)
 	case *paren:
 		return Bool(ev.truth(x.x))

@@ -613,6 +613,32 @@ func (p *parser) list() (*List, error) {
 
 // check verifies that every variable used is bound by MATCH, and that
 // aggregates and plain items mix only as "group keys + counts".
+// positions records in each WHERE property its variable's chain position,
+// so evaluation indexes the binding instead of looking the name up.
+func positions(q *Query) {
+	at := map[string]int{}
+	for k, n := range q.Nodes {
+		if n.Var != "" {
+			at[n.Var] = k + 1
+		}
+	}
+	var walk func(Expr)
+	walk = func(x Expr) {
+		switch x := x.(type) {
+		case *Binary:
+			walk(x.L)
+			walk(x.R)
+		case *Not:
+			walk(x.X)
+		case *paren:
+			walk(x.x)
+		case *Prop:
+			x.at = at[x.Var]
+		}
+	}
+	walk(q.Where)
+}
+
 func check(q *Query) error {
 	bound := map[string]bool{}
 	for _, n := range q.Nodes {
@@ -644,6 +670,7 @@ func check(q *Query) error {
 			}
 		}
 	}
+	positions(q)
 	for _, it := range q.Items {
 		if it.Var != "" && !bound[it.Var] {
 			return fmt.Errorf("RETURN uses %q, which MATCH does not bind (bound: %s)", it.Var, names())
