@@ -37,6 +37,7 @@ type Engine struct {
 	effLOC    []int32
 	byKind    map[string][]int32
 	byName    map[string][]int32 // name field -> nodes, in index order
+	byFile    map[string][]int32 // file field -> nodes, in index order
 	relations map[string]bool    // lower-cased relation names present
 	marks     sync.Pool          // *visited, for reach
 	MaxWork   int
@@ -107,6 +108,7 @@ func (e *Engine) prepare() {
 		e.fanIn, e.fanOut, e.effLOC = make([]int32, n), make([]int32, n), make([]int32, n)
 		e.byKind = map[string][]int32{}
 		e.byName = map[string][]int32{}
+		e.byFile = map[string][]int32{}
 		e.relations = map[string]bool{}
 		for i := range int32(len(e.x.G.Edges)) {
 			e.relations[strings.ToLower(e.x.Edge(i).Relation)] = true
@@ -126,6 +128,9 @@ func (e *Engine) prepare() {
 			e.byKind[strings.ToLower(nd.Kind)] = append(e.byKind[strings.ToLower(nd.Kind)], i)
 			if v := nodeName(nd); v != "" {
 				e.byName[v] = append(e.byName[v], i)
+			}
+			if nd.SourceFile != "" {
+				e.byFile[nd.SourceFile] = append(e.byFile[nd.SourceFile], i)
 			}
 			e.fanIn[i], e.fanOut[i] = distinct(i, e.x.In(i)), distinct(i, e.x.Out(i))
 			e.effLOC[i] = int32(e.loc(i))
@@ -408,8 +413,9 @@ func (ev *evaluation) match(k int) error {
 }
 
 // nameCandidates is the first node's candidates when a WHERE conjunct
-// pins its name to a literal (a.name = 'X'): the name index's list, in
-// the same node order a scan would meet them. false when none does.
+// pins its name or file to a literal (a.name = 'X', a.file = 'x.go'):
+// that index's list, in the same node order a scan would meet them.
+// false when none does.
 func (ev *evaluation) nameCandidates() ([]int32, bool) {
 	v0 := ev.q.Nodes[0].Var
 	for _, c := range ev.conds[0] {
@@ -423,8 +429,14 @@ func (ev *evaluation) nameCandidates() ([]int32, bool) {
 		}
 		pr, ok1 := p.(*Prop)
 		l, ok2 := lit.(*Lit)
-		if ok1 && ok2 && pr.Var == v0 && v0 != "" && pr.Field == FName && l.V.Kind == KString {
+		if !ok1 || !ok2 || pr.Var != v0 || v0 == "" || l.V.Kind != KString {
+			continue
+		}
+		switch pr.Field {
+		case FName:
 			return ev.e.byName[l.V.S], true
+		case FFile:
+			return ev.e.byFile[l.V.S], true
 		}
 	}
 	return nil, false

@@ -291,8 +291,8 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// TestNameIndex: a WHERE pinning the first node's name takes its
-// candidates from the name index; the answer must be the scan's (IN is
+// TestNameIndex: a WHERE pinning the first node's name or file takes
+// its candidates from an index; the answer must be the scan's (IN is
 // not indexed), kind filter included.
 func TestNameIndex(t *testing.T) {
 	g := bigGraph(3000)
@@ -303,11 +303,16 @@ func TestNameIndex(t *testing.T) {
 		"MATCH (a:function)-[:calls]->(b)-[:calls]->(c) WHERE a.name = %s RETURN c ORDER BY c.name LIMIT 50",
 		"MATCH (a)-[:calls*1..2]->(b) WHERE %[1]s = a.name AND b.loc > 3 RETURN a, count(b)",
 		"MATCH (a:method) WHERE a.name = %s RETURN a",
+		"MATCH (a)-[:calls]->(b) WHERE a.file = %s RETURN b.name, count(a)",
 	} {
 		found := 0
-		for _, name := range []string{"'fn41'", "'fn42'", "'nope'"} {
+		names := []string{"'fn41'", "'fn42'", "'nope'"}
+		if strings.Contains(q, "a.file") {
+			names = []string{"'pkg41/file.go'", "'pkg199/file.go'", "'nope'"}
+		}
+		for _, name := range names {
 			indexed := run(t, e, fmt.Sprintf(q, name))
-			scanned := run(t, e, strings.ReplaceAll(fmt.Sprintf(q, name), "= "+name, "IN ["+name+"]"))
+			scanned := run(t, e, strings.ReplaceAll(fmt.Sprintf(q, name), " = "+name, " IN ["+name+"]"))
 			if strings.Contains(q, "%[1]s = a.name") {
 				scanned = run(t, e, strings.ReplaceAll(fmt.Sprintf(q, name), name+" = a.name", "a.name IN ["+name+"]"))
 			}
