@@ -46,3 +46,21 @@ go test -run '^$' -bench 'BenchmarkServeGoroot/call' -benchtime 2s ./cmd/synapti
 # rule packs (issue 14): audit_sql over 500 tables / 5,000 statements
 # (target <= 1 s) and advise_sql's median call (target <= 20 ms).
 go test -run '^$' -bench 'BenchmarkAuditSQL$|BenchmarkAdviseSQL$' -benchtime 5x ./plugins/rulehost 2>/dev/null | grep -E '^Benchmark' || true
+
+# Search (issue 12), each against its baseline, alternating so the
+# machine's noise hits both: search_text's engine vs ripgrep over the same
+# GOROOT/src (target <= 1.5x rg), SYNQL on the GOROOT graph (target p50
+# <= 20 ms; cpu-ms/op is the cost without the wait on a shared machine),
+# and the Go extractor with and without its dynamic-site, route and
+# cross-language passes (target <= 5%).
+for i in $(seq "$COUNT"); do
+	go test -run '^$' -bench 'BenchmarkSearchGOROOT' -benchtime 3x ./core/search 2>/dev/null | grep -E '^Benchmark' || true
+	go test -run '^$' -bench 'BenchmarkSitePasses' -benchtime 5x ./extractors/golang 2>/dev/null | grep -E '^Benchmark' || true
+done
+if [ -z "${SYNAPTIC_BENCH_GRAPH:-}" ]; then
+	g=$(mktemp -d)
+	"$SYNAPTIC_BIN" extract --full --quiet --out "$g/out" "$(go env GOROOT)/src"
+	export SYNAPTIC_BENCH_GRAPH=$g/out/graph.json
+fi
+go test -run '^$' -bench 'BenchmarkSynqlGraph' -benchtime 20x -count "$COUNT" ./core/synql 2>/dev/null | grep -E '^Benchmark' || true
+[ -n "${g:-}" ] && rm -rf "$g"
