@@ -7,10 +7,6 @@ import (
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
-// reflectLookups are the reflect methods that find a member by a name
-// given at run time.
-var reflectLookups = map[string]bool{"MethodByName": true, "FieldByName": true}
-
 // dynamic records the calls static analysis cannot follow: reflect's
 // by-name lookups (v.MethodByName("Serve"), t.FieldByName(name)) and
 // plugin.Open. method is the selected name, recv the receiver as written.
@@ -18,15 +14,18 @@ func (w *walker) dynamic(call extract.Node, recv, method string) {
 	if !sitePasses {
 		return
 	}
-	site := abi.DynamicSite{From: w.caller(), Line: w.t.StartLine(call)}
+	var kind abi.DynamicKind
 	switch {
-	case reflectLookups[method]:
-		site.Kind = abi.DynamicReflection
-		site.Key = w.stringArg(call)
+	case method == "MethodByName" || method == "FieldByName":
+		kind = abi.DynamicReflection
 	case recv == "plugin" && (method == "Open" || method == "Lookup"):
-		site.Kind = abi.DynamicImport
+		kind = abi.DynamicImport
 	default:
-		return
+		return // decided on the names alone: this runs for every call
+	}
+	site := abi.DynamicSite{From: w.caller(), Kind: kind, Line: w.t.StartLine(call)}
+	if kind == abi.DynamicReflection {
+		site.Key = w.stringArg(call)
 	}
 	w.f.DynamicSite(site)
 }

@@ -146,25 +146,14 @@ func TestLongChains(t *testing.T) {
 	plugintest.CheckBoundedChain(t, Extractor{}, "chain.go", src, "Stop", "T#a")
 }
 
-// BenchmarkSitePasses is BenchmarkExtract with and without the passes
-// that record dynamic sites, routes and cross-language calls; with
-// -count n the two alternate, so the machine's noise hits both (issue 12
-// asks that they add <= 5%).
+// BenchmarkSitePasses measures what the passes recording dynamic sites,
+// routes and cross-language calls add to extraction: each file with and
+// without them, alternating (issue 12 asks <= 5%).
 func BenchmarkSitePasses(b *testing.B) {
 	c := plugintest.NewCorpus(b)
 	c.AddDir(filepath.Join(runtime.GOROOT(), "src", "net", "http"))
 	if c.Len() == 0 {
 		c.AddFixtures()
 	}
-	for _, on := range []bool{true, false} {
-		name := "with"
-		if !on {
-			name = "without"
-		}
-		b.Run(name, func(b *testing.B) {
-			sitePasses = on
-			defer func() { sitePasses = true }()
-			c.Bench(b, Extractor{})
-		})
-	}
+	c.BenchPair(b, Extractor{}, func(on bool) { sitePasses = on })
 }

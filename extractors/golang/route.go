@@ -9,14 +9,45 @@ import (
 	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
-// routeVerbs are gin/echo (GET) and chi (Get) route registrations.
-var routeVerbs = map[string]string{
-	"GET": "GET", "POST": "POST", "PUT": "PUT", "DELETE": "DELETE", "PATCH": "PATCH", "HEAD": "HEAD", "OPTIONS": "OPTIONS", "Any": "*",
-	"Get": "GET", "Post": "POST", "Put": "PUT", "Delete": "DELETE", "Patch": "PATCH", "Head": "HEAD", "Options": "OPTIONS",
+// routeVerb maps gin/echo (GET) and chi (Get) route registrations to
+// their method ("*" for Any), "" for any other name. A switch, not a map:
+// it runs for every call.
+func routeVerb(m string) string {
+	switch m {
+	case "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS":
+		return m
+	case "Get":
+		return "GET"
+	case "Post":
+		return "POST"
+	case "Put":
+		return "PUT"
+	case "Delete":
+		return "DELETE"
+	case "Patch":
+		return "PATCH"
+	case "Head":
+		return "HEAD"
+	case "Options":
+		return "OPTIONS"
+	case "Any":
+		return "*"
+	}
+	return ""
 }
 
-// clientVerbs are net/http's request helpers (http.Get, client.Post).
-var clientVerbs = map[string]string{"Get": "GET", "Post": "POST", "Head": "HEAD", "PostForm": "POST"}
+// clientVerb maps net/http's request helpers (http.Get, client.Post).
+func clientVerb(m string) string {
+	switch m {
+	case "Get":
+		return "GET"
+	case "Head":
+		return "HEAD"
+	case "Post", "PostForm":
+		return "POST"
+	}
+	return ""
+}
 
 // route records an HTTP route end: mux.HandleFunc("GET /users/{id}", h)
 // (net/http, method patterns included), r.GET("/x", h) (gin, echo) and
@@ -27,12 +58,14 @@ func (w *walker) route(call extract.Node, recv, method string) {
 		return
 	}
 	switch {
-	case method == "HandleFunc", method == "Handle", routeVerbs[method] != "", clientVerbs[method] != "",
-		method == "NewRequest", method == "NewRequestWithContext":
+	case method == "HandleFunc", method == "Handle", routeVerb(method) != "",
+		clientVerb(method) != "" && (recv == "http" || strings.HasSuffix(recv, "Client") || recv == "client"),
+		recv == "http" && (method == "NewRequest" || method == "NewRequestWithContext"):
 	default:
 		return // most calls: decided before reading the arguments
 	}
-	args := w.argList(call)
+	var buf [8]extract.Node
+	args := w.argsInto(buf[:0], call) // on the stack: h.Get(k) is everywhere
 	if len(args) == 0 {
 		return
 	}
@@ -51,18 +84,18 @@ func (w *walker) route(call extract.Node, recv, method string) {
 		if len(args) > 1 {
 			site.Handler = w.goHandler(args[len(args)-1])
 		}
-	case clientVerbs[method] != "" && (recv == "http" || strings.HasSuffix(recv, "Client") || recv == "client"):
+	case clientVerb(method) != "" && (recv == "http" || strings.HasSuffix(recv, "Client") || recv == "client"):
 		url := w.urlExpr(args[0], 0)
 		if !strings.HasPrefix(url, "/") && !strings.Contains(url, "://") {
 			return
 		}
-		site.Role, site.Name = abi.ChannelSend, clientVerbs[method]+" "+url
-	case routeVerbs[method] != "" && len(args) > 1:
+		site.Role, site.Name = abi.ChannelSend, clientVerb(method)+" "+url
+	case routeVerb(method) != "" && len(args) > 1:
 		path := w.goString(args[0])
 		if !strings.HasPrefix(path, "/") {
 			return
 		}
-		site.Role, site.Name = abi.ChannelHandle, routeVerbs[method]+" "+path
+		site.Role, site.Name = abi.ChannelHandle, routeVerb(method)+" "+path
 		site.Handler = w.goHandler(args[len(args)-1])
 	case recv == "http" && (method == "NewRequest" || method == "NewRequestWithContext"):
 		if method == "NewRequestWithContext" {
@@ -92,6 +125,20 @@ func httpMethodConst(s string) string {
 		return strings.ToUpper(m)
 	}
 	return "*"
+}
+
+// argsInto appends a call's arguments, comments skipped, to buf.
+func (w *walker) argsInto(buf []extract.Node, call extract.Node) []extract.Node {
+	args := w.t.Child(call, w.k.fArguments)
+	if args == extract.None {
+		return buf
+	}
+	for a := range w.t.NamedChildren(args) {
+		if w.t.KindName(a) != "comment" {
+			buf = append(buf, a)
+		}
+	}
+	return buf
 }
 
 // argList is a call's arguments, comments skipped.
