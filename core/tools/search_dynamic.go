@@ -24,7 +24,7 @@ const (
 
 // dynamicDetectors says which extractors of this build record sites, so
 // an empty list is never read as "no dynamic dispatch here".
-const dynamicDetectors = "python (getattr, __import__, importlib.import_module, eval, exec), go (reflect MethodByName/FieldByName, plugin.Open), javascript/typescript (obj[key](), computed import()/require(), eval, new Function, Reflect.*) and java (Class.forName, getMethod, getField, Method.invoke, newInstance); rust is not scanned"
+const dynamicDetectors = "python (getattr, __import__, importlib.import_module, eval, exec), go (reflect MethodByName/FieldByName, plugin.Open), javascript/typescript (obj[key](), computed import()/require(), eval, new Function, Reflect.*), java and kotlin (Class.forName, getMethod, getField, Method.invoke, newInstance), c# (Type.GetType, GetMethod, InvokeMember, Activator.CreateInstance), rust (trait-object calls, downcast_ref, libloading symbols), ruby (send, public_send, define_method, method_missing, eval), php ($obj->$m(), new $class, call_user_func) and c/c++ (dispatch tables, (*fp)())"
 
 const (
 	defaultHazards = 30
