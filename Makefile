@@ -160,6 +160,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/ruby
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/php
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/c
+	$(GO) test -run '^$$' -fuzz '^FuzzScriptOf$$' -fuzztime $(FUZZTIME) ./sdk/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzRoutePaths$$' -fuzztime $(FUZZTIME) ./core/resolve
 
 clean:
 	rm -rf $(BIN)

@@ -59,7 +59,7 @@ func canonicalPath(p string) string {
 		switch {
 		case s == "":
 			continue
-		case s == "*" || strings.HasPrefix(s, "<path:") || strings.HasSuffix(s, "...}") || strings.HasPrefix(s, "*") ||
+		case s == "{p*}" || s == "*" || strings.HasPrefix(s, "<path:") || strings.HasSuffix(s, "...}") || strings.HasPrefix(s, "*") ||
 			strings.HasPrefix(s, "[...") || strings.HasPrefix(s, "[[..."):
 			out = append(out, "{p*}")
 		case s == "{}" || strings.HasPrefix(s, ":") || isWrapped(s, '<', '>') || isWrapped(s, '{', '}') || isWrapped(s, '[', ']'):
@@ -67,7 +67,9 @@ func canonicalPath(p string) string {
 		case strings.Contains(s, "{}"):
 			out = append(out, "{p}") // a segment partly computed: "v{}"
 		default:
-			out = append(out, strings.ToLower(s))
+			// A '%' left after unescaping stays escaped, so the canonical
+			// form is a fixed point ("/a%252F" is "/a%252f", not "/a/").
+			out = append(out, strings.ReplaceAll(strings.ToLower(s), "%", "%25"))
 		}
 	}
 	return "/" + strings.Join(out, "/")

@@ -122,3 +122,23 @@ func TestRouteScores(t *testing.T) {
 		t.Fatalf("client edges:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// FuzzRoutePaths: canonical paths from untrusted URLs are canonical
+// (canonicalising again changes nothing), and matching a template never
+// panics.
+func FuzzRoutePaths(f *testing.F) {
+	for _, s := range []string{"/api/users/<int:id>/", "http://h:1/a?b", "/x/[...slug]", "/a/{p*}", "", "//", "%zz", "/a%252Fb"} {
+		f.Add(s, "/api/users/7")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ca, cb := canonicalPath(a), canonicalPath(b)
+		if ca != "" && !strings.HasPrefix(ca, "/") {
+			t.Fatalf("canonicalPath(%q) = %q", a, ca)
+		}
+		if again := canonicalPath(ca); ca != "" && again != ca {
+			t.Fatalf("canonicalPath(%q) = %q, then %q", a, ca, again)
+		}
+		templateMatches(ca, cb)
+		libraryName(a)
+	})
+}

@@ -29,3 +29,27 @@ func TestScriptOf(t *testing.T) {
 		t.Errorf("SplitCommand = %q", got)
 	}
 }
+
+// FuzzScriptOf: a command line from source never panics the splitter,
+// and the script found is one of its words, never absolute.
+func FuzzScriptOf(f *testing.F) {
+	for _, s := range []string{"python tools/x.py", "bash -e 'a b.sh'", `node "x`, "./s.sh", "sh -c x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		argv := SplitCommand(cmd)
+		s := ScriptOf(argv)
+		if s == "" {
+			return
+		}
+		if strings.HasPrefix(s, "/") {
+			t.Fatalf("ScriptOf(%q) = absolute %q", cmd, s)
+		}
+		for _, a := range argv {
+			if a == s {
+				return
+			}
+		}
+		t.Fatalf("ScriptOf(%q) = %q, not one of %q", cmd, s, argv)
+	})
+}
