@@ -198,6 +198,17 @@ func (e *Engine) loc(i int32) int {
 // Field returns node i's value for f.
 func (e *Engine) Field(i int32, f Field) Value {
 	e.prepare()
+	switch f { // the fields of the engine's own tables, without touching the node
+	case FLOC:
+		if e.effLOC[i] > 0 {
+			return numInt(int(e.effLOC[i]))
+		}
+		return Value{}
+	case FFanIn:
+		return numInt(int(e.fanIn[i]))
+	case FFanOut:
+		return numInt(int(e.fanOut[i]))
+	}
 	n := e.x.Node(i)
 	str := func(s string) Value {
 		if s == "" {
@@ -223,15 +234,6 @@ func (e *Engine) Field(i int32, f Field) Value {
 			return numInt(l)
 		}
 		return Value{}
-	case FLOC:
-		if e.effLOC[i] > 0 {
-			return numInt(int(e.effLOC[i]))
-		}
-		return Value{}
-	case FFanIn:
-		return numInt(int(e.fanIn[i]))
-	case FFanOut:
-		return numInt(int(e.fanOut[i]))
 	case FDegree:
 		return numInt(e.x.Degree(i))
 	case FCommunity:
