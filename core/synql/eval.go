@@ -646,6 +646,47 @@ func (ev *evaluation) finish() *Result {
 	return res
 }
 
+// compareCount is compare's fast path for the scans that filter on a
+// table field against a number (f.loc > 90, f.fan_in >= 3): the table
+// is read directly, no Value built. false when b is not of that shape.
+func (ev *evaluation) compareCount(b *Binary) (result, ok bool) {
+	p, isProp := b.L.(*Prop)
+	l, isLit := b.R.(*Lit)
+	if !isProp || !isLit || p.at == 0 || l.V.Kind != KNum {
+		return false, false
+	}
+	i := ev.bind[p.at-1]
+	var v int32
+	switch p.Field {
+	case FLOC:
+		if v = ev.e.effLOC[i]; v <= 0 {
+			return false, true // no span: null, which compares false
+		}
+	case FFanIn:
+		v = ev.e.fanIn[i]
+	case FFanOut:
+		v = ev.e.fanOut[i]
+	default:
+		return false, false
+	}
+	c := cmp.Compare(float64(v), l.V.N)
+	switch b.Op {
+	case OpEq:
+		return c == 0, true
+	case OpNe:
+		return c != 0, true
+	case OpLt:
+		return c < 0, true
+	case OpLe:
+		return c <= 0, true
+	case OpGt:
+		return c > 0, true
+	case OpGe:
+		return c >= 0, true
+	}
+	return false, false
+}
+
 // truth evaluates a WHERE expression on the current binding.
 func (ev *evaluation) truth(x Expr) bool {
 	switch x := x.(type) {
@@ -684,6 +725,9 @@ func (ev *evaluation) value(x Expr) Value {
 }
 
 func (ev *evaluation) compare(b *Binary) bool {
+	if r, ok := ev.compareCount(b); ok {
+		return r
+	}
 	l := ev.value(b.L)
 	if l.IsNull() {
 		return false
