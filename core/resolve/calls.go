@@ -546,6 +546,8 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			if m := r.method(t, c.Name); m >= 0 {
 				return m, conf
 			}
+		} else {
+			r.noteUnlinked(f, c) // a type the resolver could not follow
 		}
 		r.stats.Unresolved++
 		return -1, ""
@@ -580,6 +582,7 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			}
 		}
 		r.stats.Unresolved++ // a member call through an unknown receiver is not guessed unless the plugin says so
+		r.noteUnlinked(f, c)
 		return -1, ""
 	}
 	// Plain call: the enclosing functions' own declarations, the file, the

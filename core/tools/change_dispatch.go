@@ -325,9 +325,11 @@ func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
 }
 
 // testWalk is everything test selection reaches from seeds: the static
-// reverse walk, the dispatch step, then test helpers.
+// reverse walk, the dispatch step, unlinked member calls, then test
+// helpers.
 func (s *snapshot) testWalk(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
 	all := append(hits[:len(hits):len(hits)], s.dispatchHits(seeds, hits, rels, depth)...)
+	all = append(all, s.unlinkedHits(seeds, all, rels, depth)...)
 	return append(all, s.throughTestCode(all, rels)...)
 }
 
