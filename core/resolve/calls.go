@@ -546,8 +546,8 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			if m := r.method(t, c.Name); m >= 0 {
 				return m, conf
 			}
-		} else {
-			r.noteUnlinked(f, c) // a type the resolver could not follow
+		} else if !isNamed(ref) {
+			r.noteUnlinked(f, c) // a chain the resolver could not follow; a named type not found is external
 		}
 		r.stats.Unresolved++
 		return -1, ""

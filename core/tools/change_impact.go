@@ -120,7 +120,12 @@ func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
 // seeds no test reaches (widenedTests).
 func (s *snapshot) selectTests(cs changeSet, hits []impactHit, depth int) []testRow {
 	rels := s.impactRels()
-	all := s.testWalk(cs.seeds, hits, rels, depth)
+	seeds := cs.seeds
+	if extra := s.privateClosure(cs.seeds, rels); len(extra) > 0 {
+		seeds = slices.Concat(cs.seeds, extra)
+		hits = slices.Concat(hits, s.reverseImpact(extra, rels, depth))
+	}
+	all := s.testWalk(seeds, hits, rels, depth)
 	all = append(all, s.namedTests(cs.seeds)...)
 	return s.atRiskTests(cs, append(all, s.widenedTests(cs, rels, depth)...))
 }
