@@ -16,6 +16,9 @@ func (r *resolver) resolveRelations() {
 		f := &r.files[fi]
 		for i := range f.Facts.Relations {
 			rel := &f.Facts.Relations[i]
+			if rel.Context == abi.CtxValue {
+				continue // a function value: resolveValueRefs
+			}
 			from := f.id
 			fromSym := int32(-1)
 			if rel.From >= 0 {

@@ -114,6 +114,7 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	r.resolveImports()
 	r.resolveRelations()
 	r.resolveCalls()
+	r.resolveValueRefs()
 	r.recordUnlinked()
 	r.resolveDynamic()
 	r.resolveChannels()

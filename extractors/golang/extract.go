@@ -69,6 +69,7 @@ const (
 	roleTypeConv
 	roleBindLeft   // range_clause, receive_statement: names on the left are locals
 	roleTypeSwitch // type_switch_statement: its alias is a local
+	roleValues     // argument_list, return_statement, literal_value, assignment_statement: function values (values.go)
 	roleError      // ERROR nodes, so the walk tests for them in the same lookup
 )
 
@@ -144,6 +145,10 @@ func newKinds(g *extract.Grammar) *kinds {
 		"range_clause":               roleBindLeft,
 		"receive_statement":          roleBindLeft,
 		"type_switch_statement":      roleTypeSwitch,
+		"argument_list":              roleValues,
+		"return_statement":           roleValues,
+		"literal_value":              roleValues,
+		"assignment_statement":       roleValues,
 	}
 	k.refKinds = new(extract.KindTable)
 	for _, id := range []extract.KindID{k.typeArgs, k.typeIdent, k.qualifiedType, errorKind} {
@@ -398,6 +403,9 @@ func (w *walker) walk() {
 			i++
 		case roleCall:
 			w.call(i)
+			i++
+		case roleValues:
+			w.values(i)
 			i++
 		case roleTypeConv:
 			w.genericCall(i)
@@ -773,6 +781,7 @@ func firstNamed(t *extract.Tree, n extract.Node) extract.Node {
 func (w *walker) varDecl(decl extract.Node) {
 	k := w.k
 	w.eachSpec(decl, k.varSpec, func(spec extract.Node) {
+		w.valueList(w.t.Child(spec, k.fValue))
 		if len(w.frames) > 0 {
 			w.bindVarSpec(spec)
 			return
@@ -858,6 +867,7 @@ func (w *walker) bindLocals(list extract.Node) {
 func (w *walker) shortVar(n extract.Node) {
 	t, k := w.t, w.k
 	left, right := t.Child(n, k.fLeft), t.Child(n, k.fRight)
+	w.valueList(right)
 	if left == extract.None {
 		return
 	}
