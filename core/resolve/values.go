@@ -9,8 +9,9 @@ import (
 // resolveValueRefs links the functions that plugins report named as
 // values (a references relation with the value context: passed,
 // returned, assigned). The name is resolved exactly as a call of it
-// would be, but to functions only (a value that names a type is a
-// conversion or a literal, not a function value), and linked as a
+// would be, but to functions and variables only (a value that names a
+// type is a conversion or a literal, not a function value; a variable may
+// hold one: var DefaultFilter = &Filter{strip}), and linked as a
 // references edge with context "value": the function runs when whoever
 // received it calls it. Call statistics are left as they were: these are
 // not call sites.
@@ -18,7 +19,7 @@ func (r *resolver) resolveValueRefs() {
 	saved, savedUnlinked := r.stats, r.unlinked
 	r.unlinked = nil
 	defer func() { r.stats, r.unlinked = saved, savedUnlinked }()
-	onlyFunctions := func(kind string) bool { return kind == "function" }
+	onlyFunctions := func(kind string) bool { return kind == "function" || kind == "variable" }
 	for fi := range r.files {
 		f := &r.files[fi]
 		for i := range f.Facts.Relations {

@@ -40,6 +40,7 @@ func (Extractor) Extract(f *extract.File) error {
 		frames: w.frames[:0], vars: w.vars[:0], tparams: w.tparams[:0],
 		shadowed: w.shadowed[:0], fields: w.fields, relKeys: w.relKeys[:0],
 		asserts: w.asserts[:0], params: w.params[:0], imported: w.imported[:0],
+		valueOwner: -1,
 	}
 	w.prescan()
 	w.walk()
@@ -149,6 +150,7 @@ func newKinds(g *extract.Grammar) *kinds {
 		"return_statement":           roleValues,
 		"literal_value":              roleValues,
 		"assignment_statement":       roleValues,
+		"composite_literal":          roleValues,
 	}
 	k.refKinds = new(extract.KindTable)
 	for _, id := range []extract.KindID{k.typeArgs, k.typeIdent, k.qualifiedType, errorKind} {
@@ -226,6 +228,11 @@ type walker struct {
 	relKeys []abi.Relation // references already reported for relFrom
 
 	asserts []assertion
+
+	// valueOwner is the package variable whose initializer ends before
+	// node valueOwnerEnd (-1: the file), see packageValues.
+	valueOwner    int32
+	valueOwnerEnd extract.Node
 }
 
 // text is n's source text, a substring of the source ("" for None).
@@ -397,6 +404,7 @@ func (w *walker) walk() {
 			i++
 		case roleBindLeft:
 			w.bindLocals(t.Child(i, k.fLeft))
+			w.valueRef(t.Child(i, k.fRight)) // range tests: a package table
 			i++
 		case roleTypeSwitch:
 			w.bindLocals(t.Child(i, k.fAlias))
@@ -781,12 +789,14 @@ func firstNamed(t *extract.Tree, n extract.Node) extract.Node {
 func (w *walker) varDecl(decl extract.Node) {
 	k := w.k
 	w.eachSpec(decl, k.varSpec, func(spec extract.Node) {
-		w.valueList(w.t.Child(spec, k.fValue))
 		if len(w.frames) > 0 {
+			w.valueList(w.t.Child(spec, k.fValue))
 			w.bindVarSpec(spec)
 			return
 		}
+		first := len(w.f.Symbols())
 		w.valueSymbols(decl, spec, "variable")
+		w.packageValues(spec, first)
 		w.checkAssertion(spec)
 	})
 }

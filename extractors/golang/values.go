@@ -56,6 +56,9 @@ func (w *walker) valueList(n extract.Node) {
 // package that no local or package variable of this file shadows, or
 // pkg.F of an imported package.
 func (w *walker) valueRef(e extract.Node) {
+	if e == extract.None {
+		return
+	}
 	t, k := w.t, w.k
 	var target string
 	switch t.Kind(e) {
@@ -64,8 +67,8 @@ func (w *walker) valueRef(e extract.Node) {
 		if name == "_" || isBuiltinFunc(name) || isPredeclaredValue(name) {
 			return
 		}
-		if w.isVar(name) {
-			return // a local or package variable of this file
+		if _, local := w.lookup(name, true); local {
+			return // a local variable or parameter
 		}
 		target = name
 	case k.selectorExpr:
@@ -73,14 +76,14 @@ func (w *walker) valueRef(e extract.Node) {
 		if t.Kind(op) != k.identifier || !w.isImported(w.text(op)) {
 			return
 		}
-		if w.isVar(w.text(op)) {
+		if _, local := w.lookup(w.text(op), true); local {
 			return
 		}
 		target = w.text(e)
 	default:
 		return
 	}
-	w.f.Relation(abi.Relation{From: w.caller(), Kind: abi.RelReferences, Target: target, Context: abi.CtxValue, Line: uint32(t.StartLine(e))})
+	w.f.Relation(abi.Relation{From: w.valueFrom(e), Kind: abi.RelReferences, Target: target, Context: abi.CtxValue, Line: uint32(t.StartLine(e))})
 }
 
 func isPredeclaredValue(name string) bool {
@@ -91,12 +94,39 @@ func isPredeclaredValue(name string) bool {
 	return false
 }
 
-// values handles a node of roleValues: an assignment's right side, the
-// others' children.
+// values handles a node of roleValues: an assignment's right side, a
+// composite literal's type (building a T{} obtains a T, whose methods an
+// interface may then call: the literal is a reference to T), the others'
+// children.
 func (w *walker) values(n extract.Node) {
-	if w.t.Kind(n) == valueKindsFor(w.t.Grammar).assignStmt {
+	switch w.t.Kind(n) {
+	case valueKindsFor(w.t.Grammar).assignStmt:
 		w.valueList(w.t.Child(n, w.k.fRight))
-		return
+	case w.k.compositeLit:
+		w.refs(w.valueFrom(n), w.t.Child(n, w.k.fType), abi.CtxNone)
+	default:
+		w.valueList(n)
 	}
-	w.valueList(n)
+}
+
+// valueFrom is the symbol a value at node e belongs to: the enclosing
+// function, or inside a package variable's initializer the variable.
+func (w *walker) valueFrom(e extract.Node) int32 {
+	if len(w.frames) == 0 && e < w.valueOwnerEnd {
+		return w.valueOwner
+	}
+	return w.caller()
+}
+
+// packageValues makes the function values in a package-level var spec
+// (whose symbols start at first) references of its variable when it
+// declares one (var DefaultFilter = &Filter{strip}: users of the variable
+// reach strip), else of the file, for the spec's direct values here and
+// for the nested literals the walk reaches next.
+func (w *walker) packageValues(spec extract.Node, first int) {
+	w.valueOwner, w.valueOwnerEnd = -1, w.t.End(spec)
+	if len(w.f.Symbols()) == first+1 {
+		w.valueOwner = int32(first)
+	}
+	w.valueList(w.t.Child(spec, w.k.fValue))
 }
