@@ -216,7 +216,7 @@ func TestSpeculateRunsGoTest(t *testing.T) {
 		t.Fatalf("no speculate result:\n%s", out)
 	}
 	text := resp.Result.Content[0].Text
-	for _, want := range []string{"go test -json './cart' -run '^(TestTotal)$' (detected)", "Result: FAIL (exit 1)", "fail     TestTotal()  (cart/cart_test.go)"} {
+	for _, want := range []string{"go test -json './cart' -run '^(TestTotal)$' (detected)", "Result: FAIL (exit 1)", "fail     TestTotal()@cart/cart_test.go"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("speculate lacks %q:\n%s", want, text)
 		}

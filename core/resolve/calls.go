@@ -16,6 +16,9 @@ func (r *resolver) resolveRelations() {
 		f := &r.files[fi]
 		for i := range f.Facts.Relations {
 			rel := &f.Facts.Relations[i]
+			if rel.Context == abi.CtxValue {
+				continue // a function value: resolveValueRefs
+			}
 			from := f.id
 			fromSym := int32(-1)
 			if rel.From >= 0 {
@@ -546,6 +549,8 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			if m := r.method(t, c.Name); m >= 0 {
 				return m, conf
 			}
+		} else if !isNamed(ref) {
+			r.noteUnlinked(f, c) // a chain the resolver could not follow; a named type not found is external
 		}
 		r.stats.Unresolved++
 		return -1, ""
@@ -580,6 +585,7 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			}
 		}
 		r.stats.Unresolved++ // a member call through an unknown receiver is not guessed unless the plugin says so
+		r.noteUnlinked(f, c)
 		return -1, ""
 	}
 	// Plain call: the enclosing functions' own declarations, the file, the

@@ -114,6 +114,8 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	r.resolveImports()
 	r.resolveRelations()
 	r.resolveCalls()
+	r.resolveValueRefs()
+	r.recordUnlinked()
 	r.resolveDynamic()
 	r.resolveChannels()
 	r.resolveRoutes()
@@ -184,6 +186,7 @@ type resolver struct {
 	// methodsByName is family -> method name -> methods, built on first
 	// use by the unique_method receiver fallback.
 	methodsByName map[string]map[string][]int32
+	unlinked      map[int32][]string // caller -> names of its unlinked member calls (unlinked.go)
 	// callFile is the file whose call is being resolved; twinsOf, for a
 	// target found there, every build-variant twin the call links to.
 	callFile   *fileInfo

@@ -133,18 +133,7 @@ func (r *resolver) enclosingType(f *fileInfo, caller int32) int32 {
 // -1 when none or several types declare one.
 func (r *resolver) uniqueMethod(family, name string) int32 {
 	if r.methodsByName == nil {
-		r.methodsByName = make(map[string]map[string][]int32)
-		for t, ms := range r.methods {
-			fam := r.files[r.syms[t].file].Family
-			m := r.methodsByName[fam]
-			if m == nil {
-				m = make(map[string][]int32)
-				r.methodsByName[fam] = m
-			}
-			for n, list := range ms {
-				m[n] = append(m[n], list...)
-			}
-		}
+		r.methodsByName = r.indexMethodsByName()
 	}
 	if ms := r.methodsByName[family][name]; len(ms) == 1 {
 		return ms[0]

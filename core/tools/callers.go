@@ -143,17 +143,25 @@ func (c *Catalog) finder(mode finderMode) func(context.Context, *snapshot, json.
 		}
 		prep := map[finderMode]string{callersMode: "of", calleesMode: "of", referencesMode: "to"}[mode]
 		fmt.Fprintf(&b, "%d %s(s) %s %s (%s)", total, mode.noun(), prep, seed, s.qualified(i))
+		unlinked := ""
+		if mode == callersMode {
+			unlinked = s.unlinkedNote(i, func(n int32) bool { return n == i || isSeed != nil && isSeed.has(n) })
+		}
 		if total == 0 {
 			if mode == callersMode {
-				if twins := s.twinNote(i); twins != "" {
+				switch twins := s.twinNote(i); {
+				case twins != "":
 					b.WriteString(": none linked. " + twins)
-				} else {
+				case unlinked != "":
+					b.WriteString(": none linked. " + unlinked)
+				default:
 					b.WriteString(": no static caller (a handler reached by dynamic dispatch, reflection or DI can still run)")
 				}
 			}
 			return Result{Text: b.String()}
 		}
 		fmt.Fprintf(&b, ": %s\n", relationTally(byRel))
+
 		var sr *siteReader
 		if a.ShowSites {
 			sr = newSiteReader(c.opts.SourceRoot)
@@ -178,6 +186,9 @@ func (c *Catalog) finder(mode finderMode) func(context.Context, *snapshot, json.
 		}
 		if n := total - len(shown); n > 0 {
 			fmt.Fprintf(&b, "  +%d more (pass verbose=true or a larger limit)\n", n)
+		}
+		if unlinked != "" {
+			b.WriteString("Also: " + unlinked)
 		}
 		return Result{Text: strings.TrimRight(b.String(), "\n")}
 	}

@@ -217,7 +217,9 @@ func (s *snapshot) dispatchable(i int32) (owner int32, dynamic bool) {
 }
 
 // providersOf returns the nodes that hand out a value of type t: its
-// providers, those of the types embedding or extending it, and the type
+// providers, those of the types embedding or extending it or holding it
+// in a field (encoders and printers walk into fields: json.Unmarshal of
+// a Claims runs its NumericDate field's UnmarshalJSON), and the type
 // itself (a Python or Java class is called to construct it).
 func (s *snapshot) providersOf(t int32) []int32 {
 	d := s.dispatchIdx()
@@ -234,13 +236,20 @@ func (s *snapshot) providersOf(t int32) []int32 {
 				}
 			}
 			for _, e := range s.x.In(ty) {
-				switch s.x.Edge(e).Relation {
+				holder := int32(-1)
+				switch ed := s.x.Edge(e); ed.Relation {
 				case "embeds", "inherits", "extends", "mixes_in":
-					if sub, _ := s.x.Ends(e); !seen[sub] && typeKinds[s.x.Node(sub).Kind] {
-						seen[sub] = true
-						out = append(out, sub)
-						next = append(next, sub)
+					holder, _ = s.x.Ends(e)
+				case "references":
+					if ed.Context == "field" {
+						field, _ := s.x.Ends(e)
+						holder = s.ownerType(field)
 					}
+				}
+				if holder >= 0 && !seen[holder] && typeKinds[s.x.Node(holder).Kind] {
+					seen[holder] = true
+					out = append(out, holder)
+					next = append(next, holder)
 				}
 			}
 		}
@@ -325,9 +334,11 @@ func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
 }
 
 // testWalk is everything test selection reaches from seeds: the static
-// reverse walk, the dispatch step, then test helpers.
+// reverse walk, the dispatch step, unlinked member calls, then test
+// helpers.
 func (s *snapshot) testWalk(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
 	all := append(hits[:len(hits):len(hits)], s.dispatchHits(seeds, hits, rels, depth)...)
+	all = append(all, s.unlinkedHits(seeds, all, rels, depth)...)
 	return append(all, s.throughTestCode(all, rels)...)
 }
 
@@ -396,4 +407,14 @@ func namesWord(test, name string) bool {
 		}
 		from += i + 1
 	}
+}
+
+// ownerType is the type declaring member i, or -1.
+func (s *snapshot) ownerType(i int32) int32 {
+	for _, e := range s.x.In(i) {
+		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(o).Kind] {
+			return o
+		}
+	}
+	return -1
 }

@@ -353,7 +353,7 @@ func (s *snapshot) forecastText(fc ChangeForecast, limit int) string {
 	})
 	section("Tests at risk", len(fc.AtRiskTests), func(k int) string {
 		t := fc.AtRiskTests[k]
-		return fmt.Sprintf("[%d] %s  %s  (%s)", t.Depth, t.ViaRelation, t.Label, t.File)
+		return fmt.Sprintf("[%d] %s  %s", t.Depth, t.ViaRelation, t.Qualified)
 	})
 	section("Blast radius", fc.BlastRadiusTotal, func(k int) string {
 		h := fc.BlastRadius[k]

@@ -94,6 +94,7 @@ func (s *snapshot) workingChangesText(cs changeSet, verbose bool, limit int, cod
 type testRow struct {
 	ID          string `json:"id"`
 	Label       string `json:"label"`
+	Qualified   string `json:"qualified"` // resolves back to exactly this node (the name cascade)
 	File        string `json:"file"`
 	Depth       int    `json:"depth"`
 	ViaRelation string `json:"via_relation"`
@@ -119,7 +120,12 @@ func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
 // seeds no test reaches (widenedTests).
 func (s *snapshot) selectTests(cs changeSet, hits []impactHit, depth int) []testRow {
 	rels := s.impactRels()
-	all := s.testWalk(cs.seeds, hits, rels, depth)
+	seeds := cs.seeds
+	if extra := s.privateClosure(cs.seeds, rels); len(extra) > 0 {
+		seeds = slices.Concat(cs.seeds, extra)
+		hits = slices.Concat(hits, s.reverseImpact(extra, rels, depth))
+	}
+	all := s.testWalk(seeds, hits, rels, depth)
 	all = append(all, s.namedTests(cs.seeds)...)
 	return s.atRiskTests(cs, append(all, s.widenedTests(cs, rels, depth)...))
 }
@@ -165,7 +171,7 @@ func (s *snapshot) atRiskTests(cs changeSet, hits []impactHit) []testRow {
 	rows := make([]testRow, 0, len(found))
 	for _, h := range found {
 		n := s.x.Node(h.node)
-		rows = append(rows, testRow{ID: sanitize(n.ID), Label: s.label(h.node), File: sanitize(n.SourceFile), Depth: h.depth, ViaRelation: sanitize(h.via)})
+		rows = append(rows, testRow{ID: sanitize(n.ID), Label: s.label(h.node), Qualified: s.qualified(h.node), File: sanitize(n.SourceFile), Depth: h.depth, ViaRelation: sanitize(h.via)})
 	}
 	return rows
 }
@@ -205,7 +211,7 @@ func (c *Catalog) affectedTests(ctx context.Context, s *snapshot, args json.RawM
 	}
 	fmt.Fprintf(&b, "%d tests reach the change (<= %d hops; %d files, %d changed nodes vs %s):\n", len(tests), depth, len(cs.files), len(cs.seeds), cs.against())
 	for _, t := range tests {
-		fmt.Fprintf(&b, "  [%d] %s  %s  (%s)\n", t.Depth, t.ViaRelation, t.Label, t.File)
+		fmt.Fprintf(&b, "  [%d] %s  %s\n", t.Depth, t.ViaRelation, t.Qualified)
 	}
 	if len(tests) == 0 {
 		b.WriteString("  (no test in the graph reaches the change; tests reached only by dynamic dispatch, or inline tests the extractor does not mark, are not seen)\n")

@@ -161,7 +161,7 @@ func (c *Catalog) getPRImpact(ctx context.Context, s *snapshot, args json.RawMes
 			fmt.Fprintf(&b, "  +%d more (affected_tests lists them all)\n", len(im.tests)-20)
 			break
 		}
-		fmt.Fprintf(&b, "  [%d] %s  %s  (%s)\n", t.Depth, t.ViaRelation, t.Label, t.File)
+		fmt.Fprintf(&b, "  [%d] %s  %s\n", t.Depth, t.ViaRelation, t.Qualified)
 	}
 	return Result{Text: strings.TrimRight(b.String(), "\n")}
 }

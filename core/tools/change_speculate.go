@@ -253,7 +253,7 @@ func speculateText(fc ChangeForecast, tests []testRow, command, source string, r
 		} else if len(outcomes) == 0 {
 			state = "see the command's exit status (no per-test report)"
 		}
-		fmt.Fprintf(&b, "  %-8s %s  (%s)\n", state, t.Label, t.File)
+		fmt.Fprintf(&b, "  %-8s %s\n", state, t.Qualified)
 	}
 	tail := res.Output
 	if i := len(tail) - 4096; i > 0 {

@@ -17,7 +17,7 @@ func TestSpeculate(t *testing.T) {
 	cmd := `test "$PWD" != ` + shellQuote(dir) + ` && grep -q edited pkg/server.go && test -f new.txt && echo '{"Action":"fail","Test":"TestServe"}' && exit 1`
 	r := call(t, c, "speculate", `{"test_cmd":`+jsonString(cmd)+`}`)
 	for _, want := range []string{"in a throwaway worktree with the working changes applied", "Result: FAIL (exit 1)",
-		"fail     TestServe()  (pkg/server_test.go)", "Forecast: 2 files, 1 changed nodes"} {
+		"fail     TestServe()@pkg/server_test.go", "Forecast: 2 files, 1 changed nodes"} {
 		if !strings.Contains(r.Text, want) {
 			t.Errorf("lacks %q:\n%s", want, r.Text)
 		}

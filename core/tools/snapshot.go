@@ -47,6 +47,8 @@ type snapshot struct {
 
 	dispatchOnce sync.Once
 	dispatch     *dispatchIndex
+
+	unlinked unlinkedState // unlinked.go
 }
 
 type repoCount struct {

@@ -56,9 +56,21 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the temp repository")
 	verbose := flag.Bool("v", false, "print every mutant")
 	cacheFile := flag.String("cache", "", "keep test outcomes in this JSON file and reuse them")
+	mod := flag.String("module", "", "evaluate a whole Go module instead (a directory, e.g. one of $(go env GOMODCACHE)): every package of it with tests")
+	pyMods := flag.String("python", "", "evaluate these CPython modules instead (comma-separated; needs Debian's libpython3.11-testsuite), e.g. textwrap,shlex")
+	python := flag.String("python-bin", "/usr/bin/python3.11", "the interpreter of the CPython test suite (-python)")
+	stdlib := flag.String("stdlib", "/usr/lib/python3.11", "its standard library, with test/ (-python)")
 	flag.Parse()
 	outcomes = loadCache(*cacheFile)
-	err := run(*bin, strings.Split(*pkgs, ","), *per, parseDepths(*depths), *keep, *verbose)
+	var err error
+	switch {
+	case *pyMods != "":
+		err = runPython(*bin, strings.Split(*pyMods, ","), pyEnv{python: *python, stdlib: *stdlib}, *per, parseDepths(*depths), *keep, *verbose)
+	case *mod != "":
+		err = runModule(*bin, *mod, *per, parseDepths(*depths), *keep, *verbose)
+	default:
+		err = run(*bin, strings.Split(*pkgs, ","), *per, parseDepths(*depths), *keep, *verbose)
+	}
 	if cerr := saveCache(*cacheFile); err == nil {
 		err = cerr
 	}
@@ -123,7 +135,14 @@ func run(bin string, pkgs []string, per int, depths []int, keep, verbose bool) e
 	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module "+module+"\n\ngo 1.24\n"), 0o644); err != nil {
 		return err
 	}
-	os.WriteFile(filepath.Join(repo, ".gitignore"), []byte("synaptic-out/\n*.test\n"), 0o644)
+	return evaluate(repo, bin, "packages of GOROOT/src", copied, per, depths, verbose)
+}
+
+// evaluate commits repo as the base, extracts it, and scores every
+// package of pkgs (repo-relative directories).
+func evaluate(repo, bin, what string, pkgs []string, per int, depths []int, verbose bool) error {
+	ignore, _ := os.ReadFile(filepath.Join(repo, ".gitignore"))
+	os.WriteFile(filepath.Join(repo, ".gitignore"), append(ignore, "synaptic-out/\n*.test\n"...), 0o644)
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"-c", "user.name=eval", "-c", "user.email=eval@localhost", "commit", "-q", "-m", "base"}} {
 		if _, err := output(repo, "git", args...); err != nil {
 			return err
@@ -135,13 +154,13 @@ func run(bin string, pkgs []string, per int, depths []int, keep, verbose bool) e
 	scores := make([]score, len(depths))
 	start := time.Now()
 	evaluated := 0
-	for _, p := range copied {
+	for _, p := range pkgs {
 		suite, err := cachedRun(repo, p, "baseline")
 		if err != nil || len(suite.Passed) == 0 {
 			fmt.Fprintf(os.Stderr, "skip %s: baseline tests do not pass (%v)\n", p, err)
 			continue
 		}
-		muts, err := mutants(filepath.Join(repo, p), per)
+		muts, err := lang.mutants(repo, p, per)
 		if err != nil {
 			return err
 		}
@@ -152,7 +171,7 @@ func run(bin string, pkgs []string, per int, depths []int, keep, verbose bool) e
 			}
 		}
 	}
-	fmt.Printf("test selection by mutation: %d packages of GOROOT/src evaluated (%d copied), %.0fs\n", evaluated, len(copied), time.Since(start).Seconds())
+	fmt.Printf("test selection by mutation: %d %s evaluated (of %d), %.0fs\n", evaluated, what, len(pkgs), time.Since(start).Seconds())
 	for k, d := range depths {
 		s := scores[k]
 		if s.mutants == 0 {
@@ -195,9 +214,54 @@ func copyPackage(src, dst, importPath string) error {
 }
 
 type mutant struct {
-	file string // repo-relative to the package dir
+	file string // relative to the package dir
 	name string
-	at   int // byte offset just past the body's {
+	at   int    // byte offset where text goes (just past the body's { in Go)
+	text string // the injected statement
+}
+
+// language is what differs between the Go and the Python evaluations:
+// how mutants are found, how a package's tests run, and how a predicted
+// test row names one of them.
+type language interface {
+	mutants(repo, pkg string, n int) ([]mutant, error)
+	run(repo, pkg string) (result, error)
+	testName(pkg string, t predictedTest) string
+	dir(pkg string) string // the repo-relative directory of pkg's code
+}
+
+// lang is the language of this run.
+var lang language = goLang{}
+
+// goLang evaluates Go packages.
+type goLang struct{}
+
+func (goLang) mutants(repo, pkg string, n int) ([]mutant, error) {
+	return mutants(filepath.Join(repo, pkg), n)
+}
+
+func (goLang) dir(pkg string) string { return pkg }
+
+func (goLang) run(repo, pkg string) (result, error) { return testsThatRun(repo, pkg) }
+
+// testName keeps pkg's top-level test functions.
+func (goLang) testName(pkg string, t predictedTest) string {
+	if filepath.ToSlash(filepath.Dir(t.File)) != pkg {
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(t.Label, "."), "()")
+}
+
+// spread picks up to n of all, evenly by position.
+func spread(all []mutant, n int) []mutant {
+	if len(all) <= n {
+		return all
+	}
+	out := make([]mutant, 0, n)
+	for k := 0; k < n; k++ {
+		out = append(out, all[k*len(all)/n])
+	}
+	return out
 }
 
 // mutants picks up to n functions with a non-empty body, evenly by
@@ -227,17 +291,10 @@ func mutants(dir string, n int) ([]mutant, error) {
 			if fd.Recv != nil && len(fd.Recv.List) > 0 {
 				name = recvName(fd.Recv.List[0].Type) + "." + name
 			}
-			all = append(all, mutant{file: filepath.Base(f), name: name, at: fset.Position(fd.Body.Lbrace).Offset + 1})
+			all = append(all, mutant{file: filepath.Base(f), name: name, at: fset.Position(fd.Body.Lbrace).Offset + 1, text: mutantMark})
 		}
 	}
-	if len(all) <= n {
-		return all, nil
-	}
-	out := make([]mutant, 0, n)
-	for k := 0; k < n; k++ {
-		out = append(out, all[k*len(all)/n])
-	}
-	return out, nil
+	return spread(all, n), nil
 }
 
 func hasBuildConstraint(f *ast.File) bool {
@@ -266,12 +323,12 @@ func recvName(e ast.Expr) string {
 }
 
 func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, scores []score, verbose bool) error {
-	path := filepath.Join(repo, pkg, m.file)
+	path := filepath.Join(repo, lang.dir(pkg), m.file)
 	orig, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	mutated := slices.Concat(orig[:m.at], []byte(mutantMark), orig[m.at:])
+	mutated := slices.Concat(orig[:m.at], []byte(m.text), orig[m.at:])
 	if err := os.WriteFile(path, mutated, 0o644); err != nil {
 		return err
 	}
@@ -339,20 +396,21 @@ func predict(repo, bin, pkg string, depth int) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	var r struct {
-		Tests []struct{ Label, File string }
-	}
+	var r struct{ Tests []predictedTest }
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		return nil, fmt.Errorf("affected-tests output: %v", err)
 	}
 	got := map[string]bool{}
 	for _, t := range r.Tests {
-		if filepath.ToSlash(filepath.Dir(t.File)) == pkg {
-			got[strings.TrimSuffix(strings.TrimPrefix(t.Label, "."), "()")] = true
+		if name := lang.testName(pkg, t); name != "" {
+			got[name] = true
 		}
 	}
 	return got, nil
 }
+
+// predictedTest is one row of affected-tests --json.
+type predictedTest struct{ Label, Qualified, File string }
 
 // result is one package's test outcome, top-level tests only.
 type result struct {
@@ -364,7 +422,14 @@ type result struct {
 // outcomes are the cached test outcomes, by cacheKey.
 var outcomes = map[string]result{}
 
+// corpusTag tells apart packages of the same path in different corpora
+// (every module has a ".").
+var corpusTag string
+
 func cacheKey(pkg, what string) string {
+	if corpusTag != "" {
+		pkg = corpusTag + ":" + pkg
+	}
 	return runtime.Version() + " " + pkg + " " + what
 }
 
@@ -374,7 +439,7 @@ func cachedRun(repo, pkg, what string) (result, error) {
 	if r, ok := outcomes[cacheKey(pkg, what)]; ok {
 		return r, nil
 	}
-	r, err := testsThatRun(repo, pkg)
+	r, err := lang.run(repo, pkg)
 	if err == nil {
 		outcomes[cacheKey(pkg, what)] = r
 	}

@@ -40,6 +40,7 @@ func (Extractor) Extract(f *extract.File) error {
 		frames: w.frames[:0], vars: w.vars[:0], tparams: w.tparams[:0],
 		shadowed: w.shadowed[:0], fields: w.fields, relKeys: w.relKeys[:0],
 		asserts: w.asserts[:0], params: w.params[:0], imported: w.imported[:0],
+		valueOwner: -1,
 	}
 	w.prescan()
 	w.walk()
@@ -69,6 +70,7 @@ const (
 	roleTypeConv
 	roleBindLeft   // range_clause, receive_statement: names on the left are locals
 	roleTypeSwitch // type_switch_statement: its alias is a local
+	roleValues     // argument_list, return_statement, literal_value, assignment_statement: function values (values.go)
 	roleError      // ERROR nodes, so the walk tests for them in the same lookup
 )
 
@@ -144,6 +146,11 @@ func newKinds(g *extract.Grammar) *kinds {
 		"range_clause":               roleBindLeft,
 		"receive_statement":          roleBindLeft,
 		"type_switch_statement":      roleTypeSwitch,
+		"argument_list":              roleValues,
+		"return_statement":           roleValues,
+		"literal_value":              roleValues,
+		"assignment_statement":       roleValues,
+		"composite_literal":          roleValues,
 	}
 	k.refKinds = new(extract.KindTable)
 	for _, id := range []extract.KindID{k.typeArgs, k.typeIdent, k.qualifiedType, errorKind} {
@@ -221,6 +228,11 @@ type walker struct {
 	relKeys []abi.Relation // references already reported for relFrom
 
 	asserts []assertion
+
+	// valueOwner is the package variable whose initializer ends before
+	// node valueOwnerEnd (-1: the file), see packageValues.
+	valueOwner    int32
+	valueOwnerEnd extract.Node
 }
 
 // text is n's source text, a substring of the source ("" for None).
@@ -392,12 +404,16 @@ func (w *walker) walk() {
 			i++
 		case roleBindLeft:
 			w.bindLocals(t.Child(i, k.fLeft))
+			w.valueRef(t.Child(i, k.fRight)) // range tests: a package table
 			i++
 		case roleTypeSwitch:
 			w.bindLocals(t.Child(i, k.fAlias))
 			i++
 		case roleCall:
 			w.call(i)
+			i++
+		case roleValues:
+			w.values(i)
 			i++
 		case roleTypeConv:
 			w.genericCall(i)
@@ -774,10 +790,13 @@ func (w *walker) varDecl(decl extract.Node) {
 	k := w.k
 	w.eachSpec(decl, k.varSpec, func(spec extract.Node) {
 		if len(w.frames) > 0 {
+			w.valueList(w.t.Child(spec, k.fValue))
 			w.bindVarSpec(spec)
 			return
 		}
+		first := len(w.f.Symbols())
 		w.valueSymbols(decl, spec, "variable")
+		w.packageValues(spec, first)
 		w.checkAssertion(spec)
 	})
 }
@@ -858,6 +877,7 @@ func (w *walker) bindLocals(list extract.Node) {
 func (w *walker) shortVar(n extract.Node) {
 	t, k := w.t, w.k
 	left, right := t.Child(n, k.fLeft), t.Child(n, k.fRight)
+	w.valueList(right)
 	if left == extract.None {
 		return
 	}

@@ -94,11 +94,15 @@ const (
 	CtxField         RelationContext = "field"
 	CtxGenericArg    RelationContext = "generic_arg"
 	CtxAttribute     RelationContext = "attribute" // an annotation or decorator naming the type
+	// CtxValue: a function or method named as a value (passed, returned,
+	// assigned, put in a literal), not called there; Target is resolved
+	// like a call's name ("f", "pkg.F") and linked as a reference.
+	CtxValue RelationContext = "value"
 )
 
 // RelationContexts lists every fixed relation context (ForType makes the
 // one open-ended form).
-var RelationContexts = []RelationContext{CtxNone, CtxParameterType, CtxReturnType, CtxField, CtxGenericArg, CtxAttribute}
+var RelationContexts = []RelationContext{CtxNone, CtxParameterType, CtxReturnType, CtxField, CtxGenericArg, CtxAttribute, CtxValue}
 
 // ctxForPrefix starts the ForType context.
 const ctxForPrefix = "for:"

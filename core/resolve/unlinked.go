@@ -1,0 +1,87 @@
+package resolve
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
+
+// Unlinked member calls. A call on a receiver whose type neither the
+// plugin nor the resolver knows (cf.sections(), where cf came from a
+// helper) links nothing, so the method it most likely runs shows no
+// caller from there. Guessing an edge would be wrong as often as right;
+// saying nothing makes "0 callers" read as "unused". So the caller's node
+// records, under "unlinked_calls", the names of such calls that some
+// method in the same language family declares: tools can then say "N
+// functions call .sections() on a receiver of unknown type", and test
+// selection can keep the tests that do.
+
+// maxUnlinkedPerNode bounds one node's list; a longer list is cut at the
+// first names in sorted order, and the node says so.
+const maxUnlinkedPerNode = 64
+
+// noteUnlinked records call c of f as an unlinked member call when a
+// method of that name exists in the family.
+func (r *resolver) noteUnlinked(f *fileInfo, c *abi.Call) {
+	if c.Caller < 0 || c.Receiver == "" {
+		return
+	}
+	if r.methodsByName == nil {
+		r.methodsByName = r.indexMethodsByName()
+	}
+	if len(r.methodsByName[f.Family][c.Name]) == 0 {
+		return
+	}
+	if r.unlinked == nil {
+		r.unlinked = map[int32][]string{}
+	}
+	caller := f.first + c.Caller
+	r.unlinked[caller] = append(r.unlinked[caller], c.Name)
+}
+
+// recordUnlinked writes every caller's unlinked call names, sorted and
+// deduplicated, onto its node.
+func (r *resolver) recordUnlinked() {
+	if len(r.unlinked) == 0 {
+		return
+	}
+	byID := make(map[string][]string, len(r.unlinked))
+	for s, names := range r.unlinked {
+		slices.Sort(names)
+		names = slices.Compact(names)
+		if len(names) > maxUnlinkedPerNode {
+			names = names[:maxUnlinkedPerNode]
+		}
+		byID[r.syms[s].id] = names
+	}
+	for i := range r.nodes {
+		n := &r.nodes[i]
+		names, ok := byID[n.ID]
+		if !ok {
+			continue
+		}
+		if n.Extra == nil {
+			n.Extra = map[string]json.RawMessage{}
+		}
+		raw, _ := json.Marshal(names)
+		n.Extra["unlinked_calls"] = raw
+	}
+}
+
+// indexMethodsByName is family -> method name -> methods.
+func (r *resolver) indexMethodsByName() map[string]map[string][]int32 {
+	out := make(map[string]map[string][]int32)
+	for t, ms := range r.methods {
+		fam := r.files[r.syms[t].file].Family
+		m := out[fam]
+		if m == nil {
+			m = make(map[string][]int32)
+			out[fam] = m
+		}
+		for n, list := range ms {
+			m[n] = append(m[n], list...)
+		}
+	}
+	return out
+}

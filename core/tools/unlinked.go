@@ -1,0 +1,185 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Unlinked member calls (core/resolve/unlinked.go): a caller's node lists,
+// under "unlinked_calls", the names of its calls on receivers whose type
+// is unknown. find_callers reports them next to the linked callers, so a
+// method called only that way never reads as unused, and test selection
+// keeps the tests that make such calls: they may run the method.
+
+// unlinkedIndex maps a method name to the nodes with an unlinked call of
+// that name, in node order, and counts the methods declaring each name.
+type unlinkedIndex struct {
+	callers map[string][]int32
+	methods map[string]int
+}
+
+// unlinkedState is the lazily built index of one snapshot.
+type unlinkedState struct {
+	once sync.Once
+	idx  unlinkedIndex
+}
+
+// maxUnlinkedTargets is how many methods may share a name for an unlinked
+// call of it to count as evidence: __init__ or close are declared by so
+// many types that such a call says nothing about any one of them.
+const maxUnlinkedTargets = 4
+
+func (s *snapshot) unlinkedIdx() unlinkedIndex {
+	s.unlinked.once.Do(func() {
+		idx := unlinkedIndex{callers: map[string][]int32{}, methods: map[string]int{}}
+		for i := range s.g.Nodes {
+			if isMethodKind(s.g.Nodes[i].Kind) {
+				idx.methods[bareName(s.g.Nodes[i].Label)]++
+			}
+			raw, ok := s.g.Nodes[i].Extra["unlinked_calls"]
+			if !ok {
+				continue
+			}
+			var names []string
+			if json.Unmarshal(raw, &names) != nil {
+				continue
+			}
+			for _, n := range names {
+				idx.callers[n] = append(idx.callers[n], int32(i))
+			}
+		}
+		s.unlinked.idx = idx
+	})
+	return s.unlinked.idx
+}
+
+// unlinkedCallers returns the nodes calling method i's name on a receiver
+// of unknown type; nil when i is not a method or too many methods share
+// its name for such a call to point at it.
+func (s *snapshot) unlinkedCallers(i int32) []int32 {
+	if !isMethodKind(s.x.Node(i).Kind) {
+		return nil
+	}
+	idx, name := s.unlinkedIdx(), bareName(s.x.Node(i).Label)
+	if idx.methods[name] > maxUnlinkedTargets {
+		return nil
+	}
+	return idx.callers[name]
+}
+
+func isMethodKind(kind string) bool {
+	return kind == "method" || kind == "constructor" || kind == "property"
+}
+
+// maxUnlinkedShown bounds the unlinked callers find_callers names.
+const maxUnlinkedShown = 5
+
+// unlinkedNote is find_callers' line about unlinked callers of i, with
+// the seeds' own nodes left out; "" when there are none.
+func (s *snapshot) unlinkedNote(i int32, isSeed func(int32) bool) string {
+	var callers []int32
+	for _, c := range s.unlinkedCallers(i) {
+		if !isSeed(c) {
+			callers = append(callers, c)
+		}
+	}
+	if len(callers) == 0 {
+		return ""
+	}
+	slices.SortFunc(callers, s.byDegree)
+	names := make([]string, 0, maxUnlinkedShown)
+	for _, c := range callers[:min(len(callers), maxUnlinkedShown)] {
+		names = append(names, s.qualified(c))
+	}
+	more := ""
+	if n := len(callers) - len(names); n > 0 {
+		more = fmt.Sprintf(" (+%d more)", n)
+	}
+	return fmt.Sprintf("%d function(s) call .%s() on a receiver of unknown type, not linked, and may run it: %s%s",
+		len(callers), sanitize(bareName(s.x.Node(i).Label)), strings.Join(names, ", "), more)
+}
+
+// unlinkedHits continues test selection's walk from the unlinked callers
+// of every method among the seeds and hits, spending what is left of
+// depth; each such caller is one hop further than the method.
+func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
+	seen := map[int32]bool{}
+	starts := make([]impactHit, 0, len(seeds)+len(hits))
+	for _, sd := range seeds {
+		seen[sd] = true
+		starts = append(starts, impactHit{node: sd})
+	}
+	for _, h := range hits {
+		seen[h.node] = true
+		starts = append(starts, h)
+	}
+	var out []impactHit
+	for _, st := range starts {
+		if st.depth >= depth {
+			continue
+		}
+		via := fmt.Sprintf("calls .%s() (receiver type unknown)", bareName(s.x.Node(st.node).Label))
+		var from []int32
+		for _, c := range s.unlinkedCallers(st.node) {
+			if !seen[c] {
+				seen[c] = true
+				from = append(from, c)
+				out = append(out, impactHit{node: c, depth: st.depth + 1, via: via})
+			}
+		}
+		for _, h := range s.reverseImpact(from, rels, depth-st.depth-1) {
+			if !seen[h.node] {
+				seen[h.node] = true
+				out = append(out, impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: h.via + " (" + via + ")"})
+			}
+		}
+	}
+	return out
+}
+
+// maxPrivateClosure bounds the private helpers one seed's closure adds.
+const maxPrivateClosure = 256
+
+// privateClosure returns the callers a change to seeds reaches through
+// private helpers of the same directory, and the first non-private
+// callers above them: a private function runs only when something of its
+// own package calls it, so for test selection the hops inside a package's
+// private helpers (textwrap's _split ← _split_chunks ← wrap) spend no
+// depth — depth counts from the package's surface. Seeds themselves are
+// not returned.
+func (s *snapshot) privateClosure(seeds []int32, rels []bool) []int32 {
+	seen := map[int32]bool{}
+	for _, sd := range seeds {
+		seen[sd] = true
+	}
+	var out []int32
+	frontier := slices.Clone(seeds)
+	for len(frontier) > 0 && len(out) < maxPrivateClosure*len(seeds) {
+		var next []int32
+		for _, u := range frontier {
+			n := s.x.Node(u)
+			if n.Visibility != "private" || !isCallable(n.Kind) {
+				continue
+			}
+			dir := path.Dir(n.SourceFile)
+			for _, e := range s.x.In(u) {
+				if !rels[s.p.relID[e]] {
+					continue
+				}
+				src, _ := s.x.Ends(e)
+				if seen[src] || !isCallable(s.x.Node(src).Kind) || path.Dir(s.x.Node(src).SourceFile) != dir {
+					continue
+				}
+				seen[src] = true
+				out = append(out, src)
+				next = append(next, src)
+			}
+		}
+		frontier = next
+	}
+	return out
+}
