@@ -2,6 +2,7 @@ package main
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -67,16 +68,24 @@ func (p *project) importKeys(dir, spec string) []string {
 	return p.packageKeys(keys, spec)
 }
 
-// probe appends the paths specifier path target may name.
+// probe appends the paths specifier path target may name, in Node's and
+// TypeScript's order: the path itself, then with each extension, then its
+// index file with each, then (for "./x.js" written for x.ts) its
+// extension swapped for each. A target that already ends in one of those
+// extensions is a file name: "x.js.ts" and "x.js/index.ts" are not tried,
+// which keeps an import's keys well under the host's bound of 64.
 func probe(keys []string, target string) []string {
 	keys = addKey(keys, target)
-	for _, e := range probeExts {
-		keys = addKey(keys, target+e)
+	ext := path.Ext(target)
+	if !slices.Contains(probeExts, ext) {
+		for _, e := range probeExts {
+			keys = addKey(keys, target+e)
+		}
+		for _, e := range probeExts {
+			keys = addKey(keys, target+"/index"+e)
+		}
 	}
-	for _, e := range probeExts {
-		keys = addKey(keys, target+"/index"+e)
-	}
-	if trimmed := strings.TrimSuffix(target, path.Ext(target)); trimmed != target {
+	if trimmed := strings.TrimSuffix(target, ext); trimmed != target {
 		for _, e := range probeExts {
 			keys = addKey(keys, trimmed+e)
 		}

@@ -68,10 +68,11 @@ func TestImportKeys(t *testing.T) {
 	}{
 		{"relative", "classic", "./schemas", []string{"classic/schemas", "classic/schemas.ts", "classic/schemas.tsx", "classic/schemas.d.ts", "classic/schemas.js"}, false},
 		{"folder index", "classic", "../core", []string{"core", "core.ts", "core.tsx", "core.d.ts", "core.js", "core.jsx", "core.mjs", "core.cjs", "core.mts", "core.cts", "core/index.ts"}, false},
-		{".js written for .ts", ".", "./util.js", []string{"util.js", "util.js.ts"}, false},
+		{".js written for .ts", ".", "./util.js", []string{"util.js", "util.ts", "util.tsx"}, false},
+		{"another extension", ".", "./jquery.min", []string{"jquery.min", "jquery.min.ts"}, false},
 		{"outside the tree", ".", "../x", nil, true},
 		{"self-reference through exports", "classic", "zod/v4/core", []string{"core/index.ts"}, false},
-		{"exports pattern", "classic", "zod/dist/core", []string{"core/index.js", "core/index.js.ts"}, false},
+		{"exports pattern", "classic", "zod/dist/core", []string{"core/index.js", "core/index.ts"}, false},
 		{"not exported", "classic", "zod/src/v4/core", nil, true},
 		{"package of the tree by main", ".", "@zod/classic", []string{"classic/lib/index.js"}, false},
 		{"tsconfig paths", ".", "@core/util", []string{"core/util", "core/util.ts"}, false},
@@ -91,8 +92,11 @@ func TestImportKeys(t *testing.T) {
 		}
 	}
 	// Trimmed-extension candidates follow the exact ones.
-	if got := probe(nil, "a/x.js"); !contains(got, "a/x.ts") || indexOf(got, "a/x.ts") < indexOf(got, "a/x.js/index.ts") {
-		t.Errorf("probe(a/x.js) = %q: want a/x.ts after the exact candidates", got)
+	if got := probe(nil, "a/x"); indexOf(got, "a/x/index.ts") < indexOf(got, "a/x.cts") || len(got) != 19 {
+		t.Errorf("probe(a/x) = %q: want the 9 extensions, then the 9 index files", got)
+	}
+	if got := probe(nil, "a/x.js"); len(got) != 9 || indexOf(got, "a/x.ts") != 1 {
+		t.Errorf("probe(a/x.js) = %q: want the file, then its extension swapped", got)
 	}
 }
 
