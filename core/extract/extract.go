@@ -132,6 +132,9 @@ type Summary struct {
 	// Go is the Go project the root was resolved in (nil: no Go files,
 	// or no go.mod or GOPATH layout to say where they are imported from).
 	Go *GoProject
+	// Projects are the lines the plugins' project entry points answered
+	// ("go: module …"): which project each resolved the root in.
+	Projects []string
 	// Python is the package the root is inside its Python project (nil:
 	// no Python files, or the root is its own source root).
 	Python *PyProject
@@ -261,6 +264,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	rootKey := rootDigestKey(goRoot, pyRoot)
 	quick := quickDigest(buildID(), rootKey, goMods, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
+		sum.Projects = projectLines(projects.summaries(routed, prev))
 		// Every file as it was when the graph was made: not even the
 		// facts cache is read.
 		return keepGraph(ctx, out, key, sum, prev, nil, nil, false, routed, quick, phase, start)
@@ -314,6 +318,8 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if projects.run(ctx, jobs, sum) {
 		quick += "!" // the next run must not keep a graph made without project info
 	}
+	summaries := projects.summaries(routed, prev)
+	sum.Projects = projectLines(summaries)
 	if err := runJobs(ctx, opts, repo, jobs, cache, &sum.Workers); err != nil {
 		return nil, err
 	}
@@ -328,7 +334,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	// Assemble in path order; failed files are reported, not graphed.
-	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins, Root: root}
+	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins, Root: root, Projects: nonEmpty(summaries)}
 	var files []resolve.File
 	var cached []cachedFile
 	var failed []Skip      // files whose extraction failed
@@ -842,4 +848,18 @@ func readGoModule(repo *os.Root, rel string) string {
 		return ""
 	}
 	return parseGoModule(data)
+}
+
+// nonEmpty is m without its empty entries (nil when none is left).
+func nonEmpty(m map[string][]string) map[string][]string {
+	var out map[string][]string
+	for k, v := range m {
+		if len(v) > 0 {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }

@@ -161,6 +161,7 @@ func (s *Summary) ProjectLines() []string {
 	if s.Go != nil {
 		lines = append(lines, s.Go.String())
 	}
+	lines = append(lines, s.Projects...)
 	if s.Python != nil {
 		lines = append(lines, s.Python.String())
 	}

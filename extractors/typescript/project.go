@@ -94,15 +94,22 @@ type tsPath struct {
 type project struct {
 	Packages []npmPackage `json:"packages,omitempty"`
 	Configs  []tsConfig   `json:"configs,omitempty"`
-	// Summary says which package encloses the root; Warnings name the
-	// metadata that could not be read.
-	Summary  string   `json:"summary,omitempty"`
-	Warnings []string `json:"warnings,omitempty"`
+	// Summary says which package and configs above the root the root was
+	// resolved in; Warnings name the metadata that could not be read.
+	// Both go to the run's summary, not to the instances.
+	Summary  []string `json:"-"`
+	Warnings []string `json:"-"`
 }
 
 // projectInfo is the entry point (abi.ProjectInput, docs/abi-v2.md).
 func projectInfo(in *abi.ProjectInput) ([]byte, error) {
 	p := readProject(in)
+	for _, l := range p.Summary {
+		extract.ProjectSummary("%s", l)
+	}
+	for _, w := range p.Warnings {
+		extract.ProjectWarning("%s", w)
+	}
 	return json.Marshal(p)
 }
 
@@ -136,8 +143,8 @@ func readProject(in *abi.ProjectInput) *project {
 				workspace = ancestor(in.Root, levels)
 			}
 		case tsconfigJSON, jsconfigJSON:
-			if inside, ok := rootInside(in.Root, levels); ok {
-				p.addConfig(f, place{Inside: inside})
+			if inside, ok := rootInside(in.Root, levels); ok && p.addConfig(f, place{Inside: inside}) {
+				p.Summary = append(p.Summary, fmt.Sprintf("%s above the root: %s (paths, baseUrl)", base, path.Join(ancestor(in.Root, levels), base)))
 			}
 		}
 	}
@@ -162,27 +169,30 @@ func readProject(in *abi.ProjectInput) *project {
 	}
 	if enclosing != nil {
 		p.Packages = append(p.Packages, *enclosing)
-		p.Summary = fmt.Sprintf("npm: package %q (package.json above the root: %s), root is its %s",
+		line := fmt.Sprintf("package %q (package.json above the root: %s), root is its %s",
 			enclosing.Name, path.Join(ancestor(in.Root, enclosingLevels), packageJSON), enclosing.Inside)
 		if workspace != "" {
-			p.Summary += "; workspace root " + workspace
+			line += "; workspace root " + workspace
 		}
+		p.Summary = append([]string{line}, p.Summary...)
 	}
 	return p
 }
 
-// addConfig reads a tsconfig.json; one that does not parse is a warning.
-func (p *project) addConfig(f abi.ProjectFile, at place) {
+// addConfig reads a tsconfig.json and reports whether it maps
+// specifiers; one that does not parse is a warning.
+func (p *project) addConfig(f abi.ProjectFile, at place) bool {
 	c, err := parseTSConfig(f.Data)
 	if err != nil {
 		p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %v; its \"paths\" do not resolve imports (fix the file)", f.Path, err))
-		return
+		return false
 	}
 	if c.BaseURL == "" && len(c.Paths) == 0 {
-		return
+		return false
 	}
 	c.place = at
 	p.Configs = append(p.Configs, c)
+	return true
 }
 
 // aboveNearestFirst are the files above the root, the nearest first (by

@@ -26,7 +26,11 @@ func workspace() *abi.ProjectInput {
 
 func TestProjectInfo(t *testing.T) {
 	p := readProject(workspace())
-	if want := `npm: package "zod" (package.json above the root: /ws/packages/zod/package.json), root is its src/v4; workspace root /ws`; p.Summary != want {
+	want := []string{
+		`package "zod" (package.json above the root: /ws/packages/zod/package.json), root is its src/v4; workspace root /ws`,
+		`tsconfig.json above the root: /ws/packages/zod/tsconfig.json (paths, baseUrl)`,
+	}
+	if !reflect.DeepEqual(p.Summary, want) {
 		t.Errorf("summary = %q, want %q", p.Summary, want)
 	}
 	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "mini/package.json") {
@@ -52,8 +56,14 @@ func TestProjectInfo(t *testing.T) {
 		t.Error("project info differs between two runs")
 	}
 	var back project
+	p.Summary, p.Warnings = nil, nil // for the run's summary, not the instances
 	if err := json.Unmarshal(info, &back); err != nil || !reflect.DeepEqual(&back, p) {
 		t.Errorf("info does not decode to the project: %v", err)
+	}
+	// The lines reach the host in the project output.
+	out, err := extract.RunProjectOutput(projectInfo, workspace())
+	if err != nil || !reflect.DeepEqual(out.Summary, want) || len(out.Warnings) != 1 {
+		t.Errorf("project output = %+v, %v; want the summary lines and one warning", out, err)
 	}
 }
 
