@@ -134,11 +134,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/synql
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFacts$$' -fuzztime $(FUZZTIME) ./core/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzReadManifest$$' -fuzztime $(FUZZTIME) ./core/extract
-	$(GO) test -run '^$$' -fuzz '^FuzzParsePackageJSON$$' -fuzztime $(FUZZTIME) ./core/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzProject$$' -fuzztime $(FUZZTIME) ./extractors/typescript
 	$(GO) test -run '^$$' -fuzz '^FuzzTerminal$$' -fuzztime $(FUZZTIME) ./core/textsafe
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFacts$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFileInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTypeRef$$' -fuzztime $(FUZZTIME) ./sdk/abi
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeProjectOutput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeProjectInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDocAbove$$' -fuzztime $(FUZZTIME) ./sdk/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./sdk/trees

@@ -227,7 +227,7 @@ func TestExtractFolderOfNPMWorkspace(t *testing.T) {
 		t.Errorf("a workspace package's import of another does not link; calls:\n%s", strings.Join(all, "\n"))
 	}
 	out := run(t, ws, false, "extract", "--out", filepath.Join(outs, "folder"), "packages/zod/src/v4")
-	want := fmt.Sprintf(`project: npm: package "zod" (package.json above the root: %s), root is its src/v4; workspace root %s`, filepath.Join(ws, "packages/zod/package.json"), ws)
+	want := fmt.Sprintf(`project: typescript: package "zod" (package.json above the root: %s), root is its src/v4; workspace root %s`, filepath.Join(ws, "packages/zod/package.json"), ws)
 	if !strings.Contains(out, want) {
 		t.Errorf("summary does not say which package it used; want %q in:\n%s", want, out)
 	}

@@ -132,12 +132,12 @@ type Summary struct {
 	// Go is the Go project the root was resolved in (nil: no Go files,
 	// or no go.mod or GOPATH layout to say where they are imported from).
 	Go *GoProject
+	// Projects are the lines the plugins' project entry points answered
+	// ("go: module …"): which project each resolved the root in.
+	Projects []string
 	// Python is the package the root is inside its Python project (nil:
 	// no Python files, or the root is its own source root).
 	Python *PyProject
-	// JS is the npm package enclosing the root (nil: no JavaScript or
-	// TypeScript files, or no package.json above the root).
-	JS *JSProject
 }
 
 // WorkerTime splits the parse+extract phase's worker time by stage, summed
@@ -236,7 +236,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	sum.IgnoredCount, sum.PrunedDirs = walked.IgnoredCount, walked.PrunedDirs
 	for _, s := range walked.Skipped {
-		if (path.Base(s.Rel) == packageJSON || projects.wants(s.Rel)) && match(s.Rel) == nil {
+		if projects.wants(s.Rel) && match(s.Rel) == nil {
 			continue // read as project metadata only, never a source file
 		}
 		sum.Skipped = append(sum.Skipped, Skip{Path: s.Rel, Reason: string(s.Reason), Detail: s.Detail})
@@ -258,16 +258,13 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	projects.collect(repo, root, walked.Files, sum)
-	routed, goMods, packageJSONs := routeFiles(repo, walked.Files, match, sum, projects)
+	routed, goMods := routeFiles(repo, walked.Files, match, sum, projects)
 	goRoot := goRootImportPath(root, routed, sum)
 	pyRoot := pyRootPackage(root, routed, sum)
-	var jsPkgs []resolve.JSPackage
-	if hasFamily(routed, ecmaFamily) {
-		jsPkgs, sum.JS = jsPackagesOf(repo, root, packageJSONs, sum)
-	}
-	rootKey := rootDigestKey(goRoot, pyRoot, jsPkgs)
+	rootKey := rootDigestKey(goRoot, pyRoot)
 	quick := quickDigest(buildID(), rootKey, goMods, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
+		sum.Projects = projectLines(projects.summaries(routed, prev))
 		// Every file as it was when the graph was made: not even the
 		// facts cache is read.
 		return keepGraph(ctx, out, key, sum, prev, nil, nil, false, routed, quick, phase, start)
@@ -321,6 +318,8 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if projects.run(ctx, jobs, sum) {
 		quick += "!" // the next run must not keep a graph made without project info
 	}
+	summaries := projects.summaries(routed, prev)
+	sum.Projects = projectLines(summaries)
 	if err := runJobs(ctx, opts, repo, jobs, cache, &sum.Workers); err != nil {
 		return nil, err
 	}
@@ -335,7 +334,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	// Assemble in path order; failed files are reported, not graphed.
-	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins, Root: root}
+	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins, Root: root, Projects: nonEmpty(summaries)}
 	var files []resolve.File
 	var cached []cachedFile
 	var failed []Skip      // files whose extraction failed
@@ -406,7 +405,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, PythonRootPackage: pyRoot, JSPackages: jsPkgs})
+	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, PythonRootPackage: pyRoot})
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}
@@ -557,7 +556,8 @@ func keepGraph(ctx context.Context, out *outDir, key sealKey, sum *Summary, prev
 }
 
 // walkInputs lists the files a run reads: sources some plugin takes and
-// the project files (go.mod, package.json) resolution needs.
+// the project files (go.mod, and what the plugins' [project] lists)
+// resolution needs.
 func walkInputs(root string, match func(string) *Language, projects *projectRun) (*discover.Result, error) {
 	return discover.Walk(root, discover.Options{Match: func(rel string) bool {
 		return match(rel) != nil || isV1ProjectFile(rel) || projects.wants(rel)
@@ -568,22 +568,15 @@ func walkInputs(root string, match func(string) *Language, projects *projectRun)
 // v1 plugins (docs/abi-v2.md, "Migration status").
 func isV1ProjectFile(rel string) bool {
 	b := path.Base(rel)
-	return b == "go.mod" || b == packageJSON
+	return b == "go.mod"
 }
 
 // routeFiles gives each walked file its language (files no plugin takes
 // are left out, too-large ones skipped into sum) and collects the project
-// files resolution reads: go.mod module paths by directory and the
-// package.json files.
-func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Language, sum *Summary, projects *projectRun) (routed []*job, goMods map[string]string, packageJSONs []discover.File) {
+// files resolution reads: go.mod module paths by directory.
+func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Language, sum *Summary, projects *projectRun) (routed []*job, goMods map[string]string) {
 	goMods = map[string]string{}
 	for _, f := range walked {
-		if path.Base(f.Rel) == packageJSON {
-			packageJSONs = append(packageJSONs, f)
-			if match(f.Rel) == nil {
-				continue
-			}
-		}
 		if path.Base(f.Rel) == "go.mod" {
 			if mod := readGoModule(repo, f.Real); mod != "" {
 				goMods[path.Dir(f.Rel)] = mod
@@ -603,7 +596,7 @@ func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Langu
 		}
 		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256 + projects.keySuffix(lang)})
 	}
-	return routed, goMods, packageJSONs
+	return routed, goMods
 }
 
 type job struct {
@@ -855,4 +848,18 @@ func readGoModule(repo *os.Root, rel string) string {
 		return ""
 	}
 	return parseGoModule(data)
+}
+
+// nonEmpty is m without its empty entries (nil when none is left).
+func nonEmpty(m map[string][]string) map[string][]string {
+	var out map[string][]string
+	for k, v := range m {
+		if len(v) > 0 {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }

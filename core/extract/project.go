@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path"
@@ -9,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/synaptic-graph/synaptic/core/resolve"
 	"github.com/synaptic-graph/synaptic/core/safefile"
 )
 
@@ -163,11 +161,9 @@ func (s *Summary) ProjectLines() []string {
 	if s.Go != nil {
 		lines = append(lines, s.Go.String())
 	}
+	lines = append(lines, s.Projects...)
 	if s.Python != nil {
 		lines = append(lines, s.Python.String())
-	}
-	if s.JS != nil {
-		lines = append(lines, s.JS.String())
 	}
 	return lines
 }
@@ -274,17 +270,13 @@ func pyRootPackage(root string, routed []*job, sum *Summary) string {
 }
 
 // rootDigestKey is what the inputs digest records of the root's place in
-// its projects; without a Python package or npm packages it is the Go
-// import path alone, as before those were found, so existing caches stay
-// valid.
-func rootDigestKey(goRoot, pyPackage string, js []resolve.JSPackage) string {
+// its projects; without a Python package it is the Go import path alone,
+// as before that was found, so existing caches stay valid. (A plugin's
+// project info is in its files' cache keys.)
+func rootDigestKey(goRoot, pyPackage string) string {
 	key := goRoot
 	if pyPackage != "" {
 		key += "\x00python=" + pyPackage
-	}
-	if len(js) > 0 {
-		b, _ := json.Marshal(js) // plain strings and slices: cannot fail
-		key += "\x00npm=" + string(b)
 	}
 	return key
 }

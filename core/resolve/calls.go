@@ -172,10 +172,10 @@ func isNamed(ref *abi.TypeRef) bool { return len(ref.Steps) == 1 && ref.Steps[0]
 
 // callbackParamType resolves parameter j of a function literal passed as
 // argument i of F, typed by F's declaration, whose parameter i has a
-// function type: operate(init: (source: Observable<T>, subscriber:
-// Subscriber<R>) => void) makes F@0.1 a Subscriber. F may be a class, for
-// new F(…): its constructor declares the parameters. Only v1 facts carry
-// the parameter's type as text; v2 type references name no function types.
+// function type: the plugin parsed it into Param.Callback (ABI v2), so
+// operate(init: (source: Observable<T>, subscriber: Subscriber<R>) =>
+// void) makes [callback_param operate 0 1] a Subscriber. F may be a class,
+// for new F(…): its constructor declares the parameters.
 func (r *resolver) callbackParamType(f *fileInfo, fname string, i, j int) int32 {
 	fn := r.functionNamed(f, fname)
 	if fn < 0 {
@@ -187,92 +187,17 @@ func (r *resolver) callbackParamType(f *fileInfo, fname string, i, j int) int32 
 		return -1
 	}
 	sym := &r.syms[fn]
-	if r.files[sym.file].v2() {
+	if !r.files[sym.file].v2() {
 		return -1
 	}
 	sig := r.files[sym.file].Facts.Symbols[sym.local].Signature
-	if sig == nil || i >= len(sig.Params) {
+	if sig == nil || i >= len(sig.Params) || j >= len(sig.Params[i].Callback) {
 		return -1
 	}
-	return r.declaredTypeIn(sym.file, firstResultType(funcTypeParam(sig.Params[i].Type, j)))
-}
-
-// funcTypeParam returns the type of parameter j of a TypeScript function
-// type as written, "(a: A, b: B<C>) => R" → "B<C>" for j = 1, or "" when
-// typ is no function type, has no parameter j or leaves it untyped.
-func funcTypeParam(typ string, j int) string {
-	typ = strings.TrimSpace(typ)
-	if strings.HasPrefix(typ, "<") { // <T>(x: T) => U
-		end := matching(typ, 0)
-		if end < 0 {
-			return ""
-		}
-		typ = strings.TrimSpace(typ[end+1:])
-	}
-	if !strings.HasPrefix(typ, "(") {
-		return ""
-	}
-	end := matching(typ, 0)
-	if end < 0 || !strings.HasPrefix(strings.TrimSpace(typ[end+1:]), "=>") {
-		return ""
-	}
-	params := splitTop(typ[1:end], ',')
-	if p := strings.TrimSpace(params[0]); strings.HasPrefix(p, "this:") || strings.HasPrefix(p, "this :") {
-		params = params[1:] // a this parameter types this, it takes no argument
-	}
-	if j >= len(params) {
-		return ""
-	}
-	p := strings.TrimPrefix(strings.TrimSpace(params[j]), "...")
-	colon := splitTop(p, ':')
-	if len(colon) < 2 {
-		return ""
-	}
-	return strings.TrimSpace(strings.Join(colon[1:], ":"))
-}
-
-// matching returns the index of the bracket closing the one at s[open],
-// or -1 if it is unbalanced (see bracketStep).
-func matching(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); i++ {
-		var d int
-		d, i = bracketStep(s, i)
-		if depth += d; d < 0 && depth == 0 {
-			return i
-		}
+	if ref := sig.Params[i].Callback[j]; ref != nil && isNamed(ref) {
+		return r.declaredTypeIn(sym.file, ref.Steps[0].Name)
 	}
 	return -1
-}
-
-// splitTop splits s at sep where no bracket is open (see bracketStep).
-func splitTop(s string, sep byte) []string {
-	var out []string
-	depth, from := 0, 0
-	for i := 0; i < len(s); i++ {
-		var d int
-		if d, i = bracketStep(s, i); d == 0 && depth == 0 && s[i] == sep {
-			out = append(out, s[from:i])
-			from = i + 1
-		}
-		depth += d
-	}
-	return append(out, s[from:])
-}
-
-// bracketStep reads s at i for matching and splitTop: +1 for ( [ { <, -1
-// for their closers, 0 otherwise; "=>" (an arrow, no closing '>') is
-// skipped whole, so the index to continue from is returned too.
-func bracketStep(s string, i int) (delta, at int) {
-	switch c := s[i]; {
-	case c == '=' && i+1 < len(s) && s[i+1] == '>':
-		return 0, i + 1
-	case c == '(' || c == '[' || c == '{' || c == '<':
-		return 1, i
-	case c == ')' || c == ']' || c == '}' || c == '>':
-		return -1, i
-	}
-	return 0, i
 }
 
 // functionNamed finds the function a call of name (or "pkg.name") in f

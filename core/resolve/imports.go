@@ -327,20 +327,16 @@ func score(c graph.Confidence) float64 {
 	return c.DefaultScore()
 }
 
-// ecmaFamily is the language family of JavaScript and TypeScript files.
-const ecmaFamily = "ecmascript"
-
-var ecmaExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
-
-// importByPath resolves relative file specifiers (JS/TS and any other
-// family that imports by path).
+// importByPath resolves a v1 plugin's relative specifier ("./x.lua",
+// "../lib/y") to the file at exactly that path; anything else is an
+// external module. An ABI v2 plugin says itself which files an import
+// may name (Import.Keys).
 func (r *resolver) importByPath(ix *importIndex, f *fileInfo, im *abi.Import) {
 	target := int32(-1)
-	switch {
-	case strings.HasPrefix(im.Path, "./") || strings.HasPrefix(im.Path, "../") || im.Path == "." || im.Path == "..":
-		target = ecmaFile(ix, path.Join(f.dir, im.Path))
-	case f.Family == ecmaFamily && len(r.jsPackages) > 0:
-		target = r.jsPackageFile(ix, im.Path)
+	if strings.HasPrefix(im.Path, "./") || strings.HasPrefix(im.Path, "../") {
+		if fi, ok := ix.paths[path.Join(f.dir, im.Path)]; ok {
+			target = fi
+		}
 	}
 	if target < 0 {
 		r.edge(f.id, r.stub(im.Path, "module"), "imports", graph.Extracted, 0, f.Path, im.Line)
@@ -361,13 +357,9 @@ func (r *resolver) importByPath(ix *importIndex, f *fileInfo, im *abi.Import) {
 			}
 			continue
 		}
-		name := n.Name
-		if name == "default" {
-			name = local // a default export is usually defined under the name it is imported as
-		}
-		b := binding{file: target, name: name, sym: -1}
+		b := binding{file: target, name: n.Name, sym: -1}
 		if target >= 0 {
-			b.sym = r.lookupIn(binding{file: target}, name, anyKind)
+			b.sym = r.lookupIn(binding{file: target}, n.Name, anyKind)
 		}
 		f.bind(local, b)
 	}

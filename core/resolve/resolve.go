@@ -67,9 +67,6 @@ type Options struct {
 	// src/shop/billing), so "import shop.billing.x" reaches x.py; "" if
 	// the root is its own source root.
 	PythonRootPackage string
-	// JSPackages are the npm packages of the tree and the one enclosing
-	// the root, for bare specifiers naming them (see JSPackage).
-	JSPackages []JSPackage
 }
 
 // Build resolves files into a canonical graph. files may be in any order.
@@ -77,18 +74,17 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	r := &resolver{
-		files:      make([]fileInfo, len(files)),
-		ids:        make(map[string]bool),
-		pkgs:       make(map[string]*pkgInfo),
-		byFamily:   make(map[string]map[string][]int32),
-		methods:    make(map[int32]map[string][]int32),
-		fields:     make(map[int32]map[string][]int32),
-		bases:      make(map[int32][]int32),
-		dirs:       make(map[string][]int32),
-		goModules:  opts.GoModules,
-		goRoot:     opts.GoRootImportPath,
-		pyRoot:     strings.ReplaceAll(opts.PythonRootPackage, ".", "/"),
-		jsPackages: opts.JSPackages,
+		files:     make([]fileInfo, len(files)),
+		ids:       make(map[string]bool),
+		pkgs:      make(map[string]*pkgInfo),
+		byFamily:  make(map[string]map[string][]int32),
+		methods:   make(map[int32]map[string][]int32),
+		fields:    make(map[int32]map[string][]int32),
+		bases:     make(map[int32][]int32),
+		dirs:      make(map[string][]int32),
+		goModules: opts.GoModules,
+		goRoot:    opts.GoRootImportPath,
+		pyRoot:    strings.ReplaceAll(opts.PythonRootPackage, ".", "/"),
 	}
 	nsyms, nfacts := 0, 0
 	for i := range files {
@@ -194,10 +190,9 @@ type resolver struct {
 	twinsOf    map[int32][]int32
 	stats      Stats
 	// goModules maps a directory holding go.mod to its module path.
-	goModules  map[string]string
-	goRoot     string // import path of "." without a go.mod, or ""
-	pyRoot     string // Python package path of "." ("shop/billing"), or ""
-	jsPackages []JSPackage
+	goModules map[string]string
+	goRoot    string // import path of "." without a go.mod, or ""
+	pyRoot    string // Python package path of "." ("shop/billing"), or ""
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {

@@ -327,25 +327,30 @@ func TestReceiverFromConversion(t *testing.T) {
 // TestReceiverFromImportedCall: f(x).m() with f imported by name (innerFrom(x).subscribe())
 // takes the type f's declaration returns, in f's module.
 func TestReceiverFromImportedCall(t *testing.T) {
+	named := func(n string) *abi.TypeRef { return &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: n}}} }
+	file := func(p string, facts *abi.Facts) File {
+		facts.File.Modules = []string{p}
+		return File{Path: p, Language: "typescript", Family: "ecmascript", ABI: 2, Facts: facts}
+	}
 	files := []File{
-		{Path: "src/Observable.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
+		file("src/Observable.ts", &abi.Facts{
 			Symbols: []abi.Symbol{
 				{Name: "Observable", Kind: "class", Parent: -1, Span: sp(1)},
 				{Name: "subscribe", Kind: "method", Parent: 0, Span: sp(2)},
 			},
-		}},
-		{Path: "src/innerFrom.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
-			Imports: []abi.Import{{Path: "./Observable", Names: []abi.ImportName{{Name: "Observable"}}, Line: 1}},
-			Symbols: []abi.Symbol{{Name: "innerFrom", Kind: "function", Parent: -1, Span: sp(3), Signature: &abi.Signature{Return: "Observable<ObservedValueOf<O>>"}}},
-		}},
-		{Path: "src/audit.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
-			Imports: []abi.Import{{Path: "./innerFrom", Names: []abi.ImportName{{Name: "innerFrom"}}, Line: 1}},
+		}),
+		file("src/innerFrom.ts", &abi.Facts{
+			Imports: []abi.Import{{Path: "./Observable", Keys: []string{"src/Observable", "src/Observable.ts"}, Kind: abi.ImportSymbols, Names: []abi.ImportName{{Name: "Observable"}}, Line: 1}},
+			Symbols: []abi.Symbol{{Name: "innerFrom", Kind: "function", Parent: -1, Span: sp(3), Signature: &abi.Signature{Return: "Observable<ObservedValueOf<O>>", ReturnRef: named("Observable")}}},
+		}),
+		file("src/audit.ts", &abi.Facts{
+			Imports: []abi.Import{{Path: "./innerFrom", Keys: []string{"src/innerFrom", "src/innerFrom.ts"}, Kind: abi.ImportSymbols, Names: []abi.ImportName{{Name: "innerFrom"}}, Line: 1}},
 			Symbols: []abi.Symbol{{Name: "audit", Kind: "function", Parent: -1, Span: sp(3)}},
 			Calls: []abi.Call{
-				{Caller: 0, Name: "subscribe", Receiver: "innerFrom(x)", ReceiverType: "innerFrom()", Line: 4},
-				{Caller: 0, Name: "subscribe", Receiver: "other(x)", ReceiverType: "other()", Line: 5},
+				{Caller: 0, Name: "subscribe", Receiver: "innerFrom(x)", ReceiverRef: &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepResult, Name: "innerFrom"}}}, Line: 4},
+				{Caller: 0, Name: "subscribe", Receiver: "other(x)", ReceiverRef: &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepResult, Name: "other"}}}, Line: 5},
 			},
-		}},
+		}),
 	}
 	g, st := Build(files, Options{})
 	if e, ok := edgeSet(g)["src_audit_audit -calls-> src_observable_observable_subscribe"]; !ok || e.Confidence != graph.Extracted || len(e.Sites) != 0 {
@@ -356,77 +361,63 @@ func TestReceiverFromImportedCall(t *testing.T) {
 	}
 }
 
-func TestFuncTypeParam(t *testing.T) {
-	tests := []struct {
-		typ  string
-		j    int
-		want string
-	}{
-		{"(liftedSource: Observable<T>, subscriber: Subscriber<R>) => (() => void) | void", 0, "Observable<T>"},
-		{"(liftedSource: Observable<T>, subscriber: Subscriber<R>) => (() => void) | void", 1, "Subscriber<R>"},
-		{"(liftedSource: Observable<T>, subscriber: Subscriber<R>) => void", 2, ""},
-		{"<K>(key: K, cb: (e: Event, n: number) => void, m: Map<K, V>) => R", 2, "Map<K, V>"},
-		{"(value: T, index: number) => O", 1, "number"},
-		{"(...args: Args[]) => void", 0, "Args[]"},
-		{"(opt?: Options) => void", 0, "Options"},
-		{"(x) => void", 0, ""},
-		{"Observable<T>", 0, ""},
-		{"(a: A", 0, ""},
-		{"(a: A) | B", 0, ""},
-		{"(this: Observable<T>, subscriber: Subscriber<T>) => TeardownLogic", 0, "Subscriber<T>"},
-		{"(cb: (e: T, i: number) => void, x: Map<K, (v: V) => W>) => R", 1, "Map<K, (v: V) => W>"},
-		{"(cb: (e: T, i: number) => void, x: X) => R", 0, "(e: T, i: number) => void"},
-	}
-	for _, tt := range tests {
-		if got := funcTypeParam(tt.typ, tt.j); got != tt.want {
-			t.Errorf("funcTypeParam(%q, %d) = %q, want %q", tt.typ, tt.j, got, tt.want)
-		}
-	}
-}
-
 // TestReceiverFromCallbackParam: "F@i.j" is parameter j of the function
 // type of F's parameter i, named in F's module.
 func TestReceiverFromCallbackParam(t *testing.T) {
+	named := func(n string) *abi.TypeRef { return &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: n}}} }
+	ref := func(s string) *abi.TypeRef {
+		r, err := abi.ParseTypeRef(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	file := func(p string, facts *abi.Facts) File {
+		facts.File.Modules = []string{p}
+		return File{Path: p, Language: "typescript", Family: "ecmascript", ABI: 2, Facts: facts}
+	}
+	imp := func(key, name string, line uint32) abi.Import {
+		return abi.Import{Path: "./" + key, Keys: []string{"src/" + key + ".ts"}, Kind: abi.ImportSymbols, Names: []abi.ImportName{{Name: name}}, Line: line}
+	}
 	files := []File{
-		{Path: "src/Subscriber.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
+		file("src/Subscriber.ts", &abi.Facts{
 			Symbols: []abi.Symbol{
 				{Name: "Subscriber", Kind: "class", Parent: -1, Span: sp(1)},
 				{Name: "next", Kind: "method", Parent: 0, Span: sp(2)},
-				{Name: "destination", Kind: "field", Parent: 0, Span: sp(3), Signature: &abi.Signature{Return: "Subscriber"}},
+				{Name: "destination", Kind: "field", Parent: 0, Span: sp(3), Signature: &abi.Signature{Return: "Subscriber", ReturnRef: named("Subscriber")}},
 				{Name: "constructor", Kind: "constructor", Parent: 0, Span: sp(4), Signature: &abi.Signature{
-					Params: []abi.Param{{Name: "init", Type: "(this: Subscriber<T>, d: Subscriber<T>) => void"}},
+					Params: []abi.Param{{Name: "init", Type: "(this: Subscriber<T>, d: Subscriber<T>) => void", Callback: []*abi.TypeRef{named("Subscriber")}}},
 				}},
 			},
-		}},
-		{Path: "src/lift.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
-			Imports: []abi.Import{{Path: "./Subscriber", Names: []abi.ImportName{{Name: "Subscriber"}}, Line: 1}},
+		}),
+		file("src/lift.ts", &abi.Facts{
+			Imports: []abi.Import{imp("Subscriber", "Subscriber", 1)},
 			Symbols: []abi.Symbol{{Name: "operate", Kind: "function", Parent: -1, Span: sp(3), Signature: &abi.Signature{
-				Params: []abi.Param{{Name: "init", Type: "(liftedSource: Observable<T>, subscriber: Subscriber<R>) => (() => void) | void"}},
-				Return: "OperatorFunction<T, R>",
+				Params: []abi.Param{{Name: "init", Type: "(liftedSource: Observable<T>, subscriber: Subscriber<R>) => (() => void) | void",
+					Callback: []*abi.TypeRef{named("Observable"), named("Subscriber")}}},
+				Return: "OperatorFunction<T, R>", ReturnRef: named("OperatorFunction"),
 			}}},
-		}},
-		{Path: "src/map.ts", Language: "typescript", Family: "ecmascript", Facts: &abi.Facts{
-			Imports: []abi.Import{
-				{Path: "./lift", Names: []abi.ImportName{{Name: "operate"}}, Line: 1},
-				{Path: "./Subscriber", Names: []abi.ImportName{{Name: "Subscriber"}}, Line: 2},
-			},
+		}),
+		file("src/map.ts", &abi.Facts{
+			Imports: []abi.Import{imp("lift", "operate", 1), imp("Subscriber", "Subscriber", 2)},
 			Symbols: []abi.Symbol{{Name: "map", Kind: "function", Parent: -1, Span: sp(3)}},
 			Calls: []abi.Call{
-				{Caller: 0, Name: "next", Receiver: "subscriber", ReceiverType: "operate@0.1", Line: 4},
-				{Caller: 0, Name: "next", Receiver: "subscriber.destination", ReceiverType: "operate@0.1#destination", Line: 5},
-				{Caller: 0, Name: "next", Receiver: "source", ReceiverType: "operate@0.0", Line: 6}, // Observable: not in the graph
-				{Caller: 0, Name: "next", Receiver: "x", ReceiverType: "operate@1.0", Line: 7},      // no parameter 1
-				{Caller: 0, Name: "next", Receiver: "d", ReceiverType: "Subscriber@0.0", Line: 8},   // new Subscriber((d) => …)
+				{Caller: 0, Name: "next", Receiver: "subscriber", ReceiverRef: ref("operate@0.1"), Line: 4},
+				{Caller: 0, Name: "next", Receiver: "subscriber.destination", ReceiverRef: ref("operate@0.1#destination"), Line: 5},
+				{Caller: 0, Name: "next", Receiver: "source", ReceiverRef: ref("operate@0.0"), Line: 6}, // Observable: not in the graph
+				{Caller: 0, Name: "next", Receiver: "x", ReceiverRef: ref("operate@1.0"), Line: 7},      // no parameter 1
+				{Caller: 0, Name: "next", Receiver: "d", ReceiverRef: ref("Subscriber@0.0"), Line: 8},   // new Subscriber((d) => …)
+				{Caller: 0, Name: "next", Receiver: "e", ReceiverRef: ref("operate@0.2"), Line: 9},      // no callback parameter 2
 			},
-		}},
+		}),
 	}
 	g, st := Build(files, Options{})
 	e, ok := edgeSet(g)["src_map_map -calls-> src_subscriber_subscriber_next"]
 	if !ok || e.Confidence != graph.Extracted || len(e.Sites) != 2 {
 		t.Fatalf("want the three Subscriber.next calls (L4, L5, L8) linked, got %+v (found %v)", e, ok)
 	}
-	if st.Unresolved != 2 {
-		t.Errorf("stats = %+v, want 2 unresolved", st)
+	if st.Unresolved != 3 {
+		t.Errorf("stats = %+v, want 3 unresolved", st)
 	}
 }
 

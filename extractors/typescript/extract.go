@@ -30,6 +30,8 @@ func (Extractor) Extract(f *extract.File) error {
 	}
 	w.reportErrors()
 	w.nextRoutes()
+	fileFacts(f)
+	typeRefs(f.Symbols())
 	f.FillDocs(extract.DocBlockStar)
 	return nil
 }
@@ -1347,7 +1349,7 @@ func (w *walker) emitCall(name, recv, typ string, at extract.Node) {
 	if name == "" {
 		return
 	}
-	w.f.Call(abi.Call{Caller: w.caller, Name: name, Receiver: recv, ReceiverType: typ, Line: w.t.StartLine(at), Col: w.t.StartCol(at)})
+	w.f.Call(abi.Call{Caller: w.caller, Name: name, Receiver: recv, ReceiverType: typ, ReceiverRef: receiverRef(typ), Line: w.t.StartLine(at), Col: w.t.StartCol(at)})
 }
 
 // assign recognises CommonJS definitions: `exports.f = function…`,

@@ -53,6 +53,9 @@ func intakeV2(f *abi.Facts, c *cutter) (lists int) {
 			refs(sig.ReturnRef)
 			for j := range sig.Params {
 				refs(sig.Params[j].TypeRef)
+				for _, r := range sig.Params[j].Callback {
+					refs(r)
+				}
 			}
 		}
 	}

@@ -37,6 +37,10 @@ type Param struct {
 	Type string
 	// TypeRef is Type parsed by the plugin (ABI v2), nil if unknown.
 	TypeRef *TypeRef
+	// Callback: when Type is a function type, its own parameters' types
+	// in order (nil where unknown), what a function literal passed here
+	// receives (ABI v2, callback.go).
+	Callback []*TypeRef
 }
 
 // Signature is a callable's header.
@@ -178,7 +182,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendV2Section(appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f), f)
+	return appendCallbackSection(appendV2Section(appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f), f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -282,6 +286,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	decodeDocSection(d, f)
 	decodeSQLSection(d, f)
 	decodeV2Section(d, f)
+	decodeCallbackSection(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
@@ -319,6 +324,9 @@ func (f *Facts) Validate() error {
 		return err
 	}
 	if err := f.validateSQL(); err != nil {
+		return err
+	}
+	if err := f.validateCallbacks(); err != nil {
 		return err
 	}
 	if err := f.validateV2(); err != nil {

@@ -1,0 +1,246 @@
+//go:build !wasip1
+
+package main
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+// workspace is an npm workspace extracted from one of its package's
+// folders: the project input the host would hand over.
+func workspace() *abi.ProjectInput {
+	return &abi.ProjectInput{Root: "/ws/packages/zod/src/v4", Files: []abi.ProjectFile{
+		{Path: "../../../../package.json", Data: []byte(`{"name":"mono","private":true,"workspaces":["packages/*"]}`)},
+		{Path: "../../package.json", Data: []byte(`{"name":"zod","exports":{".":"./index.js","./v4/core":{"@zod/source":"./src/v4/core/index.ts","import":"./v4/core/index.js"},"./dist/*":"./src/v4/*/index.js"}}`)},
+		{Path: "../../tsconfig.json", Data: []byte("{\n  // paths of the package\n  \"compilerOptions\": {\"baseUrl\": \".\", \"paths\": {\"@core/*\": [\"src/v4/core/*\"],},},\n}")},
+		{Path: "classic/package.json", Data: []byte(`{"name":"@zod/classic","main":"./lib/index.js"}`)},
+		{Path: "mini/package.json", Data: []byte(`{"name":`)},
+	}}
+}
+
+func TestProjectInfo(t *testing.T) {
+	p := readProject(workspace())
+	want := []string{
+		`package "zod" (package.json above the root: /ws/packages/zod/package.json), root is its src/v4; workspace root /ws`,
+		`tsconfig.json above the root: /ws/packages/zod/tsconfig.json (paths, baseUrl)`,
+	}
+	if !reflect.DeepEqual(p.Summary, want) {
+		t.Errorf("summary = %q, want %q", p.Summary, want)
+	}
+	if len(p.Warnings) != 1 || !strings.Contains(p.Warnings[0], "mini/package.json") {
+		t.Errorf("warnings = %q, want one naming mini/package.json", p.Warnings)
+	}
+	names := []string{}
+	for _, pkg := range p.Packages {
+		names = append(names, pkg.Name+"@"+pkg.Dir+pkg.Inside)
+	}
+	if want := []string{"@zod/classic@classic", "zod@src/v4"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("packages = %q, want %q", names, want)
+	}
+	if len(p.Configs) != 1 || p.Configs[0].Inside != "src/v4" || p.Configs[0].BaseURL != "." {
+		t.Errorf("configs = %+v, want the tsconfig two levels up", p.Configs)
+	}
+	// The info is what instances decode, and it is deterministic.
+	info, err := extract.RunProject(projectInfo, workspace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := extract.RunProject(projectInfo, workspace())
+	if string(info) != string(again) {
+		t.Error("project info differs between two runs")
+	}
+	var back project
+	p.Summary, p.Warnings = nil, nil // for the run's summary, not the instances
+	if err := json.Unmarshal(info, &back); err != nil || !reflect.DeepEqual(&back, p) {
+		t.Errorf("info does not decode to the project: %v", err)
+	}
+	// The lines reach the host in the project output.
+	out, err := extract.RunProjectOutput(projectInfo, workspace())
+	if err != nil || !reflect.DeepEqual(out.Summary, want) || len(out.Warnings) != 1 {
+		t.Errorf("project output = %+v, %v; want the summary lines and one warning", out, err)
+	}
+}
+
+// TestImportKeys: the candidate paths of each kind of specifier, in the
+// order Node and TypeScript probe them.
+func TestImportKeys(t *testing.T) {
+	p := readProject(workspace())
+	tests := []struct {
+		name, dir, spec string
+		want            []string // a prefix of the keys
+		none            bool
+	}{
+		{"relative", "classic", "./schemas", []string{"classic/schemas", "classic/schemas.ts", "classic/schemas.tsx", "classic/schemas.d.ts", "classic/schemas.js"}, false},
+		{"folder index", "classic", "../core", []string{"core", "core.ts", "core.tsx", "core.d.ts", "core.js", "core.jsx", "core.mjs", "core.cjs", "core.mts", "core.cts", "core/index.ts"}, false},
+		{".js written for .ts", ".", "./util.js", []string{"util.js", "util.ts", "util.tsx"}, false},
+		{"another extension", ".", "./jquery.min", []string{"jquery.min", "jquery.min.ts"}, false},
+		{"outside the tree", ".", "../x", nil, true},
+		{"self-reference through exports", "classic", "zod/v4/core", []string{"core/index.ts"}, false},
+		{"exports pattern", "classic", "zod/dist/core", []string{"core/index.js", "core/index.ts"}, false},
+		{"not exported", "classic", "zod/src/v4/core", nil, true},
+		{"package of the tree by main", ".", "@zod/classic", []string{"classic/lib/index.js"}, false},
+		{"tsconfig paths", ".", "@core/util", []string{"core/util", "core/util.ts"}, false},
+		{"a dependency", ".", "react", nil, true},
+		{"empty", ".", "", nil, true},
+	}
+	for _, tt := range tests {
+		got := p.importKeys(tt.dir, tt.spec)
+		if tt.none {
+			if len(got) != 0 {
+				t.Errorf("%s: keys = %q, want none", tt.name, got)
+			}
+			continue
+		}
+		if len(got) < len(tt.want) || !reflect.DeepEqual(got[:len(tt.want)], tt.want) {
+			t.Errorf("%s: keys = %q, want them to start with %q", tt.name, got, tt.want)
+		}
+	}
+	// Trimmed-extension candidates follow the exact ones.
+	if got := probe(nil, "a/x"); indexOf(got, "a/x/index.ts") < indexOf(got, "a/x.cts") || len(got) != 19 {
+		t.Errorf("probe(a/x) = %q: want the 9 extensions, then the 9 index files", got)
+	}
+	if got := probe(nil, "a/x.js"); len(got) != 9 || indexOf(got, "a/x.ts") != 1 {
+		t.Errorf("probe(a/x.js) = %q: want the file, then its extension swapped", got)
+	}
+}
+
+func contains(s []string, x string) bool { return indexOf(s, x) >= 0 }
+
+func indexOf(s []string, x string) int {
+	for i, v := range s {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestParseTSConfig(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     tsConfig
+		err      bool
+	}{
+		{"comments and trailing commas", "{/* c */\"compilerOptions\": {\"baseUrl\": \"src\", // here\n\"paths\": {\"@/*\": [\"./*\",],\"x\":[\"y\"]},},}", tsConfig{BaseURL: "src", Paths: []tsPath{{"@/*", []string{"./*"}}, {"x", []string{"y"}}}}, false},
+		{"a comment marker inside a string", `{"compilerOptions": {"baseUrl": "//x/*y*/"}}`, tsConfig{BaseURL: "//x/*y*/"}, false},
+		{"no compilerOptions", `{"extends": "./base.json"}`, tsConfig{}, false},
+		{"paths not an object", `{"compilerOptions": {"paths": ["a"]}}`, tsConfig{}, true},
+		{"not JSON", `{"compilerOptions": `, tsConfig{}, true},
+		{"unterminated comment", `{"a": 1 /*`, tsConfig{}, true},
+	}
+	for _, tt := range tests {
+		got, err := parseTSConfig([]byte(tt.in))
+		if (err != nil) != tt.err || !tt.err && !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: got %+v, %v; want %+v (error %v)", tt.name, got, err, tt.want, tt.err)
+		}
+	}
+}
+
+func TestParsePackageJSON(t *testing.T) {
+	ex := func(sub string, targets ...string) npmExport { return npmExport{sub, targets} }
+	tests := []struct {
+		name, in string
+		want     npmPackage
+		ws, err  bool
+	}{
+		{"entry fields", `{"name":"a","main":"./lib/index.js","types":"./lib/index.d.ts"}`, npmPackage{Name: "a", Main: []string{"./lib/index.js", "./lib/index.d.ts"}}, false, false},
+		{"exports string", `{"name":"a","exports":"./index.js"}`, npmPackage{Name: "a", HasExports: true, Exports: []npmExport{ex(".", "./index.js")}}, false, false},
+		{"exports conditions", `{"name":"a","exports":{"types":"./a.d.ts","import":"./a.mjs"}}`, npmPackage{Name: "a", HasExports: true, Exports: []npmExport{ex(".", "./a.d.ts", "./a.mjs")}}, false, false},
+		{"exports null", `{"name":"a","exports":null}`, npmPackage{Name: "a"}, false, false},
+		{"workspaces", `{"name":"root","workspaces":["packages/*"]}`, npmPackage{Name: "root"}, true, false},
+		{"fields of other types ignored", `{"name":7,"main":["x"],"exports":{"./a":5}}`, npmPackage{HasExports: true, Exports: []npmExport{ex("./a")}}, false, false},
+		{"not an object", `["a"]`, npmPackage{}, false, true},
+		{"too deep", `{"exports":{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":"./x"}}}}}}}}}}`, npmPackage{}, false, true},
+	}
+	for _, tt := range tests {
+		got, ws, err := parsePackageJSON([]byte(tt.in))
+		if (err != nil) != tt.err || !tt.err && (!reflect.DeepEqual(got, tt.want) || ws != tt.ws) {
+			t.Errorf("%s: got %+v ws=%v err=%v; want %+v ws=%v error=%v", tt.name, got, ws, err, tt.want, tt.ws, tt.err)
+		}
+	}
+}
+
+func TestIsTestPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"src/a.test.ts": true, "src/a.spec.js": true, "src/__tests__/a.ts": true, "test/x.js": true,
+		"src/a.ts": false, "spec/a.ts": false, "src/testing.ts": false, "src/contest.ts": false,
+	} {
+		if got := isTestPath(p); got != want {
+			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestCallbackTypes(t *testing.T) {
+	tests := []struct {
+		typ  string
+		want string // callback types joined by ","; "-" for none
+	}{
+		{"(liftedSource: Observable<T>, subscriber: Subscriber<R>) => (() => void) | void", "Observable,Subscriber"},
+		{"<K>(key: K, cb: (e: Event, n: number) => void, m: Map<K, V>) => R", "K,,Map"},
+		{"(value: T, index: number) => O", "T,number"},
+		{"(...args: Args[]) => void", "Args"},
+		{"(opt?: Options) => void", "Options"},
+		{"(x) => void", "-"},
+		{"Observable<T>", "-"},
+		{"(a: A", "-"},
+		{"(a: A) | B", "-"},
+		{"(this: Observable<T>, subscriber: Subscriber<T>) => TeardownLogic", "Subscriber"},
+		{"(cb: (e: T, i: number) => void, x: X) => R", ",X"},
+	}
+	for _, tt := range tests {
+		refs := callbackTypes(tt.typ)
+		got := "-"
+		if refs != nil {
+			var names []string
+			for _, r := range refs {
+				if r == nil {
+					names = append(names, "")
+				} else {
+					names = append(names, r.String())
+				}
+			}
+			got = strings.Join(names, ",")
+		}
+		if got != tt.want {
+			t.Errorf("callbackTypes(%q) = %q, want %q", tt.typ, got, tt.want)
+		}
+	}
+}
+
+func TestResultType(t *testing.T) {
+	for in, want := range map[string]string{
+		"Observable<T>": "Observable", "ns.T": "ns.T", "(T)": "T", "T[]": "T", " Subject ": "Subject",
+		"A | B": "", "(a: A) => B": "", "{ a: A }": "", "A & B": "", "": "",
+	} {
+		if got := resultType(in); got != want {
+			t.Errorf("resultType(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzProject: any metadata the host may hand over gives an answer (or
+// an error), never a panic, and the same answer twice.
+func FuzzProject(f *testing.F) {
+	for _, pf := range workspace().Files {
+		f.Add(pf.Path, pf.Data)
+	}
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		for _, base := range []string{packageJSON, tsconfigJSON} {
+			in := &abi.ProjectInput{Root: "/r/a/b", Files: []abi.ProjectFile{{Path: "../" + base, Data: data}, {Path: "x/" + base, Data: data}}}
+			a, err := extract.RunProject(projectInfo, in)
+			b, _ := extract.RunProject(projectInfo, in)
+			if err != nil || string(a) != string(b) {
+				t.Fatalf("%s: err %v, or two answers differ", base, err)
+			}
+			p := readProject(in)
+			_ = p.importKeys("x", name)
+		}
+	})
+}
