@@ -428,13 +428,13 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	// core while communities are computed on this one.
 	commsSet := make(chan struct{})
 	type written struct {
-		n   int
+		w   *hashingWriter
 		err error
 	}
 	graphDone := make(chan written, 1)
 	go func() {
-		n, err := writeGraph(ctx, out.root, g, func() { <-commsSet })
-		graphDone <- written{n, err}
+		w, err := writeGraph(ctx, out.root, g, func() { <-commsSet })
+		graphDone <- written{w, err}
 	}()
 	// Communities are a pure function of the graph (no memory of earlier
 	// runs), so an incremental run stays byte-identical to a full one.
@@ -447,6 +447,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 	}
 	close(commsSet)
+	sidecar := encodeSidecar(g)
 	phase("communities")
 	sum.Graph, sum.Resolution, sum.Files = g, rs, nfiles
 	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
@@ -487,9 +488,12 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if gw.err != nil {
 		return nil, writeError(ctx, out, GraphFile, gw.err)
 	}
-	n := gw.n
+	n := gw.w.n
 	if repErr != nil {
 		return nil, repErr
+	}
+	if err := writeSidecar(ctx, out.root, <-sidecar, gw.w.header()); err != nil {
+		return nil, writeError(ctx, out, SidecarFile, err)
 	}
 	sum.GraphBytes = n
 	phase("write graph+report")
@@ -790,24 +794,13 @@ func sortSkipped(s []Skip) {
 }
 
 // writeGraph writes graph.json into dir; see graph.WriteStaged for
-// beforeNodes.
-func writeGraph(ctx context.Context, dir *os.Root, g *graph.Graph, beforeNodes func()) (int, error) {
-	var n countingWriter
+// beforeNodes. The writer returned has its size and digest. The writer returned has its size and digest.
+func writeGraph(ctx context.Context, dir *os.Root, g *graph.Graph, beforeNodes func()) (*hashingWriter, error) {
+	n := newHashingWriter()
 	err := writeAtomic(ctx, dir, GraphFile, func(w io.Writer) error {
 		n.w = w
-		return graph.WriteStaged(&n, g, beforeNodes)
+		return graph.WriteStaged(n, g, beforeNodes)
 	})
-	return n.n, err
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int
-}
-
-func (c *countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n += n
 	return n, err
 }
 

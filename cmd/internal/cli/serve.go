@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -145,7 +144,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 	w := &graphWatcher{path: f.graph, cat: cat, srv: srv, log: stdio.Err}
 	if f.expectSHA != "" {
 		// A pinned snapshot is verified before anything is served.
-		g, sum, err := loadGraph(f.graph, f.expectSHA)
+		g, sum, err := loadGraph(f.graph, f.expectSHA, stdio.Err)
 		if err != nil {
 			return err
 		}
@@ -162,7 +161,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		loaded := make(chan struct{})
 		w.ready = loaded
 		group.Add(func() error {
-			g, sum, err := loadGraph(f.graph, "")
+			g, sum, err := loadGraph(f.graph, "", stdio.Err)
 			if err != nil {
 				cat.EndLoad(err)
 				return err
@@ -292,9 +291,14 @@ func ignoreCanceled(err error) error {
 // heap grows from nothing find almost nothing to free (GOROOT graph:
 // 1.4–1.8 s startup with them, 1.15 s without, same peak RSS). A
 // GOMEMLIMIT the user set still bounds the heap.
-func loadGraph(path, expectSHA string) (*graph.Graph, [32]byte, error) {
+// A sidecar beside graph.json that could not be used is said on log.
+func loadGraph(path, expectSHA string, log io.Writer) (*graph.Graph, [32]byte, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	return loadGraphFile(path, expectSHA)
+	g, sum, note, err := loadGraphNoted(path, expectSHA)
+	if note != "" {
+		fmt.Fprintf(log, "[synaptic] %s\n", note)
+	}
+	return g, sum, err
 }
 
 // preflightGraph refuses, before serve announces itself, a graph path that
@@ -338,42 +342,6 @@ func preflightGraph(path string) error {
 		return fmt.Errorf("%s: not a complete graph.json (it must be one JSON object; re-run 'synaptic extract')", path)
 	}
 	return nil
-}
-
-// loadGraphFile reads graph.json once into an owned buffer, verifies the
-// digest when pinned, and parses that same buffer.
-func loadGraphFile(path, expectSHA string) (*graph.Graph, [32]byte, error) {
-	buf, err := bigfile.Read(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, [32]byte{}, fmt.Errorf("%s not found: run 'synaptic extract' in the repository first, or pass --graph PATH", path)
-	}
-	if err != nil {
-		return nil, [32]byte{}, err
-	}
-	// The graph keeps nothing of data (graph.Parse copies what it keeps),
-	// and both readers below are done when this returns.
-	defer buf.Release()
-	data := buf.Bytes()
-	// Hash and parse the same owned buffer at once: the digest is needed to
-	// verify a pinned graph and to let the reload watcher skip rewrites of
-	// identical bytes, and hashing 200+ MB costs as much as parsing it.
-	sumc := make(chan [32]byte, 1)
-	go func() { sumc <- sha256.Sum256(data) }()
-	g, perr := parseGraph(data)
-	sum := <-sumc
-	if expectSHA != "" {
-		want := strings.ToLower(strings.TrimSpace(expectSHA))
-		if len(want) != 64 {
-			return nil, sum, fmt.Errorf("--expected-graph-sha256 must be 64 hex characters, got %d", len(want))
-		}
-		if got := hex.EncodeToString(sum[:]); got != want {
-			return nil, sum, fmt.Errorf("%s has sha256 %s, expected %s: refusing to start", path, got, want)
-		}
-	}
-	if perr != nil {
-		return nil, sum, fmt.Errorf("%s: %w (re-run 'synaptic extract')", path, perr)
-	}
-	return g, sum, nil
 }
 
 // parseGraph is graph.Parse with the collector paused. Nearly everything
@@ -472,7 +440,12 @@ func (w *graphWatcher) check() {
 		buf.Release()
 		return
 	}
-	g, err := parseGraph(buf.Bytes())
+	// A stale sidecar is expected here (extract renames graph.json first)
+	// and is not worth a line: graph.json is parsed instead.
+	g, _ := sidecarGraph(w.path, int64(len(buf.Bytes())), func() [32]byte { return sum })
+	if g == nil {
+		g, err = parseGraph(buf.Bytes())
+	}
 	buf.Release()
 	if err != nil {
 		fmt.Fprintf(w.log, "[synaptic] graph reload: %s: %v; still serving the previous graph\n", w.path, err)
