@@ -313,11 +313,7 @@ func (fr *freshener) setLive(l *extract.Live) {
 	fr.live = l
 }
 
-func (fr *freshener) notifyAll() {
-	for _, r := range fr.cat.Resources() {
-		fr.srv.NotifyResourceUpdated(r.URI)
-	}
-}
+func (fr *freshener) notifyAll() { fr.watch.notify.graphChanged() }
 
 // startExact starts the background exact run, or asks the one in flight
 // to run again. fr.mu is held.

@@ -132,16 +132,20 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		}
 	}
 	cat := tools.New(withRevisionExtraction(opts, envOr("SYNAPTIC_PLUGINS", "")))
+	notifier := newResourceNotifier(cat)
+	mc := mcpCatalog(cat, f.catalog)
+	mc.Subscribed = notifier.subscribed
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
 		Instructions: serverInstructions,
-		Catalog:      mcpCatalog(cat, f.catalog),
+		Catalog:      mc,
 	})
+	notifier.srv = srv
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var group run.Group
 	group.Add(func() error { <-ctx.Done(); return nil }, func(error) { cancel() })
 
-	w := &graphWatcher{path: f.graph, cat: cat, srv: srv, log: stdio.Err}
+	w := &graphWatcher{path: f.graph, cat: cat, notify: notifier, log: stdio.Err}
 	if f.expectSHA != "" {
 		// A pinned snapshot is verified before anything is served.
 		g, sum, err := loadGraph(f.graph, f.expectSHA, stdio.Err)
@@ -168,6 +172,7 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 			}
 			cat.SetGraph(g)
 			cat.EndLoad(nil)
+			notifier.baseline()
 			w.sum = sum
 			close(loaded)
 			if fresh != nil {
@@ -369,13 +374,13 @@ func defaultSourceRoot(graphPath string) string {
 // graphWatcher swaps in a changed graph.json between requests. A file that
 // does not parse (half-written, corrupted) never replaces the serving graph.
 type graphWatcher struct {
-	mu   sync.Mutex // seen and sum: the watcher and auto-freshen both set them
-	path string
-	sum  [32]byte
-	cat  *tools.Catalog
-	srv  *mcp.Server
-	log  io.Writer
-	seen fileStamp
+	mu     sync.Mutex // seen and sum: the watcher and auto-freshen both set them
+	path   string
+	sum    [32]byte
+	cat    *tools.Catalog
+	notify *resourceNotifier
+	log    io.Writer
+	seen   fileStamp
 	// ready, when set, closes once the first graph is loaded (and sum
 	// set): the watcher starts comparing only then.
 	ready <-chan struct{}
@@ -455,9 +460,7 @@ func (w *graphWatcher) check() {
 	w.sum = sum
 	w.reloaded.Store(true)
 	fmt.Fprintf(w.log, "[synaptic] graph reloaded: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
-	for _, r := range w.cat.Resources() {
-		w.srv.NotifyResourceUpdated(r.URI)
-	}
+	w.notify.graphChanged()
 }
 
 // mountREST adds the read-only REST routes, behind the same guards as /mcp.
