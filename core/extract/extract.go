@@ -122,7 +122,13 @@ type Summary struct {
 	Seconds      float64
 	Graph        *graph.Graph
 	GraphBytes   int
-	FullRebuild  bool
+	// GraphInfo is graph.json as this run wrote it, stat'ed before its
+	// rename (nil when the graph was kept): a reader can tell it from a
+	// file put in its place since.
+	GraphInfo fs.FileInfo
+	// GraphSHA256 is the digest of the graph.json written (zero when kept).
+	GraphSHA256 [32]byte
+	FullRebuild bool
 	// GraphKept: the inputs were those of the graph on disk, which was
 	// left as it is (Graph is then nil; the counts come from the stamp).
 	GraphKept     bool
@@ -495,9 +501,12 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if err := writeSidecar(ctx, out.root, <-sidecar, gw.w.header()); err != nil {
 		return nil, writeError(ctx, out, SidecarFile, err)
 	}
-	sum.GraphBytes = n
+	sum.GraphBytes, sum.GraphInfo, sum.GraphSHA256 = n, gw.w.info, gw.w.header().JSONSum
 	phase("write graph+report")
 	if outputs, err := stampOutputs(out.root); err == nil {
+		// graph.json as written, not as found now: one replaced since its
+		// rename must not pass for this run's.
+		outputs[GraphFile] = FileStamp{Size: gw.w.info.Size(), MTimeNS: gw.w.info.ModTime().UnixNano()}
 		st := StampSummary{
 			Files: sum.Files, PerLanguage: sum.PerLanguage, Nodes: sum.Nodes, Edges: sum.Edges,
 			ByRelation: sum.ByRelation, ByKind: sum.ByKind, Resolution: sum.Resolution, GraphBytes: sum.GraphBytes,
@@ -797,10 +806,11 @@ func sortSkipped(s []Skip) {
 // beforeNodes. The writer returned has its size and digest. The writer returned has its size and digest.
 func writeGraph(ctx context.Context, dir *os.Root, g *graph.Graph, beforeNodes func()) (*hashingWriter, error) {
 	n := newHashingWriter()
-	err := writeAtomic(ctx, dir, GraphFile, func(w io.Writer) error {
+	info, err := writeAtomicInfo(ctx, dir, GraphFile, func(w io.Writer) error {
 		n.w = w
 		return graph.WriteStaged(n, g, beforeNodes)
 	})
+	n.info = info
 	return n, err
 }
 

@@ -18,9 +18,10 @@ const SidecarFile = graphbin.FileName
 // hashingWriter passes writes on and hashes and counts them: graph.json's
 // digest goes into its sidecar.
 type hashingWriter struct {
-	w io.Writer
-	h hash.Hash
-	n int
+	w    io.Writer
+	h    hash.Hash
+	n    int
+	info os.FileInfo // the file written, before its rename
 }
 
 func newHashingWriter() *hashingWriter { return &hashingWriter{h: sha256.New()} }
@@ -35,7 +36,7 @@ func (c *hashingWriter) Write(b []byte) (int, error) {
 // header is the sidecar header for the graph.json written through c.
 func (c *hashingWriter) header() graphbin.Header {
 	h := graphbin.Header{JSONSize: int64(c.n)}
-	c.h.Sum(h.JSONSum[:0])
+	copy(h.JSONSum[:], c.h.Sum(nil))
 	return h
 }
 

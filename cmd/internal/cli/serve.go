@@ -427,6 +427,27 @@ func (w *graphWatcher) adoptLocked() {
 	}
 }
 
+// adoptWritten is adoptLocked for the graph.json a run of this process
+// just wrote (info: stat'ed before its rename, sum: its digest; info is
+// nil when the run kept the file). The digest is the served graph's from
+// now on, so an outside write of the bytes the watcher loaded last is
+// still loaded. A file put in its place since (another writer) is not adopted,
+// so the next check loads it rather than leave it unseen behind ours; nor
+// is a kept file, which may be another process's graph not loaded yet
+// (the check's digest skips it when it is the one served).
+func (w *graphWatcher) adoptWritten(info fs.FileInfo, sum [32]byte) {
+	if info == nil {
+		return
+	}
+	w.sum = sum
+	st, err := os.Stat(w.path)
+	if err == nil && os.SameFile(st, info) && st.Size() == info.Size() && st.ModTime().Equal(info.ModTime()) {
+		w.seen = stampOf(st)
+		return
+	}
+	fmt.Fprintf(w.log, "[synaptic] %s was replaced from outside while auto-freshen wrote it; loading the replacement\n", w.path)
+}
+
 func (w *graphWatcher) check() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
