@@ -369,3 +369,79 @@ func launchServeAs(t *testing.T, env []string, cred *syscall.Credential, args ..
 	s.mcpURL = r.MCPURL
 	return s
 }
+
+// TestServeWatchBurst10000: serve --watch through a burst of 10,000 file
+// writes (a branch switch's worth, 50 files rewritten 200 times each,
+// enough to overflow inotify's queue): a request during the burst is
+// answered, the first request after it serves every file's last content,
+// and what is written back equals a full extraction.
+func TestServeWatchBurst10000(t *testing.T) {
+	root, graphPath := serveFixture(t)
+	s := startHTTP(t, serveEnv("SYNAPTIC_SERVE_AUTOFRESH_DEBOUNCE_MS=60000"), "--graph", graphPath, "--watch")
+	cs := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
+	defer cs.Close()
+	callTool(t, cs, "graph_stats", nil)
+	waitFor(t, 30*time.Second, "the watcher", func() bool { return strings.Contains(s.stderr.String(), "--watch: watching") })
+	const files, rounds = 50, 200
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for r := range rounds {
+			for i := range files {
+				body := fmt.Sprintf("package price\n\nfunc Burst%d_%d(c int) int { return WithTax(c) + %d }\n", i, r, r)
+				if err := os.WriteFile(filepath.Join(root, "price", fmt.Sprintf("burst%02d.go", i)), []byte(body), 0o644); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}
+	}()
+	t0 := time.Now()
+	if res := callTool(t, cs, "graph_stats", nil); res.IsError {
+		t.Fatalf("during the burst: %s", resultText(res))
+	}
+	t.Logf("answered during the burst in %v", time.Since(t0).Round(time.Millisecond))
+	<-done
+	for i := range files {
+		if name := fmt.Sprintf("Burst%d_%d", i, rounds-1); !hasNode(t, cs, name) {
+			t.Fatalf("after the burst %s is not served:\n%s", name, s.stderr.String())
+		}
+	}
+	if hasNode(t, cs, "Burst0_0") && rounds > 1 {
+		t.Error("a stale version of a burst file is still served")
+	}
+	cs.Close()
+	s.stop(t)
+	if !bytes.Equal(read(t, graphPath), fullGraph(t, root)) {
+		t.Error("the graph written back after the burst differs from a full extraction")
+	}
+}
+
+// TestServeWatcherStops: a watcher that stops (here: more directories
+// appear than SYNAPTIC_SERVE_WATCH_MAX_DIRS allows) says so once, and
+// serve falls back to the debounced check: edits are still seen on the
+// next request.
+func TestServeWatcherStops(t *testing.T) {
+	root, graphPath := serveFixture(t)
+	s := startHTTP(t, serveEnv("SYNAPTIC_SERVE_AUTOFRESH_DEBOUNCE_MS=0", "SYNAPTIC_SERVE_WATCH_MAX_DIRS=30"), "--graph", graphPath, "--watch")
+	cs := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
+	defer cs.Close()
+	callTool(t, cs, "graph_stats", nil)
+	waitFor(t, 30*time.Second, "the watcher", func() bool { return strings.Contains(s.stderr.String(), "--watch: watching") })
+	for i := range 40 {
+		if err := os.MkdirAll(filepath.Join(root, "more", fmt.Sprintf("d%02d", i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const stopped = "the file watcher stopped"
+	waitFor(t, 30*time.Second, "the watcher to stop", func() bool { return strings.Contains(s.stderr.String(), stopped) })
+	for i := range 3 {
+		write(t, root, map[string]string{fmt.Sprintf("more/d%02d/f.go", i): fmt.Sprintf("package d\n\nfunc AfterStop%d() int { return %d }\n", i, i)})
+		if !hasNode(t, cs, fmt.Sprintf("AfterStop%d", i)) {
+			t.Fatalf("edit %d after the watcher stopped is not served:\n%s", i, s.stderr.String())
+		}
+	}
+	if n := strings.Count(s.stderr.String(), stopped); n != 1 {
+		t.Errorf("said %d times that the watcher stopped, want once:\n%s", n, s.stderr.String())
+	}
+}
