@@ -187,11 +187,16 @@ func (d *decoder) graph() *graph.Graph {
 			g.Hyperedges[i] = d.raw()
 		}
 	}
-	g.Nodes = make([]graph.Node, d.length(11))
+	g.Nodes = make([]graph.Node, d.length(10))
+	if len(g.Nodes) >= len(d.strs) {
+		d.fail("%d nodes but %d strings: the table must start with every node id", len(g.Nodes), len(d.strs))
+		return g
+	}
 	// Optional parts are allocated in blocks: one per kind, not per node.
 	var spans []graph.Span
 	var comms []int
 	for i := range g.Nodes {
+		g.Nodes[i].ID = d.strs[1+i]
 		spans, comms = d.node(&g.Nodes[i], spans, comms)
 	}
 	g.Edges = make([]graph.Edge, d.length(8))
@@ -216,7 +221,7 @@ func (d *decoder) node(n *graph.Node, spans []graph.Span, comms []int) ([]graph.
 		d.fail("unknown node flags %#x", flags)
 		return spans, comms
 	}
-	n.ID, n.Label, n.FileType, n.SourceFile, n.SourceLocation = d.str(), d.str(), d.str(), d.str(), d.str()
+	n.Label, n.FileType, n.SourceFile, n.SourceLocation = d.str(), d.str(), d.str(), d.str()
 	n.Kind, n.Visibility, n.Language, n.Repo, n.Doc = d.str(), d.str(), d.str(), d.str(), d.str()
 	if flags&nodeSpan != 0 {
 		spans, n.Span = block(spans)

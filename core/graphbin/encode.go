@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
@@ -29,10 +30,11 @@ const (
 
 // encoder builds the body: records go to rec, strings to the table.
 type encoder struct {
-	rec   []byte
-	index map[string]uint64
-	strs  []string
-	nodes map[string]int // first node with each id, for endpoints
+	rec    []byte
+	index  map[string]uint64
+	strs   []string
+	nodes  map[string]int // first node with each id, for endpoints
+	byAddr [1 << 14]addrSlot
 	// lastEnd is the last source that is a node (lastEndIdx).
 	lastEnd    string
 	lastEndIdx int
@@ -86,8 +88,12 @@ func (b *Body) WriteTo(w io.Writer, h Header) error {
 
 // EncodeBody encodes g without its header.
 func EncodeBody(g *graph.Graph) *Body {
-	e := &encoder{index: map[string]uint64{"": 0}, strs: []string{""}, nodes: make(map[string]int, len(g.Nodes))}
+	// The table starts with "" and then every node's id in node order:
+	// node i's id is string 1+i, which its record does not repeat, and ids
+	// (unique, the most numerous strings) never enter the index.
+	e := &encoder{index: map[string]uint64{"": 0}, strs: make([]string, 1, 1+len(g.Nodes)), nodes: make(map[string]int, len(g.Nodes))}
 	for i := range g.Nodes {
+		e.strs = append(e.strs, g.Nodes[i].ID)
 		if _, ok := e.nodes[g.Nodes[i].ID]; !ok {
 			e.nodes[g.Nodes[i].ID] = i
 		}
@@ -127,10 +133,18 @@ func (e *encoder) float(f float64) {
 
 func (e *encoder) str(s string) { e.uint(e.strIndex(s)) }
 
-// strIndex returns s's place in the string table, adding it.
+// strIndex returns s's place in the string table, adding it. Decoded
+// graphs share one copy of each repeated string (graph.Parse interns
+// them), so a direct-mapped cache on the string's address answers most
+// repeats without hashing.
 func (e *encoder) strIndex(s string) uint64 {
 	if s == "" {
 		return 0
+	}
+	p := unsafe.StringData(s)
+	slot := &e.byAddr[(uintptr(unsafe.Pointer(p))>>3)%uintptr(len(e.byAddr))]
+	if slot.p == p && slot.n == len(s) {
+		return slot.k
 	}
 	k, ok := e.index[s]
 	if !ok {
@@ -138,7 +152,15 @@ func (e *encoder) strIndex(s string) uint64 {
 		e.index[s] = k
 		e.strs = append(e.strs, s)
 	}
+	*slot = addrSlot{p, len(s), k}
 	return k
+}
+
+// addrSlot is one entry of the address cache.
+type addrSlot struct {
+	p *byte
+	n int
+	k uint64
 }
 
 // cached is str through the field's last-value cache.
@@ -210,7 +232,6 @@ func (e *encoder) node(n *graph.Node) {
 		flags |= nodeExtra
 	}
 	e.byte(flags)
-	e.str(n.ID)
 	e.str(n.Label)
 	e.cached(slotFileType, n.FileType)
 	e.cached(slotSourceFile, n.SourceFile)

@@ -20,7 +20,8 @@
 //	body     uvarint-coded string table, graph header, nodes, edges
 //
 // Every string is stored once in the table and referred to by index, so
-// the decoder makes one allocation for all string bytes.
+// the decoder makes one allocation for all string bytes; the table starts
+// with "" and then the node ids in node order.
 package graphbin
 
 import (
@@ -34,7 +35,7 @@ import (
 const FileName = "graph.bin"
 
 // Version is the layout version; a reader refuses any other.
-const Version = 1
+const Version = 2
 
 const magic = "SYNGBIN\x00"
 
