@@ -196,4 +196,11 @@ func TestServeNotifiesChangedNodes(t *testing.T) {
 			t.Errorf("%s: the fixed resource was not notified (got %v)", name, got)
 		}
 	}
+
+	// A templated read right after an edit catches up first, as a tool
+	// call does.
+	write(t, root, map[string]string{"price/late.go": "package price\n\nfunc Late() int { return WithTax(1) }\n"})
+	if txt := readResourceText(t, cs, "synaptic://node/Late()"); !strings.Contains(txt, "Node: Late()") {
+		t.Errorf("synaptic://node/Late() right after the edit:\n%s", txt)
+	}
 }

@@ -38,10 +38,11 @@ func (n *resourceNotifier) templated(uri string) bool {
 	return true
 }
 
-// digest reads uri from the served graph; an error (the node is gone)
-// is content too.
+// digest reads uri from the served graph as it is (no catch-up: the
+// caller may be the refresh itself); an error (the node is gone) is
+// content too.
 func (n *resourceNotifier) digest(ctx context.Context, uri string) [32]byte {
-	text, _, err := n.cat.ReadResource(ctx, uri)
+	text, _, err := n.cat.ReadResource(tools.WithoutFreshen(ctx), uri)
 	if err != nil {
 		text = "\x00error: " + err.Error()
 	}
