@@ -78,6 +78,7 @@ type freshener struct {
 	// Write-back trouble (writeback.go): the output directory cannot be
 	// written, or another process holds it.
 	noPersist, othersWriting, busySaid bool
+	closing                            atomic.Bool // close is waiting: stop waiting for another writer
 }
 
 // newFreshener returns nil, with the reason, when the graph cannot be
@@ -371,7 +372,14 @@ func (fr *freshener) exactLoop(ctx context.Context) {
 		if isBusy(err) { // another process writes: its graph.json is reloaded when it lands; then this run keeps it
 			fr.mu.Lock()
 			fr.otherWriter()
+			stop := fr.closing.Load() // the other writer has the same tree to write
+			if stop {
+				fr.running = false
+			}
 			fr.mu.Unlock()
+			if stop {
+				return
+			}
 			time.Sleep(busyRetry)
 			continue
 		}
@@ -429,6 +437,7 @@ func (fr *freshener) exactLoop(ctx context.Context) {
 // close waits for the exact run in flight, so what is on disk is the
 // tree's graph, and releases the plugins.
 func (fr *freshener) close(ctx context.Context) {
+	fr.closing.Store(true)
 	fr.bg.Wait()
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
