@@ -215,15 +215,15 @@ func TestServeGraphReplacedDuringRefresh(t *testing.T) {
 			return !strings.Contains(resultText(callTool(t, cs, "graph_stats", nil)), "provisional")
 		})
 		time.Sleep(2500 * time.Millisecond)
-		onDisk := bytes.Contains(read(t, graphPath), []byte("Surcharge()"))
-		// Asking runs a catch-up, which may rewrite graph.json: read the
-		// disk first, ask the server with a tool that does not catch up…
+		// Asking runs a catch-up first (after a reload, an exact run that
+		// may rewrite graph.json), then answers: ask, then read the disk.
 		served := strings.Contains(readResourceText(t, cs, "synaptic://node/Surcharge()"), "Node: Surcharge()")
+		onDisk := bytes.Contains(read(t, graphPath), []byte("Surcharge()"))
 		if served != onDisk {
 			t.Errorf("round %d (replaced %v after the edit): graph.json has Surcharge: %v, the server serves it: %v\n%s", i, delay, onDisk, served, s.stderr.String())
 		}
 	}
-	// …and the next catch-up makes graph.json the tree's again.
+	// The next catch-ups make graph.json the tree's again.
 	callTool(t, cs, "graph_stats", nil)
 	waitFor(t, time.Minute, "graph.json to be the tree's again", func() bool {
 		callTool(t, cs, "graph_stats", nil)
@@ -234,7 +234,7 @@ func TestServeGraphReplacedDuringRefresh(t *testing.T) {
 	}
 }
 
-// readResourceText reads a resource (templated reads run no catch-up).
+// readResourceText reads a resource ("" when it cannot).
 func readResourceText(t *testing.T, cs *sdk.ClientSession, uri string) string {
 	t.Helper()
 	r, err := cs.ReadResource(t.Context(), &sdk.ReadResourceParams{URI: uri})
