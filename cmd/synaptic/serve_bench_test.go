@@ -19,9 +19,12 @@ import (
 )
 
 // BenchmarkServeGoroot measures `synaptic serve` on the graph of
-// $(go env GOROOT)/src: startup (process start → ready file, → first
-// tools/list answered) with the resident memory after load, and tools/call
-// latency through the Go SDK over Streamable HTTP (modern era).
+// $(go env GOROOT)/src: startup (process start → ready file, → stdio
+// initialize answered, → first tools/list, → first data answer, in wall
+// and in the server's CPU seconds, from graph.bin and, alternating in the
+// same run, from graph.json alone) with the resident memory after load,
+// and tools/call latency through the Go SDK over Streamable HTTP (modern
+// era).
 //
 // The graph is $SYNAPTIC_BENCH_GRAPH when set (any graph.json of GOROOT/src,
 // e.g. /tmp/gosrc-out/graph.json), else extracted once by the binary into a
