@@ -36,6 +36,12 @@ type Catalog struct {
 
 	// Complete suggests values for a prompt or resource-template argument.
 	Complete func(ctx context.Context, req *CompleteRequest) (*CompleteResult, error)
+
+	// Subscribed, when set, is told the URIs a client has just subscribed
+	// to (resources/subscribe, or those a subscriptions/listen took), before
+	// the client is answered: a catalog that notifies only when a
+	// resource's content changes records what it reads now.
+	Subscribed func(ctx context.Context, uris []string)
 }
 
 // ErrResourceNotFound is wrapped by ReadResource errors for unknown URIs.

@@ -284,6 +284,9 @@ func (s *Server) listen(ctx context.Context, in *inbound) (any, error) {
 		for _, u := range uris {
 			l.uris[u] = true
 		}
+		if hook := c.Subscribed; hook != nil && len(uris) > 0 {
+			hook(ctx, uris)
+		}
 		if uris == nil {
 			uris = []string{}
 		}

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -92,12 +94,44 @@ func (s *Server) subscribe(ctx context.Context, se *session, uri string, c *Call
 		return e
 	}
 	se.mu.Lock()
-	defer se.mu.Unlock()
-	if !se.subs[uri] && len(se.subs) >= MaxSubscriptions {
+	full := !se.subs[uri] && len(se.subs) >= MaxSubscriptions
+	if !full {
+		se.subs[uri] = true
+	}
+	se.mu.Unlock()
+	if full {
 		return invalidParams("too many resource subscriptions (max %d per session): resources/unsubscribe some first", MaxSubscriptions)
 	}
-	se.subs[uri] = true
+	if hook := s.opts.Catalog.Subscribed; hook != nil {
+		hook(ctx, []string{uri})
+	}
 	return nil
+}
+
+// SubscribedURIs lists, sorted, every resource URI some modern listen
+// stream or legacy session is subscribed to now: what a refresh must
+// check for changes.
+func (s *Server) SubscribedURIs() []string {
+	s.mu.Lock()
+	set := map[string]bool{}
+	for l := range s.listeners {
+		for u := range l.uris {
+			set[u] = true
+		}
+	}
+	sessions := make([]*session, 0, len(s.sessions))
+	for se := range s.sessions {
+		sessions = append(sessions, se)
+	}
+	s.mu.Unlock()
+	for _, se := range sessions {
+		se.mu.Lock()
+		for u := range se.subs {
+			set[u] = true
+		}
+		se.mu.Unlock()
+	}
+	return slices.Sorted(maps.Keys(set))
 }
 
 // listenURIs keeps the subscribable URIs of a subscriptions/listen

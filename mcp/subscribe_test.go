@@ -1,9 +1,13 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -147,4 +151,44 @@ func FuzzMatchTemplate(f *testing.F) {
 			t.Fatalf("%q matched %q without its literal ends", tmpl, uri)
 		}
 	})
+}
+
+// TestSubscribedURIs: the Subscribed hook hears every subscription taken
+// (legacy subscribe, and a listen's accepted URIs, not the refused ones),
+// and SubscribedURIs lists the live ones, sorted, until they end.
+func TestSubscribedURIs(t *testing.T) {
+	var mu sync.Mutex
+	var heard []string
+	s := newTestServer(t, func(o *ServerOptions) {
+		o.Catalog.Subscribed = func(_ context.Context, uris []string) {
+			mu.Lock()
+			heard = append(heard, uris...)
+			mu.Unlock()
+		}
+	})
+	ts := httptest.NewServer(NewHTTPHandler(s, nil))
+	t.Cleanup(func() { s.Close(); ts.Close() })
+	url := ts.URL + "/mcp"
+	resp, _ := do(t, "POST", url, nil, initLine)
+	hdr := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id")}
+	do(t, "POST", url, hdr, legacy(1, "resources/subscribe", `"uri":"x://t/9"`))
+	do(t, "POST", url, hdr, legacy(2, "resources/subscribe", `"uri":"x://nope"`)) // refused
+	ctx, cancel := context.WithCancel(t.Context())
+	_, sse := openStream(t, ctx, "POST", url, mh("subscriptions/listen", ""),
+		`{"jsonrpc":"2.0","id":"L1","method":"subscriptions/listen","params":{`+testMeta+`,"notifications":{"resourceSubscriptions":["x://a","x://nope"]}}}`)
+	sse.next(t) // the acknowledgement
+	if got, want := s.SubscribedURIs(), []string{"x://a", "x://t/9"}; !slices.Equal(got, want) {
+		t.Errorf("SubscribedURIs = %v, want %v", got, want)
+	}
+	mu.Lock()
+	if got, want := heard, []string{"x://t/9", "x://a"}; !slices.Equal(got, want) {
+		t.Errorf("Subscribed heard %v, want %v", got, want)
+	}
+	mu.Unlock()
+	cancel()
+	waitNoListeners(t, s)
+	do(t, "POST", url, hdr, legacy(3, "resources/unsubscribe", `"uri":"x://t/9"`))
+	if got := s.SubscribedURIs(); len(got) != 0 {
+		t.Errorf("after the listen ended and the unsubscribe: %v", got)
+	}
 }

@@ -122,7 +122,13 @@ type Summary struct {
 	Seconds      float64
 	Graph        *graph.Graph
 	GraphBytes   int
-	FullRebuild  bool
+	// GraphInfo is graph.json as this run wrote it, stat'ed before its
+	// rename (nil when the graph was kept): a reader can tell it from a
+	// file put in its place since.
+	GraphInfo fs.FileInfo
+	// GraphSHA256 is the digest of the graph.json written (zero when kept).
+	GraphSHA256 [32]byte
+	FullRebuild bool
 	// GraphKept: the inputs were those of the graph on disk, which was
 	// left as it is (Graph is then nil; the counts come from the stamp).
 	GraphKept     bool
@@ -427,13 +433,13 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	// core while communities are computed on this one.
 	commsSet := make(chan struct{})
 	type written struct {
-		n   int
+		w   *hashingWriter
 		err error
 	}
 	graphDone := make(chan written, 1)
 	go func() {
-		n, err := writeGraph(ctx, out.root, g, func() { <-commsSet })
-		graphDone <- written{n, err}
+		w, err := writeGraph(ctx, out.root, g, func() { <-commsSet })
+		graphDone <- written{w, err}
 	}()
 	// Communities are a pure function of the graph (no memory of earlier
 	// runs), so an incremental run stays byte-identical to a full one.
@@ -446,6 +452,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 	}
 	close(commsSet)
+	sidecar := encodeSidecar(g)
 	phase("communities")
 	sum.Graph, sum.Resolution, sum.Files = g, rs, nfiles
 	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
@@ -486,13 +493,19 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if gw.err != nil {
 		return nil, writeError(ctx, out, GraphFile, gw.err)
 	}
-	n := gw.n
+	n := gw.w.n
 	if repErr != nil {
 		return nil, repErr
 	}
-	sum.GraphBytes = n
+	if err := writeSidecar(ctx, out.root, <-sidecar, gw.w.header()); err != nil {
+		return nil, writeError(ctx, out, SidecarFile, err)
+	}
+	sum.GraphBytes, sum.GraphInfo, sum.GraphSHA256 = n, gw.w.info, gw.w.header().JSONSum
 	phase("write graph+report")
 	if outputs, err := stampOutputs(out.root); err == nil {
+		// graph.json as written, not as found now: one replaced since its
+		// rename must not pass for this run's.
+		outputs[GraphFile] = FileStamp{Size: gw.w.info.Size(), MTimeNS: gw.w.info.ModTime().UnixNano()}
 		st := StampSummary{
 			Files: sum.Files, PerLanguage: sum.PerLanguage, Nodes: sum.Nodes, Edges: sum.Edges,
 			ByRelation: sum.ByRelation, ByKind: sum.ByKind, Resolution: sum.Resolution, GraphBytes: sum.GraphBytes,
@@ -783,24 +796,14 @@ func sortSkipped(s []Skip) {
 }
 
 // writeGraph writes graph.json into dir; see graph.WriteStaged for
-// beforeNodes.
-func writeGraph(ctx context.Context, dir *os.Root, g *graph.Graph, beforeNodes func()) (int, error) {
-	var n countingWriter
-	err := writeAtomic(ctx, dir, GraphFile, func(w io.Writer) error {
+// beforeNodes. The writer returned has its size and digest. The writer returned has its size and digest.
+func writeGraph(ctx context.Context, dir *os.Root, g *graph.Graph, beforeNodes func()) (*hashingWriter, error) {
+	n := newHashingWriter()
+	info, err := writeAtomicInfo(ctx, dir, GraphFile, func(w io.Writer) error {
 		n.w = w
-		return graph.WriteStaged(&n, g, beforeNodes)
+		return graph.WriteStaged(n, g, beforeNodes)
 	})
-	return n.n, err
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int
-}
-
-func (c *countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n += n
+	n.info = info
 	return n, err
 }
 

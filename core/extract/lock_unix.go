@@ -21,7 +21,7 @@ func lockOutDir(o *outDir) (*os.File, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("another synaptic extract is writing %s; wait for it to finish", o.path)
+			return nil, fmt.Errorf("%w %s; wait for it to finish", ErrOutDirBusy, o.path)
 		}
 		return nil, fmt.Errorf("lock %s: %w", o.path, err)
 	}

@@ -21,6 +21,11 @@ const DefaultOutDir = "synaptic-out"
 // lockFile is held locked by the run writing the output directory.
 const lockFile = ".lock"
 
+// ErrOutDirBusy is Run's error when another run (an extract, an update,
+// a serve catching up) holds the output directory's lock: callers that
+// run unattended wait for it rather than fail.
+var ErrOutDirBusy = errors.New("another synaptic extract is writing")
+
 // tmpMark is in the name of every temporary file writeAtomic makes,
 // before 12 random hex digits.
 const tmpMark = ".tmp"
@@ -114,17 +119,24 @@ func writeFileAtomic(ctx context.Context, dir *os.Root, name string, data []byte
 // half-written file and big outputs never sit whole in memory. A canceled
 // ctx, or a fill or flush error (a full disk), leaves name as it was.
 func writeAtomic(ctx context.Context, dir *os.Root, name string, fill func(io.Writer) error) error {
+	_, err := writeAtomicInfo(ctx, dir, name, fill)
+	return err
+}
+
+// writeAtomicInfo is writeAtomic that also returns the file written, as
+// stat'ed before the rename (a rename keeps its inode and time).
+func writeAtomicInfo(ctx context.Context, dir *os.Root, name string, fill func(io.Writer) error) (os.FileInfo, error) {
 	var rnd [6]byte
 	rand.Read(rnd[:])
 	tmpName := "." + name + tmpMark + hex.EncodeToString(rnd[:])
 	tmp, err := dir.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	fail := func(err error) error {
+	fail := func(err error) (os.FileInfo, error) {
 		tmp.Close()
 		dir.Remove(tmpName)
-		return err
+		return nil, err
 	}
 	bw := bufio.NewWriterSize(tmp, 1<<20)
 	if err := fill(bw); err != nil {
@@ -136,19 +148,23 @@ func writeAtomic(ctx context.Context, dir *os.Root, name string, fill func(io.Wr
 	if err := tmp.Chmod(0o644); err != nil {
 		return fail(err)
 	}
+	info, err := tmp.Stat()
+	if err != nil {
+		return fail(err)
+	}
 	if err := tmp.Close(); err != nil {
 		dir.Remove(tmpName)
-		return err
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		dir.Remove(tmpName)
-		return err
+		return nil, err
 	}
 	if err := dir.Rename(tmpName, name); err != nil {
 		dir.Remove(tmpName)
-		return err
+		return nil, err
 	}
-	return nil
+	return info, nil
 }
 
 // The outputs a run writes into its output directory (next to

@@ -18,16 +18,16 @@ import (
 )
 
 // GraphStamp records what the last run wrote and what it was made from.
-// graph.json and GRAPH_REPORT.md are a pure function of their inputs (the
+// graph.json, GRAPH_REPORT.md and graph.bin are a pure function of their inputs (the
 // facts of every file, the discovery skips, the Go module layout and the
 // synaptic build), so a run whose inputs hash to the same Inputs, and which
-// finds both files as they were written, would write them byte for byte
+// finds them as they were written, would write them byte for byte
 // again: it leaves them alone. Editing a comment, touching a file or
 // running extract twice then costs no resolution, clustering or writing.
 type GraphStamp struct {
 	Inputs  string               `json:"inputs"`  // inputsDigest of the run that wrote the outputs
 	Quick   string               `json:"quick"`   // quickDigest of the last run that found them current
-	Outputs map[string]FileStamp `json:"outputs"` // graph.json and GRAPH_REPORT.md as written
+	Outputs map[string]FileStamp `json:"outputs"` // graph.json, GRAPH_REPORT.md and graph.bin as written
 	Summary StampSummary         `json:"summary"`
 }
 
@@ -54,7 +54,7 @@ type StampSummary struct {
 }
 
 // stampedOutputs are the files a GraphStamp vouches for.
-var stampedOutputs = []string{GraphFile, ReportFile}
+var stampedOutputs = []string{GraphFile, ReportFile, SidecarFile}
 
 // stampOutputs stats the outputs just written in dir (the files
 // themselves: a link put in their place does not count as them).

@@ -61,8 +61,7 @@ func (c *Catalog) Resources() []Resource {
 			if err != nil {
 				return "", err
 			}
-			if c.opts.Freshen != nil {
-				c.opts.Freshen(ctx)
+			if c.freshen(ctx) {
 				s = c.current()
 			}
 			return f(s), nil
@@ -115,6 +114,27 @@ func (c *Catalog) ReadResource(ctx context.Context, uri string) (text, mimeType 
 	return "", "", &NotFoundError{URI: uri}
 }
 
+// noFreshenKey marks a context whose resource reads skip the catch-up.
+type noFreshenKey struct{}
+
+// WithoutFreshen returns ctx marked so that resource reads answer from the
+// served snapshot as it is, without Options.Freshen first: serve's change
+// notifier reads through it while the refresh it reports is still under
+// way.
+func WithoutFreshen(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noFreshenKey{}, true)
+}
+
+// freshen runs Options.Freshen before a resource read (as before a tool
+// call, so a read right after an edit sees it) and reports whether it ran.
+func (c *Catalog) freshen(ctx context.Context) bool {
+	if c.opts.Freshen == nil || ctx.Value(noFreshenKey{}) != nil {
+		return false
+	}
+	c.opts.Freshen(ctx)
+	return true
+}
+
 // templateArg extracts and unescapes the single variable of a URI.
 func templateArg(uri, prefix string) (string, bool) {
 	raw, ok := strings.CutPrefix(uri, prefix)
@@ -133,6 +153,9 @@ func (c *Catalog) readNode(ctx context.Context, uri string) (string, error) {
 	s, err := c.await(ctx)
 	if err != nil {
 		return "", err
+	}
+	if c.freshen(ctx) {
+		s = c.current()
 	}
 	r := s.lookup(label)
 	switch {
@@ -153,6 +176,9 @@ func (c *Catalog) readCommunity(ctx context.Context, uri string) (string, error)
 	s, err := c.await(ctx)
 	if err != nil {
 		return "", err
+	}
+	if c.freshen(ctx) {
+		s = c.current()
 	}
 	text, found := s.communityText(id, 0, int(^uint(0)>>1))
 	if !found {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/synaptic-graph/synaptic/core/extract"
-	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/core/tools"
 	"github.com/synaptic-graph/synaptic/mcp"
 )
@@ -76,6 +75,10 @@ type freshener struct {
 	lastPatch   time.Time
 	servedAt    time.Time                       // when the served graph was made
 	state       atomic.Pointer[tools.Freshness] // what answers' _meta say, read without the lock
+	// Write-back trouble (writeback.go): the output directory cannot be
+	// written, or another process holds it.
+	noPersist, othersWriting, busySaid bool
+	closing                            atomic.Bool // close is waiting: stop waiting for another writer
 }
 
 // newFreshener returns nil, with the reason, when the graph cannot be
@@ -166,14 +169,27 @@ func (fr *freshener) catchUp(ctx context.Context) error {
 	if fr.watch.reloaded.Swap(false) {
 		fr.setLive(nil) // a graph from outside is served: start again from it
 	}
-	if fr.live == nil {
+	if fr.live == nil && !fr.noPersist {
 		sum, err := fr.runExact(ctx)
-		if err != nil {
+		switch {
+		case isBusy(err):
+			fr.otherWriter()
+			return nil
+		case cannotPersist(err):
+			fr.persistOff(err)
+		case err != nil:
 			return err
+		default:
+			fr.othersWriting = false
+			fr.adopt(sum)
+			fr.openLive()
+			return nil
 		}
-		fr.adopt(sum)
-		fr.openLive()
-		return nil
+	}
+	if fr.live == nil { // read-only: patch in memory from the last run's inputs
+		if fr.openLive(); fr.live == nil {
+			return errors.New("cannot read the last extraction's inputs in " + fr.out)
+		}
 	}
 	if fr.pending > 0 && fr.running {
 		return nil // the background run catches up with everything; its end is seen next
@@ -260,8 +276,12 @@ func (fr *freshener) note() string {
 		return "(the graph may be stale: refreshing it from the source failed: " + fr.failed + ")"
 	case fr.pending > 0:
 		return fmt.Sprintf("(pending re-extraction: %d changed file(s); this answer is from the graph before them)", fr.pending)
+	case fr.provisional > 0 && fr.noPersist:
+		return fmt.Sprintf("(provisional: %d changed file(s) patched in memory; %s is read-only, so links from other packages are not re-resolved)", fr.provisional, fr.out)
 	case fr.provisional > 0:
 		return fmt.Sprintf("(provisional: %d changed file(s) patched in; links from other packages are being re-resolved)", fr.provisional)
+	case fr.othersWriting:
+		return "(pending: another synaptic process is re-extracting this repository; this answer is from the graph before it)"
 	}
 	return ""
 }
@@ -274,7 +294,7 @@ func (fr *freshener) runExact(ctx context.Context) (*extract.Summary, error) {
 	defer fr.watch.mu.Unlock()
 	sum, err := extract.Run(ctx, fr.extractOptions())
 	if err == nil {
-		fr.watch.adoptLocked()
+		fr.watch.adoptWritten(sum.GraphInfo, sum.GraphSHA256)
 	}
 	return sum, err
 }
@@ -285,8 +305,8 @@ func (fr *freshener) extractOptions() extract.Options {
 
 // adopt serves an exact run's graph when it rebuilt one.
 func (fr *freshener) adopt(sum *extract.Summary) {
-	if sum.Graph == nil || (sum.Extracted == 0 && sum.Removed == 0 && !sum.FullRebuild) {
-		return // nothing changed, or the graph on disk was kept
+	if sum.Graph == nil {
+		return // the graph on disk was kept
 	}
 	fr.cat.SetGraph(sum.Graph)
 	fr.servedAt = time.Now()
@@ -313,15 +333,14 @@ func (fr *freshener) setLive(l *extract.Live) {
 	fr.live = l
 }
 
-func (fr *freshener) notifyAll() {
-	for _, r := range fr.cat.Resources() {
-		fr.srv.NotifyResourceUpdated(r.URI)
-	}
-}
+func (fr *freshener) notifyAll() { fr.watch.notify.graphChanged() }
 
 // startExact starts the background exact run, or asks the one in flight
 // to run again. fr.mu is held.
 func (fr *freshener) startExact(ctx context.Context) {
+	if fr.noPersist {
+		return // nowhere to write: the patches are all there is
+	}
 	if fr.running {
 		fr.again = true
 		return
@@ -350,21 +369,42 @@ func (fr *freshener) exactLoop(ctx context.Context) {
 		fr.again = false
 		fr.mu.Unlock()
 		sum, err := fr.runExact(ctx)
+		if isBusy(err) { // another process writes: its graph.json is reloaded when it lands; then this run keeps it
+			fr.mu.Lock()
+			fr.otherWriter()
+			stop := fr.closing.Load() // the other writer has the same tree to write
+			if stop {
+				fr.running = false
+			}
+			fr.mu.Unlock()
+			if stop {
+				return
+			}
+			time.Sleep(busyRetry)
+			continue
+		}
 		var live *extract.Live
 		if err == nil {
 			live, _ = extract.OpenLive(fr.extractOptions())
 		}
 		fr.mu.Lock()
+		if cannotPersist(err) {
+			fr.persistOff(err)
+			fr.running = false
+			fr.mu.Unlock()
+			return
+		}
 		if err != nil {
 			fr.fail(err)
 			fr.running = false
 			fr.mu.Unlock()
 			return
 		}
+		fr.othersWriting = false
 		if fr.gen == gen && !fr.again {
 			g := sum.Graph
 			if g == nil { // the graph on disk was kept: it is the tree's
-				g, err = graph.ReadFile(filepath.Join(fr.out, extract.GraphFile))
+				g, _, err = loadGraphFile(filepath.Join(fr.out, extract.GraphFile), "")
 			}
 			if err != nil {
 				fr.fail(err)
@@ -397,6 +437,7 @@ func (fr *freshener) exactLoop(ctx context.Context) {
 // close waits for the exact run in flight, so what is on disk is the
 // tree's graph, and releases the plugins.
 func (fr *freshener) close(ctx context.Context) {
+	fr.closing.Store(true)
 	fr.bg.Wait()
 	fr.mu.Lock()
 	defer fr.mu.Unlock()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -133,19 +132,23 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		}
 	}
 	cat := tools.New(withRevisionExtraction(opts, envOr("SYNAPTIC_PLUGINS", "")))
+	notifier := newResourceNotifier(cat)
+	mc := mcpCatalog(cat, f.catalog)
+	mc.Subscribed = notifier.subscribed
 	srv := mcp.NewServer(mcp.Implementation{Name: "synaptic", Version: Version}, &mcp.ServerOptions{
 		Instructions: serverInstructions,
-		Catalog:      mcpCatalog(cat, f.catalog),
+		Catalog:      mc,
 	})
+	notifier.srv = srv
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var group run.Group
 	group.Add(func() error { <-ctx.Done(); return nil }, func(error) { cancel() })
 
-	w := &graphWatcher{path: f.graph, cat: cat, srv: srv, log: stdio.Err}
+	w := &graphWatcher{path: f.graph, cat: cat, notify: notifier, log: stdio.Err}
 	if f.expectSHA != "" {
 		// A pinned snapshot is verified before anything is served.
-		g, sum, err := loadGraph(f.graph, f.expectSHA)
+		g, sum, err := loadGraph(f.graph, f.expectSHA, stdio.Err)
 		if err != nil {
 			return err
 		}
@@ -162,13 +165,14 @@ over Streamable HTTP with --http. Both protocol eras are spoken: 2026-07-28
 		loaded := make(chan struct{})
 		w.ready = loaded
 		group.Add(func() error {
-			g, sum, err := loadGraph(f.graph, "")
+			g, sum, err := loadGraph(f.graph, "", stdio.Err)
 			if err != nil {
 				cat.EndLoad(err)
 				return err
 			}
 			cat.SetGraph(g)
 			cat.EndLoad(nil)
+			notifier.baseline()
 			w.sum = sum
 			close(loaded)
 			if fresh != nil {
@@ -292,9 +296,14 @@ func ignoreCanceled(err error) error {
 // heap grows from nothing find almost nothing to free (GOROOT graph:
 // 1.4–1.8 s startup with them, 1.15 s without, same peak RSS). A
 // GOMEMLIMIT the user set still bounds the heap.
-func loadGraph(path, expectSHA string) (*graph.Graph, [32]byte, error) {
+// A sidecar beside graph.json that could not be used is said on log.
+func loadGraph(path, expectSHA string, log io.Writer) (*graph.Graph, [32]byte, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	return loadGraphFile(path, expectSHA)
+	g, sum, note, err := loadGraphNoted(path, expectSHA)
+	if note != "" {
+		fmt.Fprintf(log, "[synaptic] %s\n", note)
+	}
+	return g, sum, err
 }
 
 // preflightGraph refuses, before serve announces itself, a graph path that
@@ -340,42 +349,6 @@ func preflightGraph(path string) error {
 	return nil
 }
 
-// loadGraphFile reads graph.json once into an owned buffer, verifies the
-// digest when pinned, and parses that same buffer.
-func loadGraphFile(path, expectSHA string) (*graph.Graph, [32]byte, error) {
-	buf, err := bigfile.Read(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, [32]byte{}, fmt.Errorf("%s not found: run 'synaptic extract' in the repository first, or pass --graph PATH", path)
-	}
-	if err != nil {
-		return nil, [32]byte{}, err
-	}
-	// The graph keeps nothing of data (graph.Parse copies what it keeps),
-	// and both readers below are done when this returns.
-	defer buf.Release()
-	data := buf.Bytes()
-	// Hash and parse the same owned buffer at once: the digest is needed to
-	// verify a pinned graph and to let the reload watcher skip rewrites of
-	// identical bytes, and hashing 200+ MB costs as much as parsing it.
-	sumc := make(chan [32]byte, 1)
-	go func() { sumc <- sha256.Sum256(data) }()
-	g, perr := parseGraph(data)
-	sum := <-sumc
-	if expectSHA != "" {
-		want := strings.ToLower(strings.TrimSpace(expectSHA))
-		if len(want) != 64 {
-			return nil, sum, fmt.Errorf("--expected-graph-sha256 must be 64 hex characters, got %d", len(want))
-		}
-		if got := hex.EncodeToString(sum[:]); got != want {
-			return nil, sum, fmt.Errorf("%s has sha256 %s, expected %s: refusing to start", path, got, want)
-		}
-	}
-	if perr != nil {
-		return nil, sum, fmt.Errorf("%s: %w (re-run 'synaptic extract')", path, perr)
-	}
-	return g, sum, nil
-}
-
 // parseGraph is graph.Parse with the collector paused. Nearly everything
 // the decoder allocates is the graph itself, which stays live, so the
 // collections a growing heap triggers (about log2(graph/4 MB) of them, each
@@ -401,13 +374,13 @@ func defaultSourceRoot(graphPath string) string {
 // graphWatcher swaps in a changed graph.json between requests. A file that
 // does not parse (half-written, corrupted) never replaces the serving graph.
 type graphWatcher struct {
-	mu   sync.Mutex // seen and sum: the watcher and auto-freshen both set them
-	path string
-	sum  [32]byte
-	cat  *tools.Catalog
-	srv  *mcp.Server
-	log  io.Writer
-	seen fileStamp
+	mu     sync.Mutex // seen and sum: the watcher and auto-freshen both set them
+	path   string
+	sum    [32]byte
+	cat    *tools.Catalog
+	notify *resourceNotifier
+	log    io.Writer
+	seen   fileStamp
 	// ready, when set, closes once the first graph is loaded (and sum
 	// set): the watcher starts comparing only then.
 	ready <-chan struct{}
@@ -454,6 +427,27 @@ func (w *graphWatcher) adoptLocked() {
 	}
 }
 
+// adoptWritten is adoptLocked for the graph.json a run of this process
+// just wrote (info: stat'ed before its rename, sum: its digest; info is
+// nil when the run kept the file). The digest is the served graph's from
+// now on, so an outside write of the bytes the watcher loaded last is
+// still loaded. A file put in its place since (another writer) is not adopted,
+// so the next check loads it rather than leave it unseen behind ours; nor
+// is a kept file, which may be another process's graph not loaded yet
+// (the check's digest skips it when it is the one served).
+func (w *graphWatcher) adoptWritten(info fs.FileInfo, sum [32]byte) {
+	if info == nil {
+		return
+	}
+	w.sum = sum
+	st, err := os.Stat(w.path)
+	if err == nil && os.SameFile(st, info) && st.Size() == info.Size() && st.ModTime().Equal(info.ModTime()) {
+		w.seen = stampOf(st)
+		return
+	}
+	fmt.Fprintf(w.log, "[synaptic] %s was replaced from outside while auto-freshen wrote it; loading the replacement\n", w.path)
+}
+
 func (w *graphWatcher) check() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -472,7 +466,12 @@ func (w *graphWatcher) check() {
 		buf.Release()
 		return
 	}
-	g, err := parseGraph(buf.Bytes())
+	// A stale sidecar is expected here (extract renames graph.json first)
+	// and is not worth a line: graph.json is parsed instead.
+	g, _ := sidecarGraph(w.path, int64(len(buf.Bytes())), func() [32]byte { return sum })
+	if g == nil {
+		g, err = parseGraph(buf.Bytes())
+	}
 	buf.Release()
 	if err != nil {
 		fmt.Fprintf(w.log, "[synaptic] graph reload: %s: %v; still serving the previous graph\n", w.path, err)
@@ -482,9 +481,7 @@ func (w *graphWatcher) check() {
 	w.sum = sum
 	w.reloaded.Store(true)
 	fmt.Fprintf(w.log, "[synaptic] graph reloaded: %d nodes, %d edges\n", len(g.Nodes), len(g.Edges))
-	for _, r := range w.cat.Resources() {
-		w.srv.NotifyResourceUpdated(r.URI)
-	}
+	w.notify.graphChanged()
 }
 
 // mountREST adds the read-only REST routes, behind the same guards as /mcp.

@@ -2,17 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/synaptic-graph/synaptic/core/extract"
 )
-
-// outDirBusy is how core/extract says another run holds the output
-// directory's lock (a serve catching up, another hook): update waits for
-// it instead of failing, since it runs unattended.
-const outDirBusy = "another synaptic extract is writing"
 
 func runUpdate(ctx context.Context, args []string, stdio IO) error {
 	fs := newFlags(stdio, "update", "[flags] [DIR]", `
@@ -66,13 +62,14 @@ update waits for it, up to --wait.`)
 }
 
 // runWaitingForLock runs the extraction, retrying while another run holds
-// the output directory, for at most wait.
+// the output directory (extract.ErrOutDirBusy: a serve catching up,
+// another hook), for at most wait: update runs unattended.
 func runWaitingForLock(ctx context.Context, opts extract.Options, wait time.Duration) (*extract.Summary, error) {
 	deadline := time.Now().Add(wait)
 	pause := 50 * time.Millisecond
 	for {
 		sum, err := extract.Run(ctx, opts)
-		if err == nil || !strings.Contains(err.Error(), outDirBusy) || time.Now().Add(pause).After(deadline) {
+		if err == nil || !errors.Is(err, extract.ErrOutDirBusy) || time.Now().Add(pause).After(deadline) {
 			return sum, err
 		}
 		select {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +38,13 @@ type sourceWatcher struct {
 	dirty atomic.Bool
 	dead  atomic.Bool
 	dirs  atomic.Int64 // directories watched, for the startup line
+	// maxDirs caps the directories watched (0: only the kernel's limit),
+	// so serve leaves inotify watches to the user's other tools; past it
+	// the watcher stops and the debounced check takes over.
+	maxDirs int64
+	// watched is the set of directories watched (touched by the start and
+	// then by the event loop only).
+	watched map[string]bool
 
 	// The barrier: a file in a private directory on the same watcher.
 	// inotify queues events of one watcher in order, so once its event
@@ -59,7 +67,7 @@ func startSourceWatcher(ctx context.Context, root, out string, log io.Writer) (*
 	if err != nil {
 		return nil, err
 	}
-	sw := &sourceWatcher{fs: fw, root: root, out: realPath(out), log: log}
+	sw := &sourceWatcher{fs: fw, root: root, out: realPath(out), log: log, maxDirs: watchMaxDirs(), watched: map[string]bool{}}
 	sw.dirty.Store(true) // nothing is known about edits made before the watch
 	bdir, err := os.MkdirTemp("", "synaptic-watch-")
 	if err != nil {
@@ -86,6 +94,17 @@ func startSourceWatcher(ctx context.Context, root, out string, log io.Writer) (*
 	return sw, nil
 }
 
+// watchMaxDirsEnv caps the directories serve --watch watches.
+const watchMaxDirsEnv = "SYNAPTIC_SERVE_WATCH_MAX_DIRS"
+
+func watchMaxDirs() int64 {
+	n, err := strconv.ParseInt(os.Getenv(watchMaxDirsEnv), 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
+
 func realPath(p string) string {
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs
@@ -102,13 +121,20 @@ func (sw *sourceWatcher) addAll(dirs []string) error {
 		if d == sw.out || strings.HasPrefix(d, sw.out+string(filepath.Separator)) {
 			continue
 		}
+		if sw.watched[d] {
+			continue // a rescan lists it again
+		}
+		if sw.maxDirs > 0 && int64(len(sw.watched)) >= sw.maxDirs {
+			return fmt.Errorf("more than %d directories to watch ($%s)", sw.maxDirs, watchMaxDirsEnv)
+		}
 		if err := sw.fs.Add(d); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				continue // gone since it was listed: its parent's event says so
 			}
 			return fmt.Errorf("watch %s: %w", d, err)
 		}
-		sw.dirs.Add(1)
+		sw.watched[d] = true
+		sw.dirs.Store(int64(len(sw.watched)))
 	}
 	return nil
 }
@@ -165,6 +191,10 @@ func (sw *sourceWatcher) handle(ev fsnotify.Event) {
 		return
 	}
 	sw.dirty.Store(true)
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		delete(sw.watched, ev.Name) // a watched directory gone: its watch is too
+		sw.dirs.Store(int64(len(sw.watched)))
+	}
 	if !ev.Has(fsnotify.Create) {
 		return
 	}

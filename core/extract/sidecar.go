@@ -1,0 +1,54 @@
+package extract
+
+import (
+	"context"
+	"crypto/sha256"
+	"hash"
+	"io"
+	"os"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/graphbin"
+)
+
+// SidecarFile is graph.json's binary sidecar (core/graphbin): serve starts
+// from it when it mirrors the graph.json beside it.
+const SidecarFile = graphbin.FileName
+
+// hashingWriter passes writes on and hashes and counts them: graph.json's
+// digest goes into its sidecar.
+type hashingWriter struct {
+	w    io.Writer
+	h    hash.Hash
+	n    int
+	info os.FileInfo // the file written, before its rename
+}
+
+func newHashingWriter() *hashingWriter { return &hashingWriter{h: sha256.New()} }
+
+func (c *hashingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.h.Write(b[:n])
+	c.n += n
+	return n, err
+}
+
+// header is the sidecar header for the graph.json written through c.
+func (c *hashingWriter) header() graphbin.Header {
+	h := graphbin.Header{JSONSize: int64(c.n)}
+	copy(h.JSONSum[:], c.h.Sum(nil))
+	return h
+}
+
+// encodeSidecar encodes g's sidecar body beside the graph.json writer, on
+// the core the communities no longer need.
+func encodeSidecar(g *graph.Graph) <-chan *graphbin.Body {
+	ch := make(chan *graphbin.Body, 1)
+	go func() { ch <- graphbin.EncodeBody(g) }()
+	return ch
+}
+
+// writeSidecar writes graph.bin for the graph.json just written.
+func writeSidecar(ctx context.Context, dir *os.Root, body *graphbin.Body, h graphbin.Header) error {
+	return writeAtomic(ctx, dir, SidecarFile, func(w io.Writer) error { return body.WriteTo(w, h) })
+}

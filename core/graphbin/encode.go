@@ -1,0 +1,324 @@
+package graphbin
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"math"
+	"slices"
+	"unsafe"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+)
+
+// Node flag bits: which optional parts follow.
+const (
+	nodeSpan = 1 << iota
+	nodeSignature
+	nodeCommunity
+	nodeIsTest
+	nodeExtra
+)
+
+// Edge flag bits.
+const (
+	edgeScore  = 1 << iota // ConfidenceScore follows (else 0)
+	edgeWeight             // Weight follows (else 1)
+	edgeSites
+	edgeExtra
+)
+
+// encoder builds the body: records go to rec, strings to the table.
+type encoder struct {
+	rec    []byte
+	index  map[string]uint64
+	strs   []string
+	nodes  map[string]int // first node with each id, for endpoints
+	byAddr [1 << 14]addrSlot
+	// lastEnd is the last source that is a node (lastEndIdx).
+	lastEnd    string
+	lastEndIdx int
+	lastEndOK  bool
+	// last caches the previous string of each record field with its
+	// index: kinds, languages, relations and files repeat from record to
+	// record, and a compare is much cheaper than a map probe.
+	last [nSlots]struct {
+		s string
+		k uint64
+	}
+}
+
+// Record fields with a last-value cache.
+const (
+	slotFileType = iota
+	slotSourceFile
+	slotKind
+	slotVisibility
+	slotLanguage
+	slotRepo
+	slotRelation
+	slotConfidence
+	slotEdgeFile
+	slotContext
+	nSlots
+)
+
+// Body is an encoded graph waiting for its header: extract encodes it
+// while graph.json is still being written, and adds the header once the
+// digest of what it wrote is known.
+type Body struct{ b []byte }
+
+// Encode returns the sidecar of g, made from the graph.json bytes that h
+// describes. The same graph always gives the same bytes.
+func Encode(g *graph.Graph, h Header) []byte {
+	body := EncodeBody(g)
+	out := make([]byte, 0, headerSize+len(body.b))
+	out = appendHeader(out, h, body.b)
+	return append(out, body.b...)
+}
+
+// WriteTo writes the sidecar: h, then the body.
+func (b *Body) WriteTo(w io.Writer, h Header) error {
+	if _, err := w.Write(appendHeader(nil, h, b.b)); err != nil {
+		return err
+	}
+	_, err := w.Write(b.b)
+	return err
+}
+
+// EncodeBody encodes g without its header.
+func EncodeBody(g *graph.Graph) *Body {
+	// The table starts with "" and then every node's id in node order:
+	// node i's id is string 1+i, which its record does not repeat, and ids
+	// (unique, the most numerous strings) never enter the index.
+	e := &encoder{index: map[string]uint64{"": 0}, strs: make([]string, 1, 1+len(g.Nodes)), nodes: make(map[string]int, len(g.Nodes))}
+	for i := range g.Nodes {
+		e.strs = append(e.strs, g.Nodes[i].ID)
+		if _, ok := e.nodes[g.Nodes[i].ID]; !ok {
+			e.nodes[g.Nodes[i].ID] = i
+		}
+	}
+	e.graphHeader(g)
+	e.uint(uint64(len(g.Nodes)))
+	for i := range g.Nodes {
+		e.node(&g.Nodes[i])
+	}
+	e.uint(uint64(len(g.Edges)))
+	for i := range g.Edges {
+		e.edge(&g.Edges[i])
+	}
+	// The body is the string table, then the records.
+	var body []byte
+	body = binary.AppendUvarint(body, uint64(len(e.strs)))
+	total := 0
+	for _, s := range e.strs {
+		body = binary.AppendUvarint(body, uint64(len(s)))
+		total += len(s)
+	}
+	body = slices.Grow(body, total+len(e.rec))
+	for _, s := range e.strs {
+		body = append(body, s...)
+	}
+	body = append(body, e.rec...)
+	return &Body{body}
+}
+
+func (e *encoder) uint(v uint64) { e.rec = binary.AppendUvarint(e.rec, v) }
+func (e *encoder) int(v int)     { e.rec = binary.AppendVarint(e.rec, int64(v)) }
+func (e *encoder) byte(b byte)   { e.rec = append(e.rec, b) }
+
+func (e *encoder) float(f float64) {
+	e.rec = binary.LittleEndian.AppendUint64(e.rec, math.Float64bits(f))
+}
+
+func (e *encoder) str(s string) { e.uint(e.strIndex(s)) }
+
+// strIndex returns s's place in the string table, adding it. Decoded
+// graphs share one copy of each repeated string (graph.Parse interns
+// them), so a direct-mapped cache on the string's address answers most
+// repeats without hashing.
+func (e *encoder) strIndex(s string) uint64 {
+	if s == "" {
+		return 0
+	}
+	p := unsafe.StringData(s)
+	slot := &e.byAddr[(uintptr(unsafe.Pointer(p))>>3)%uintptr(len(e.byAddr))]
+	if slot.p == p && slot.n == len(s) {
+		return slot.k
+	}
+	k, ok := e.index[s]
+	if !ok {
+		k = uint64(len(e.strs))
+		e.index[s] = k
+		e.strs = append(e.strs, s)
+	}
+	*slot = addrSlot{p, len(s), k}
+	return k
+}
+
+// addrSlot is one entry of the address cache.
+type addrSlot struct {
+	p *byte
+	n int
+	k uint64
+}
+
+// cached is str through the field's last-value cache.
+func (e *encoder) cached(slot int, s string) {
+	c := &e.last[slot]
+	if s != c.s || c.k == 0 && s != "" {
+		c.s, c.k = s, e.strIndex(s)
+	}
+	e.uint(c.k)
+}
+
+// count writes a length that tells nil (0) from empty (1).
+func (e *encoder) count(n int, isNil bool) {
+	if isNil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(n) + 1)
+}
+
+// raws writes a member map in key order.
+func (e *encoder) raws(m map[string]json.RawMessage) {
+	e.count(len(m), m == nil)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		e.str(k)
+		e.str(string(m[k]))
+		e.byte(boolByte(m[k] == nil))
+	}
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (e *encoder) graphHeader(g *graph.Graph) {
+	e.byte(boolByte(g.Directed))
+	e.str(g.BuiltAtCommit)
+	e.raws(g.GraphAttrs)
+	e.count(len(g.Hyperedges), g.Hyperedges == nil)
+	for _, h := range g.Hyperedges {
+		e.str(string(h))
+		e.byte(boolByte(h == nil))
+	}
+}
+
+func (e *encoder) node(n *graph.Node) {
+	var flags byte
+	if n.Span != nil {
+		flags |= nodeSpan
+	}
+	if n.Signature != nil {
+		flags |= nodeSignature
+	}
+	if n.Community != nil {
+		flags |= nodeCommunity
+	}
+	if n.IsTest {
+		flags |= nodeIsTest
+	}
+	if n.Extra != nil {
+		flags |= nodeExtra
+	}
+	e.byte(flags)
+	e.str(n.Label)
+	e.cached(slotFileType, n.FileType)
+	e.cached(slotSourceFile, n.SourceFile)
+	e.str(n.SourceLocation)
+	e.cached(slotKind, n.Kind)
+	e.cached(slotVisibility, n.Visibility)
+	e.cached(slotLanguage, n.Language)
+	e.cached(slotRepo, n.Repo)
+	e.str(n.Doc)
+	if n.Span != nil {
+		e.int(n.Span.StartLine)
+		e.int(n.Span.StartCol)
+		e.int(n.Span.EndLine)
+		e.int(n.Span.EndCol)
+	}
+	if s := n.Signature; s != nil {
+		e.count(len(s.Params), s.Params == nil)
+		for _, p := range s.Params {
+			e.str(p.Name)
+			e.str(p.TypeRef)
+		}
+		e.str(s.ReturnType)
+		e.str(s.Raw)
+	}
+	if n.Community != nil {
+		e.int(*n.Community)
+	}
+	if n.Extra != nil {
+		e.raws(n.Extra)
+	}
+}
+
+// endpoint writes a node reference (even) or, for an id that is no node,
+// the string (odd).
+// The last source found a node is cached: canonical edges come sorted by
+// source.
+func (e *encoder) endpoint(id string, source bool) {
+	if source && e.lastEndOK && id == e.lastEnd {
+		e.uint(uint64(e.lastEndIdx) << 1)
+		return
+	}
+	if i, ok := e.nodes[id]; ok {
+		if source {
+			e.lastEnd, e.lastEndIdx, e.lastEndOK = id, i, true
+		}
+		e.uint(uint64(i) << 1)
+		return
+	}
+	e.uint(e.strIndex(id)<<1 | 1)
+}
+
+func (e *encoder) edge(ed *graph.Edge) {
+	var flags byte
+	if ed.ConfidenceScore != 0 || math.Signbit(ed.ConfidenceScore) {
+		flags |= edgeScore
+	}
+	if ed.Weight != 1 {
+		flags |= edgeWeight
+	}
+	if ed.Sites != nil {
+		flags |= edgeSites
+	}
+	if ed.Extra != nil {
+		flags |= edgeExtra
+	}
+	e.byte(flags)
+	e.endpoint(ed.Source, true)
+	e.endpoint(ed.Target, false)
+	e.cached(slotRelation, ed.Relation)
+	e.cached(slotConfidence, string(ed.Confidence))
+	e.cached(slotEdgeFile, ed.SourceFile)
+	e.str(ed.SourceLocation)
+	e.cached(slotContext, ed.Context)
+	if flags&edgeScore != 0 {
+		e.float(ed.ConfidenceScore)
+	}
+	if flags&edgeWeight != 0 {
+		e.float(ed.Weight)
+	}
+	if ed.Sites != nil {
+		e.count(len(ed.Sites), false)
+		for _, s := range ed.Sites {
+			e.str(s.SourceFile)
+			e.str(s.SourceLocation)
+		}
+	}
+	if ed.Extra != nil {
+		e.raws(ed.Extra)
+	}
+}
