@@ -139,6 +139,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFacts$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFileInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTypeRef$$' -fuzztime $(FUZZTIME) ./sdk/abi
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeProjectOutput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeProjectInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDocAbove$$' -fuzztime $(FUZZTIME) ./sdk/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./sdk/trees

@@ -43,6 +43,9 @@ type Manifest struct {
 	// graph current only from that root: guessing it from where the
 	// output sits re-extracted the wrong tree when --out put it elsewhere.
 	Root string `json:"root,omitempty"`
+	// Projects are the summary lines of each plugin's project entry point
+	// (see Summary.Projects), shown again by a run that reuses every file.
+	Projects map[string][]string `json:"projects,omitempty"`
 }
 
 // ManifestEntry is one input file.

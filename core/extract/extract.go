@@ -129,9 +129,9 @@ type Summary struct {
 	PluginChanged []string
 	Phases        []Phase // wall time per pipeline phase, in order
 	Workers       WorkerTime
-	// Go is the Go project the root was resolved in (nil: no Go files,
-	// or no go.mod or GOPATH layout to say where they are imported from).
-	Go *GoProject
+	// Projects are the lines the plugins' project entry points answered
+	// ("go: module …"): which project each resolved the root in.
+	Projects []string
 	// Python is the package the root is inside its Python project (nil:
 	// no Python files, or the root is its own source root).
 	Python *PyProject
@@ -258,16 +258,16 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	projects.collect(repo, root, walked.Files, sum)
-	routed, goMods, packageJSONs := routeFiles(repo, walked.Files, match, sum, projects)
-	goRoot := goRootImportPath(root, routed, sum)
+	routed, packageJSONs := routeFiles(repo, walked.Files, match, sum, projects)
 	pyRoot := pyRootPackage(root, routed, sum)
 	var jsPkgs []resolve.JSPackage
 	if hasFamily(routed, ecmaFamily) {
 		jsPkgs, sum.JS = jsPackagesOf(repo, root, packageJSONs, sum)
 	}
-	rootKey := rootDigestKey(goRoot, pyRoot, jsPkgs)
-	quick := quickDigest(buildID(), rootKey, goMods, sum.Skipped, routed)
+	rootKey := rootDigestKey("", pyRoot, jsPkgs)
+	quick := quickDigest(buildID(), rootKey, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
+		sum.Projects = projectLines(projects.summaries(routed, prev))
 		// Every file as it was when the graph was made: not even the
 		// facts cache is read.
 		return keepGraph(ctx, out, key, sum, prev, nil, nil, false, routed, quick, phase, start)
@@ -321,6 +321,8 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if projects.run(ctx, jobs, sum) {
 		quick += "!" // the next run must not keep a graph made without project info
 	}
+	summaries := projects.summaries(routed, prev)
+	sum.Projects = projectLines(summaries)
 	if err := runJobs(ctx, opts, repo, jobs, cache, &sum.Workers); err != nil {
 		return nil, err
 	}
@@ -335,7 +337,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	// Assemble in path order; failed files are reported, not graphed.
-	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins, Root: root}
+	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins, Root: root, Projects: nonEmpty(summaries)}
 	var files []resolve.File
 	var cached []cachedFile
 	var failed []Skip      // files whose extraction failed
@@ -377,7 +379,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if prev != nil && prev.Graph != nil {
 		// Incremental: only this run's facts need encoding for the digest;
 		// a full run digests them while writing the facts cache.
-		digest = inputsDigest(buildID(), rootKey, goMods, sum.Skipped, cached)
+		digest = inputsDigest(buildID(), rootKey, sum.Skipped, cached)
 		if prev.Graph.current(out.root, prev.Graph.Inputs, digest) {
 			changed := len(jobs) > 0 || sum.Removed > 0 // touched or edited without new facts
 			if !changed && prev.Graph.Quick == quick {
@@ -398,7 +400,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	go func() {
 		var h hash.Hash
 		if digest == "" {
-			h = newDigest(buildID(), rootKey, goMods, skipped)
+			h = newDigest(buildID(), rootKey, skipped)
 		}
 		err := writeFacts(ctx, cacheDir, key, cached, h)
 		if h != nil {
@@ -406,7 +408,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, PythonRootPackage: pyRoot, JSPackages: jsPkgs})
+	g, rs := resolve.Build(files, resolve.Options{PythonRootPackage: pyRoot, JSPackages: jsPkgs})
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}
@@ -568,26 +570,16 @@ func walkInputs(root string, match func(string) *Language, projects *projectRun)
 // v1 plugins (docs/abi-v2.md, "Migration status").
 func isV1ProjectFile(rel string) bool {
 	b := path.Base(rel)
-	return b == "go.mod" || b == packageJSON
+	return b == packageJSON
 }
 
 // routeFiles gives each walked file its language (files no plugin takes
-// are left out, too-large ones skipped into sum) and collects the project
-// files resolution reads: go.mod module paths by directory and the
-// package.json files.
-func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Language, sum *Summary, projects *projectRun) (routed []*job, goMods map[string]string, packageJSONs []discover.File) {
-	goMods = map[string]string{}
+// are left out, too-large ones skipped into sum) and collects the
+// package.json files resolution reads.
+func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Language, sum *Summary, projects *projectRun) (routed []*job, packageJSONs []discover.File) {
 	for _, f := range walked {
 		if path.Base(f.Rel) == packageJSON {
 			packageJSONs = append(packageJSONs, f)
-			if match(f.Rel) == nil {
-				continue
-			}
-		}
-		if path.Base(f.Rel) == "go.mod" {
-			if mod := readGoModule(repo, f.Real); mod != "" {
-				goMods[path.Dir(f.Rel)] = mod
-			}
 			if match(f.Rel) == nil {
 				continue
 			}
@@ -603,7 +595,7 @@ func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Langu
 		}
 		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256 + projects.keySuffix(lang)})
 	}
-	return routed, goMods, packageJSONs
+	return routed, packageJSONs
 }
 
 type job struct {
@@ -835,24 +827,16 @@ func limitMemory() func() {
 
 func mtime(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
 
-// gopathImportPath guesses the Go import path of root when it sits in a
-// GOPATH-style tree (…/src/net/http → "net/http"), so a package extracted
-// on its own without a go.mod still resolves imports of itself and its
-// subpackages. It returns "" otherwise.
-func gopathImportPath(root string) string {
-	root = filepath.ToSlash(root)
-	if i := strings.LastIndex(root, "/src/"); i >= 0 {
-		return root[i+len("/src/"):]
+// nonEmpty is m without its empty entries (nil when none is left).
+func nonEmpty(m map[string][]string) map[string][]string {
+	var out map[string][]string
+	for k, v := range m {
+		if len(v) > 0 {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[k] = v
+		}
 	}
-	return ""
-}
-
-// readGoModule returns the module path declared by the go.mod file at rel
-// (slash-separated) inside repo.
-func readGoModule(repo *os.Root, rel string) string {
-	data, err := safefile.ReadFile(repo, filepath.FromSlash(rel), goModMaxBytes, nil)
-	if err != nil {
-		return ""
-	}
-	return parseGoModule(data)
+	return out
 }

@@ -117,7 +117,7 @@ func openLive(opts Options, root string, repo *os.Root) (*Live, error) {
 	}
 	var sum Summary
 	l.projects.collect(repo, root, walked.Files, &sum)
-	routed, goMods, packageJSONs := routeFiles(repo, walked.Files, opts.Route, &sum, l.projects)
+	routed, packageJSONs := routeFiles(repo, walked.Files, opts.Route, &sum, l.projects)
 	l.projects.run(context.Background(), routed, &sum)
 	for _, f := range walked.Files {
 		if l.isProjectFile(f.Rel) {
@@ -137,7 +137,7 @@ func openLive(opts Options, root string, repo *os.Root) (*Live, error) {
 			}
 		}
 	}
-	l.resolve = resolve.Options{GoModules: goMods, GoRootImportPath: goRootImportPath(root, routed, &sum), PythonRootPackage: pyRootPackage(root, routed, &sum)}
+	l.resolve = resolve.Options{PythonRootPackage: pyRootPackage(root, routed, &sum)}
 	if hasFamily(routed, ecmaFamily) {
 		l.resolve.JSPackages, _ = jsPackagesOf(repo, root, packageJSONs, &sum)
 	}
@@ -171,7 +171,7 @@ func (l *Live) Changes(ctx context.Context) (Changes, error) {
 		}
 	}
 	ch.Project = ch.Project || projects != len(l.project)
-	routed, _, _ := routeFiles(l.repo, walked.Files, l.opts.Route, &sum, l.projects)
+	routed, _ := routeFiles(l.repo, walked.Files, l.opts.Route, &sum, l.projects)
 	present := make(map[string]bool, len(routed))
 	for _, j := range routed {
 		present[j.file.Rel] = true

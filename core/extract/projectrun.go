@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -25,7 +26,7 @@ import (
 // knows what those files mean; the pipeline finds them and hands them over.
 type Projector interface {
 	ProjectFiles() []string
-	Project(ctx context.Context, in *abi.ProjectInput) ([]byte, error)
+	Project(ctx context.Context, in *abi.ProjectInput) (abi.ProjectOutput, error)
 }
 
 // maxLevelsAbove bounds how far above the root metadata files are looked
@@ -45,6 +46,9 @@ type projectState struct {
 	input  *abi.ProjectInput
 	key    string // hash of the encoded input: part of the facts cache key
 	failed bool
+	// ran: the entry point answered this run, with these summary lines.
+	ran     bool
+	summary []string
 }
 
 func newProjectRun(langs []Language) *projectRun {
@@ -161,9 +165,14 @@ func (pr *projectRun) run(ctx context.Context, jobs []*job, sum *Summary) (faile
 			continue
 		}
 		if st.input != nil {
-			if _, err := p.Project(ctx, st.input); err != nil && ctx.Err() == nil {
+			out, err := p.Project(ctx, st.input)
+			if err != nil && ctx.Err() == nil {
 				st.failed = true
 				sum.Warnings = append(sum.Warnings, fmt.Sprintf("plugin %s: project entry point failed (%v); its files resolve by path only", st.plugin, err))
+			}
+			st.ran, st.summary = true, out.Summary
+			for _, w := range out.Warnings {
+				sum.Warnings = append(sum.Warnings, "plugin "+st.plugin+": "+w)
 			}
 			st.input = nil
 		}
@@ -173,4 +182,44 @@ func (pr *projectRun) run(ctx context.Context, jobs []*job, sum *Summary) (faile
 		}
 	}
 	return failed
+}
+
+// summaries are the project lines of this run by plugin: what each entry
+// point that ran answered, and for a plugin whose files were all reused
+// (its entry point did not run, its input is unchanged since the facts
+// were made) what it answered then, from prev. Plugins without routed
+// files have none.
+func (pr *projectRun) summaries(routed []*job, prev *Manifest) map[string][]string {
+	out := map[string][]string{}
+	for _, j := range routed {
+		p, ok := j.lang.Extractor.(Projector)
+		if !ok || pr.states[p] == nil {
+			continue
+		}
+		st := pr.states[p]
+		if _, done := out[st.plugin]; done {
+			continue
+		}
+		switch {
+		case st.ran:
+			out[st.plugin] = st.summary
+		case prev != nil:
+			out[st.plugin] = prev.Projects[st.plugin]
+		default:
+			out[st.plugin] = nil
+		}
+	}
+	return out
+}
+
+// projectLines are the summary's lines of summaries, each naming its
+// plugin (so the host needs no word of the language), in plugin order.
+func projectLines(summaries map[string][]string) []string {
+	var lines []string
+	for _, plugin := range slices.Sorted(maps.Keys(summaries)) {
+		for _, l := range summaries[plugin] {
+			lines = append(lines, plugin+": "+l)
+		}
+	}
+	return lines
 }

@@ -5,7 +5,9 @@ package extract
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,20 +28,20 @@ type projectExtractor struct {
 
 func (p *projectExtractor) ProjectFiles() []string { return []string{"proj.cfg"} }
 
-func (p *projectExtractor) Project(_ context.Context, in *abi.ProjectInput) ([]byte, error) {
+func (p *projectExtractor) Project(_ context.Context, in *abi.ProjectInput) (abi.ProjectOutput, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.calls++
 	if p.fail {
 		p.info = ""
-		return nil, errors.New("entry point trapped")
+		return abi.ProjectOutput{}, errors.New("entry point trapped")
 	}
 	var parts []string
 	for _, f := range in.Files {
 		parts = append(parts, f.Path+"="+string(f.Data))
 	}
 	p.info = strings.Join(parts, ",")
-	return []byte(p.info), nil
+	return abi.ProjectOutput{Info: []byte(p.info), Summary: []string{fmt.Sprintf("%d files", len(in.Files))}, Warnings: []string{"check " + path.Base(in.Root)}}, nil
 }
 
 func (p *projectExtractor) Extract(context.Context, int, string, uint32, []byte, []byte) (*abi.Facts, error) {
@@ -88,14 +90,26 @@ func TestProjectEntryPoint(t *testing.T) {
 	if slices.ContainsFunc(sum.Skipped, func(s Skip) bool { return strings.HasSuffix(s.Path, "proj.cfg") }) {
 		t.Errorf("project files reported as skipped: %v", sum.Skipped)
 	}
+	// The entry point's lines name the plugin in the summary.
+	lines := []string{"lines: 2 files"}
+	if got := sum.ProjectLines(); !slices.Equal(got, lines) {
+		t.Errorf("project lines = %q, want %q", got, lines)
+	}
+	if !slices.Contains(sum.Warnings, "plugin lines: check sub") {
+		t.Errorf("warnings = %q, want the entry point's, naming the plugin", sum.Warnings)
+	}
 
-	// Nothing changed: no file to extract, so the entry point is not run.
+	// Nothing changed: no file to extract, so the entry point is not run,
+	// and the summary still says which project the graph was made in.
 	calls := pe.calls
-	if _, err := Run(t.Context(), opts); err != nil {
+	if sum, err = Run(t.Context(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if pe.calls != calls {
 		t.Errorf("entry point ran %d more times on an unchanged tree", pe.calls-calls)
+	}
+	if got := sum.ProjectLines(); !slices.Equal(got, lines) {
+		t.Errorf("project lines of the unchanged run = %q, want those of the run that made the graph, %q", got, lines)
 	}
 
 	// A metadata file above the root changed: the facts made with the old

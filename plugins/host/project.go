@@ -25,47 +25,63 @@ func (p *Plugin) ProjectFiles() []string {
 	return p.m.Project.Files
 }
 
-// Project runs the plugin's project entry point over in and hands what it
-// answers to every instance from now on, in Init.Project. When the entry
-// point traps, loops, errs or answers more than abi.MaxProjectInfo bytes,
-// the instances get no project info (the language then resolves by path
-// only) and the error says why, for the caller's diagnostic. A plugin
-// without [project] gets nothing and no error.
-func (p *Plugin) Project(ctx context.Context, in *abi.ProjectInput) ([]byte, error) {
+// Project runs the plugin's project entry point over in and hands the
+// info it answers to every instance from now on, in Init.Project; the
+// answer's summary and warning lines are the caller's to show. When the
+// entry point traps, loops, errs, answers more than abi.MaxProjectInfo
+// bytes of info or something that is not an abi.ProjectOutput, the
+// instances get no project info (the language then resolves by path only)
+// and the error says why, for the caller's diagnostic. A plugin without
+// [project] gets nothing and no error.
+func (p *Plugin) Project(ctx context.Context, in *abi.ProjectInput) (abi.ProjectOutput, error) {
 	if p.m.Project == nil || p.m.Kind != manifest.KindExtractor {
-		return nil, nil
+		return abi.ProjectOutput{}, nil
 	}
 	input := abi.EncodeProjectInput(in)
 	sum := sha256.Sum256(input)
 	p.mu.Lock()
 	if last := p.lastProject; last != nil && last.input == sum {
 		p.mu.Unlock()
-		return last.info, nil // the same files: the same answer (and the instances have it)
+		return last.out, nil // the same files: the same answer (and the instances have it)
 	}
 	p.mu.Unlock()
-	var info []byte
+	var raw []byte
 	err := p.onInstance(ctx, 0, "", len(input), func(ctx context.Context, inst *instance) error {
 		var err error
-		info, err = inst.callRaw(ctx, p, inst.project, input)
+		raw, err = inst.callRaw(ctx, p, inst.project, input)
 		return err
 	})
-	if err == nil && len(info) > abi.MaxProjectInfo {
-		err = &PluginError{Plugin: p.m.Name, Reason: ReasonLimit, Err: ErrLimit,
-			Message: fmt.Sprintf("project info of %d bytes exceeds the limit of %d", len(info), abi.MaxProjectInfo)}
+	var out abi.ProjectOutput
+	if err == nil {
+		out, err = p.decodeProjectOutput(raw)
 	}
 	if err != nil {
-		info = nil
+		out = abi.ProjectOutput{}
 	}
-	p.setProject(info)
+	p.setProject(out.Info)
 	// A failure (a timeout on a loaded machine) is retried next time, and
 	// it replaced the instances' info: forget the last answer.
 	p.mu.Lock()
 	p.lastProject = nil
 	if err == nil {
-		p.lastProject = &projectAnswer{input: sum, info: info}
+		p.lastProject = &projectAnswer{input: sum, out: out}
 	}
 	p.mu.Unlock()
-	return info, err
+	return out, err
+}
+
+// decodeProjectOutput checks what the entry point answered.
+func (p *Plugin) decodeProjectOutput(raw []byte) (abi.ProjectOutput, error) {
+	out, err := abi.DecodeProjectOutput(raw)
+	if err != nil {
+		return abi.ProjectOutput{}, &PluginError{Plugin: p.m.Name, Reason: ReasonABI, Err: err,
+			Message: fmt.Sprintf("the project entry point's answer is not an abi.ProjectOutput (%v): rebuild the plugin with the current sdk", err)}
+	}
+	if len(out.Info) > abi.MaxProjectInfo {
+		return abi.ProjectOutput{}, &PluginError{Plugin: p.m.Name, Reason: ReasonLimit, Err: ErrLimit,
+			Message: fmt.Sprintf("project info of %d bytes exceeds the limit of %d", len(out.Info), abi.MaxProjectInfo)}
+	}
+	return *out, nil
 }
 
 // projectAnswer is the last successful answer of the project entry point, so a
@@ -73,7 +89,7 @@ func (p *Plugin) Project(ctx context.Context, in *abi.ProjectInput) ([]byte, err
 // over unchanged files.
 type projectAnswer struct {
 	input [sha256.Size]byte
-	info  []byte
+	out   abi.ProjectOutput
 }
 
 // setProject re-encodes Init with info and retires the instances made

@@ -2,6 +2,7 @@ package host
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,13 +37,17 @@ func TestProjectEntryPoint(t *testing.T) {
 	if seen(1) != "" {
 		t.Fatal("project info before Project")
 	}
-	info, err := p.Project(t.Context(), in("ok"))
+	out, err := p.Project(t.Context(), in("ok"))
+	info := out.Info
 	if err != nil || string(info) != "../go.mod=module m;" {
 		t.Fatalf("Project = %q, %v", info, err)
 	}
+	if !slices.Equal(out.Summary, []string{"1 project files"}) || !slices.Equal(out.Warnings, []string{"nothing to fix in ok"}) {
+		t.Errorf("Project's lines = %q and %q, want the summary and warning the guest reported", out.Summary, out.Warnings)
+	}
 	calls := p.Stats().Calls
-	if again, err := p.Project(t.Context(), in("ok")); err != nil || string(again) != string(info) || p.Stats().Calls != calls {
-		t.Errorf("Project over the same files = %q, %v after %d guest calls; want the remembered answer and none", again, err, p.Stats().Calls-calls)
+	if again, err := p.Project(t.Context(), in("ok")); err != nil || string(again.Info) != string(info) || !slices.Equal(again.Summary, out.Summary) || p.Stats().Calls != calls {
+		t.Errorf("Project over the same files = %+v, %v after %d guest calls; want the remembered answer and none", again, err, p.Stats().Calls-calls)
 	}
 	for _, w := range []int{0, 1, 2} { // worker 1's old instance is retired
 		if got := seen(w); got != string(info) {
@@ -59,17 +64,17 @@ func TestProjectEntryPoint(t *testing.T) {
 		{"error", ReasonGuest, "go.mod: no module line"},
 		{"huge", ReasonGuest, "project info of 1048577 bytes exceeds 1048576"},
 	} {
-		info, err := p.Project(t.Context(), in(tt.root))
+		out, err := p.Project(t.Context(), in(tt.root))
 		var pe *PluginError
-		if !errors.As(err, &pe) || pe.Reason != tt.reason || !strings.Contains(err.Error(), tt.msg) || info != nil {
-			t.Errorf("%s: Project = %q, %v; want a %s error with %q", tt.root, info, err, tt.reason, tt.msg)
+		if !errors.As(err, &pe) || pe.Reason != tt.reason || !strings.Contains(err.Error(), tt.msg) || out.Info != nil || out.Summary != nil {
+			t.Errorf("%s: Project = %+v, %v; want a %s error with %q", tt.root, out, err, tt.reason, tt.msg)
 		}
 		if got := seen(0); got != "" {
 			t.Errorf("%s: after a failed Project the instance sees %q, want no project", tt.root, got)
 		}
 	}
 	// The earlier answer is not reused blindly: the failures replaced it.
-	if info, err := p.Project(t.Context(), in("ok")); err != nil || seen(1) != string(info) || len(info) == 0 {
-		t.Errorf("Project after failures = %q, %v; instances see %q", info, err, seen(1))
+	if out, err := p.Project(t.Context(), in("ok")); err != nil || seen(1) != string(out.Info) || len(out.Info) == 0 {
+		t.Errorf("Project after failures = %q, %v; instances see %q", out.Info, err, seen(1))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // The project entry point (ABI v2). A plugin whose manifest lists
@@ -93,4 +94,67 @@ func checkProjectPath(p string) error {
 		return fmt.Errorf("abi: project file path %q is not clean and relative", p)
 	}
 	return nil
+}
+
+// ProjectOutput is what the project entry point answers after StatusOK:
+// the plugin's own info, handed back unread in Init.Project, and the lines
+// the host shows the user. Summary says which project the run resolved the
+// root in ("module "example.com/shop" (go.mod above the root: …)"), so the
+// extraction summary can say it without the host knowing what go.mod is;
+// Warnings say what in the metadata could not be used and how to fix it.
+type ProjectOutput struct {
+	Info     []byte
+	Summary  []string
+	Warnings []string
+}
+
+// Bounds of a ProjectOutput's lines: they go to a terminal, not a parser.
+const (
+	MaxProjectLines     = 16
+	MaxProjectLineBytes = 1024
+)
+
+// EncodeProjectOutput encodes out.
+func EncodeProjectOutput(out *ProjectOutput) []byte {
+	var e Encoder
+	e.Uvarint(uint64(len(out.Info)))
+	e.Buf = append(e.Buf, out.Info...)
+	for _, lines := range [][]string{out.Summary, out.Warnings} {
+		e.Uvarint(uint64(len(lines)))
+		for _, l := range lines {
+			e.String(l)
+		}
+	}
+	return e.Buf
+}
+
+// DecodeProjectOutput decodes what EncodeProjectOutput wrote and checks
+// the lines: at most MaxProjectLines of each kind, each valid UTF-8 of at
+// most MaxProjectLineBytes (the host bounds Info by MaxProjectInfo).
+func DecodeProjectOutput(b []byte) (*ProjectOutput, error) {
+	d := NewDecoder(b)
+	out := &ProjectOutput{Info: d.Bytes()}
+	for _, lines := range []*[]string{&out.Summary, &out.Warnings} {
+		n := d.Len(1)
+		if n > MaxProjectLines {
+			return nil, fmt.Errorf("abi: project output has %d lines of one kind (at most %d)", n, MaxProjectLines)
+		}
+		for range n {
+			l := d.String()
+			if d.Err() != nil {
+				break
+			}
+			if len(l) > MaxProjectLineBytes || !utf8.ValidString(l) {
+				return nil, fmt.Errorf("abi: project output line of %d bytes is not UTF-8 of at most %d bytes", len(l), MaxProjectLineBytes)
+			}
+			*lines = append(*lines, l)
+		}
+	}
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	if d.Remaining() != 0 {
+		return nil, fmt.Errorf("abi: %d trailing bytes after the project output", d.Remaining())
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
@@ -18,6 +19,9 @@ type ProjectFunc func(in *abi.ProjectInput) ([]byte, error)
 var (
 	projectFn   ProjectFunc
 	projectInfo []byte
+	// projectLines collects ProjectSummary and ProjectWarning while the
+	// entry point runs (a guest runs one call at a time).
+	projectLines struct{ summary, warnings []string }
 )
 
 // RegisterProject installs the plugin's project entry point. Call it from
@@ -33,22 +37,59 @@ func Project() []byte { return projectInfo }
 // Init.Project; native tests call it to extract as the host would.
 func SetProject(info []byte) { projectInfo = bytes.Clone(info) }
 
+// ProjectSummary adds a line to the extraction summary, from the project
+// entry point: which project the root was resolved in ("module "x" (go.mod
+// at the root: /src/go.mod)"). The host prefixes the plugin's name. Lines
+// past abi.MaxProjectLines are dropped; long ones are cut.
+func ProjectSummary(format string, args ...any) {
+	projectLines.summary = addLine(projectLines.summary, fmt.Sprintf(format, args...))
+}
+
+// ProjectWarning adds a warning to the run's summary, from the project
+// entry point: metadata it could not use, and how to fix it.
+func ProjectWarning(format string, args ...any) {
+	projectLines.warnings = addLine(projectLines.warnings, fmt.Sprintf(format, args...))
+}
+
+func addLine(lines []string, l string) []string {
+	if len(lines) >= abi.MaxProjectLines {
+		return lines
+	}
+	l = strings.ToValidUTF8(l, "?")
+	if len(l) > abi.MaxProjectLineBytes {
+		l = strings.ToValidUTF8(l[:abi.MaxProjectLineBytes-3], "") + "..."
+	}
+	return append(lines, l)
+}
+
 // RunProject runs fn natively over in as the host would, size limit
-// included. Tests use it; the wasm glue uses the same path.
+// included, and returns the info. Tests use it.
 func RunProject(fn ProjectFunc, in *abi.ProjectInput) (info []byte, err error) {
+	out, err := RunProjectOutput(fn, in)
+	return out.Info, err
+}
+
+// RunProjectOutput runs fn as RunProject does and also returns the lines
+// it reported (ProjectSummary, ProjectWarning); the wasm glue uses it.
+func RunProjectOutput(fn ProjectFunc, in *abi.ProjectInput) (out abi.ProjectOutput, err error) {
+	projectLines.summary, projectLines.warnings = nil, nil
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("project entry point panic: %v", r)
+			out, err = abi.ProjectOutput{}, fmt.Errorf("project entry point panic: %v", r)
 		}
+		projectLines.summary, projectLines.warnings = nil, nil
 	}()
 	if fn == nil {
-		return nil, fmt.Errorf("plugin did not call extract.RegisterProject")
+		return out, fmt.Errorf("plugin did not call extract.RegisterProject")
 	}
-	info, err = fn(in)
+	info, err := fn(in)
 	if err == nil && len(info) > abi.MaxProjectInfo {
 		err = fmt.Errorf("project info of %d bytes exceeds %d", len(info), abi.MaxProjectInfo)
 	}
-	return info, err
+	if err != nil {
+		return abi.ProjectOutput{}, err
+	}
+	return abi.ProjectOutput{Info: info, Summary: projectLines.summary, Warnings: projectLines.warnings}, nil
 }
 
 // SetFile records the file-level facts of ABI v2: scope, module keys,

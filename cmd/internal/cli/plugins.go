@@ -410,10 +410,10 @@ func (l *lazyPlugin) ProjectFiles() []string {
 }
 
 // Project runs the plugin's project entry point (extract.Projector).
-func (l *lazyPlugin) Project(ctx context.Context, in *abi.ProjectInput) ([]byte, error) {
+func (l *lazyPlugin) Project(ctx context.Context, in *abi.ProjectInput) (abi.ProjectOutput, error) {
 	l.once.Do(func() { l.plugin, l.err = l.host.Load(ctx, l.manifest, l.grammars) })
 	if l.err != nil {
-		return nil, l.err
+		return abi.ProjectOutput{}, l.err
 	}
 	return l.plugin.Project(ctx, in)
 }

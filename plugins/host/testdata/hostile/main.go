@@ -109,6 +109,8 @@ func project(in *abi.ProjectInput) ([]byte, error) {
 	for _, f := range in.Files {
 		b.WriteString(f.Path + "=" + string(f.Data) + ";")
 	}
+	extract.ProjectSummary("%d project files", len(in.Files))
+	extract.ProjectWarning("nothing to fix in %s", path.Base(in.Root))
 	return []byte(b.String()), nil
 }
 
