@@ -55,13 +55,6 @@ const InferredScore = 0.8
 
 // Options carry repository facts that are not in any one file.
 type Options struct {
-	// GoModules maps each directory holding a go.mod to its module path, so
-	// Go import paths can be mapped to directories.
-	GoModules map[string]string
-	// GoRootImportPath is the import path of the repository root when it
-	// has no go.mod but sits in a GOPATH-style tree ("net/http" for
-	// …/src/net/http); "" if unknown.
-	GoRootImportPath string
 	// PythonRootPackage is the dotted package of the repository root when
 	// it is a folder below its project's source root ("shop.billing" for
 	// src/shop/billing), so "import shop.billing.x" reaches x.py; "" if
@@ -85,8 +78,6 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 		fields:     make(map[int32]map[string][]int32),
 		bases:      make(map[int32][]int32),
 		dirs:       make(map[string][]int32),
-		goModules:  opts.GoModules,
-		goRoot:     opts.GoRootImportPath,
 		pyRoot:     strings.ReplaceAll(opts.PythonRootPackage, ".", "/"),
 		jsPackages: opts.JSPackages,
 	}
@@ -189,9 +180,6 @@ type resolver struct {
 	compatMemo map[filePair]bool // see filesCompatible
 	twinsOf    map[int32][]int32
 	stats      Stats
-	// goModules maps a directory holding go.mod to its module path.
-	goModules  map[string]string
-	goRoot     string // import path of "." without a go.mod, or ""
 	pyRoot     string // Python package path of "." ("shop/billing"), or ""
 	jsPackages []JSPackage
 }
@@ -272,7 +260,7 @@ func (r *resolver) addFiles() {
 		pk := r.pkgs[k]
 		first := &r.files[pk.files[0]]
 		parts := []string{"package", pk.name}
-		if pk.scope != "" || first.Family == v1Go {
+		if pk.scope != "" {
 			parts = []string{first.dir, "package", pk.name} // a scope is named where its first file is
 		}
 		pk.id = r.uniqueID(graph.MakeID(parts...), 1)
@@ -289,7 +277,7 @@ func (r *resolver) addFiles() {
 
 // packageOf is the package f joins: by its v2 scope (the plugin said
 // which files share top-level names) or, for a v1 plugin, by its package
-// clause (a Go package is also its directory). key is "" for none.
+// clause. key is "" for none.
 func packageOf(f *fileInfo) (key, name, scope string) {
 	if f.v2() {
 		scope = f.Facts.File.Scope
@@ -303,11 +291,8 @@ func packageOf(f *fileInfo) (key, name, scope string) {
 		return f.Family + ":scope:" + scope, name, scope
 	}
 	p := f.Facts.Package
-	switch {
-	case p == "":
+	if p == "" {
 		return "", "", ""
-	case f.Family == v1Go:
-		return f.Family + ":" + f.dir + ":" + p, p, ""
 	}
 	return f.Family + ":" + p, p, ""
 }
