@@ -444,9 +444,17 @@ func (r *resolver) attachReceivers() {
 			continue
 		}
 		line := f.Facts.Symbols[s.local].Span.StartLine
+		r.callFile = f // a type with build-variant twins: each one f can be built with
+		clear(r.twinsOf)
 		if t := r.findType(f, recv, false); t >= 0 {
 			s.owner = t
-			r.edge(r.syms[t].id, s.id, "method", graph.Extracted, 0, f.Path, line)
+			twins := r.twinsOf[t]
+			if len(twins) == 0 {
+				twins = []int32{t}
+			}
+			for _, tw := range twins {
+				r.edge(r.syms[tw].id, s.id, "method", graph.Extracted, 0, f.Path, line)
+			}
 		} else if t := r.uniqueInFamily(f.Family, recv, isType); t >= 0 && !f.typesOnlyThroughImports() {
 			// Go methods live in their type's package, so only other
 			// languages (Rust impls anywhere in a crate) get this guess.
@@ -454,6 +462,7 @@ func (r *resolver) attachReceivers() {
 			r.edge(r.syms[t].id, s.id, "method", graph.Inferred, InferredScore, f.Path, line)
 		}
 	}
+	r.callFile = nil
 }
 
 func (r *resolver) indexMembers() {

@@ -40,7 +40,38 @@ func variants(p, src string) []abi.Constraint {
 	if expr := buildLine(src); expr != nil {
 		out = append(out, exprConstraints(expr)...)
 	}
-	return out
+	return wasmPairs(out)
+}
+
+// wasmOS are the only GOOS values of GOARCH wasm, and the only GOARCH of
+// theirs is wasm (go tool dist list): a //go:build !wasm file can never be
+// built with a wasip1 one, which the axes alone do not say.
+var wasmOS = []string{"js", "wasip1"}
+
+// wasmPairs adds what the valid GOOS/GOARCH pairs imply for wasm: goarch
+// wasm only with goos js or wasip1, and the other way round.
+func wasmPairs(cs []abi.Constraint) []abi.Constraint {
+	var add []abi.Constraint
+	for _, c := range cs {
+		switch {
+		case c.Axis == axisArch && !c.Negated && len(c.Values) == 1 && c.Values[0] == "wasm":
+			add = append(add, abi.Constraint{Axis: axisOS, Values: slices.Clone(wasmOS)})
+		case c.Axis == axisArch && c.Negated && slices.Contains(c.Values, "wasm"):
+			add = append(add, abi.Constraint{Axis: axisOS, Values: slices.Clone(wasmOS), Negated: true})
+		case c.Axis == axisOS && !c.Negated && len(c.Values) > 0 && allIn(c.Values, wasmOS):
+			add = append(add, abi.Constraint{Axis: axisArch, Values: []string{"wasm"}})
+		}
+	}
+	return append(cs, add...)
+}
+
+func allIn(vals, set []string) bool {
+	for _, v := range vals {
+		if !slices.Contains(set, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // nameConstraints reads name_GOOS_GOARCH.go, name_GOOS.go, name_GOARCH.go,
