@@ -35,6 +35,11 @@ echo "re-extract after one changed file:          $(median "$out/reextract.txt" 
 echo "  of which resolve $(median "$out/reextract.txt" resolve-s) s, communities $(median "$out/reextract.txt" communities-s) s, write $(median "$out/reextract.txt" write-s) s"
 rm -rf "$out"
 
+# Issue 9: full extraction of GOROOT/src next to the binary of a baseline
+# commit (BASE, default db32358), alternating in the same run; target
+# within 5% (ratio <= 1.05).
+COUNT=$COUNT bash .ci/bench-baseline.sh || true
+
 # Freshness: edit -> next answer with auto-freshen and with --watch, next to
 # the full extraction of the same copy in the same run (edit/full).
 go test -run '^$' -bench 'BenchmarkServeFreshen' -benchtime 5x ./cmd/synaptic 2>/dev/null | grep -E '^Benchmark' || true

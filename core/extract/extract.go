@@ -21,7 +21,6 @@ import (
 	"maps"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -135,9 +134,6 @@ type Summary struct {
 	PluginChanged []string
 	Phases        []Phase // wall time per pipeline phase, in order
 	Workers       WorkerTime
-	// Go is the Go project the root was resolved in (nil: no Go files,
-	// or no go.mod or GOPATH layout to say where they are imported from).
-	Go *GoProject
 	// Projects are the lines the plugins' project entry points answered
 	// ("go: module …"): which project each resolved the root in.
 	Projects []string
@@ -264,11 +260,10 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 
 	projects.collect(repo, root, walked.Files, sum)
-	routed, goMods := routeFiles(repo, walked.Files, match, sum, projects)
-	goRoot := goRootImportPath(root, routed, sum)
+	routed := routeFiles(walked.Files, match, sum, projects)
 	pyRoot := pyRootPackage(root, routed, sum)
-	rootKey := rootDigestKey(goRoot, pyRoot)
-	quick := quickDigest(buildID(), rootKey, goMods, sum.Skipped, routed)
+	rootKey := rootDigestKey("", pyRoot)
+	quick := quickDigest(buildID(), rootKey, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
 		sum.Projects = projectLines(projects.summaries(routed, prev))
 		// Every file as it was when the graph was made: not even the
@@ -382,7 +377,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if prev != nil && prev.Graph != nil {
 		// Incremental: only this run's facts need encoding for the digest;
 		// a full run digests them while writing the facts cache.
-		digest = inputsDigest(buildID(), rootKey, goMods, sum.Skipped, cached)
+		digest = inputsDigest(buildID(), rootKey, sum.Skipped, cached)
 		if prev.Graph.current(out.root, prev.Graph.Inputs, digest) {
 			changed := len(jobs) > 0 || sum.Removed > 0 // touched or edited without new facts
 			if !changed && prev.Graph.Quick == quick {
@@ -403,7 +398,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	go func() {
 		var h hash.Hash
 		if digest == "" {
-			h = newDigest(buildID(), rootKey, goMods, skipped)
+			h = newDigest(buildID(), rootKey, skipped)
 		}
 		err := writeFacts(ctx, cacheDir, key, cached, h)
 		if h != nil {
@@ -411,7 +406,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, PythonRootPackage: pyRoot})
+	g, rs := resolve.Build(files, resolve.Options{PythonRootPackage: pyRoot})
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}
@@ -569,35 +564,17 @@ func keepGraph(ctx context.Context, out *outDir, key sealKey, sum *Summary, prev
 }
 
 // walkInputs lists the files a run reads: sources some plugin takes and
-// the project files (go.mod, and what the plugins' [project] lists)
-// resolution needs.
+// the project files the plugins' [project] lists.
 func walkInputs(root string, match func(string) *Language, projects *projectRun) (*discover.Result, error) {
 	return discover.Walk(root, discover.Options{Match: func(rel string) bool {
-		return match(rel) != nil || isV1ProjectFile(rel) || projects.wants(rel)
+		return match(rel) != nil || projects.wants(rel)
 	}})
 }
 
-// isV1ProjectFile says whether rel is metadata the core still reads for
-// v1 plugins (docs/abi-v2.md, "Migration status").
-func isV1ProjectFile(rel string) bool {
-	b := path.Base(rel)
-	return b == "go.mod"
-}
-
 // routeFiles gives each walked file its language (files no plugin takes
-// are left out, too-large ones skipped into sum) and collects the project
-// files resolution reads: go.mod module paths by directory.
-func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Language, sum *Summary, projects *projectRun) (routed []*job, goMods map[string]string) {
-	goMods = map[string]string{}
+// are left out: project files; too-large ones are skipped into sum).
+func routeFiles(walked []discover.File, match func(string) *Language, sum *Summary, projects *projectRun) (routed []*job) {
 	for _, f := range walked {
-		if path.Base(f.Rel) == "go.mod" {
-			if mod := readGoModule(repo, f.Real); mod != "" {
-				goMods[path.Dir(f.Rel)] = mod
-			}
-			if match(f.Rel) == nil {
-				continue
-			}
-		}
 		lang := match(f.Rel)
 		if lang == nil {
 			continue
@@ -609,7 +586,7 @@ func routeFiles(repo *os.Root, walked []discover.File, match func(string) *Langu
 		}
 		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256 + projects.keySuffix(lang)})
 	}
-	return routed, goMods
+	return routed
 }
 
 type job struct {
@@ -830,28 +807,6 @@ func limitMemory() func() {
 }
 
 func mtime(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
-
-// gopathImportPath guesses the Go import path of root when it sits in a
-// GOPATH-style tree (…/src/net/http → "net/http"), so a package extracted
-// on its own without a go.mod still resolves imports of itself and its
-// subpackages. It returns "" otherwise.
-func gopathImportPath(root string) string {
-	root = filepath.ToSlash(root)
-	if i := strings.LastIndex(root, "/src/"); i >= 0 {
-		return root[i+len("/src/"):]
-	}
-	return ""
-}
-
-// readGoModule returns the module path declared by the go.mod file at rel
-// (slash-separated) inside repo.
-func readGoModule(repo *os.Root, rel string) string {
-	data, err := safefile.ReadFile(repo, filepath.FromSlash(rel), goModMaxBytes, nil)
-	if err != nil {
-		return ""
-	}
-	return parseGoModule(data)
-}
 
 // nonEmpty is m without its empty entries (nil when none is left).
 func nonEmpty(m map[string][]string) map[string][]string {

@@ -117,7 +117,7 @@ func openLive(opts Options, root string, repo *os.Root) (*Live, error) {
 	}
 	var sum Summary
 	l.projects.collect(repo, root, walked.Files, &sum)
-	routed, goMods := routeFiles(repo, walked.Files, opts.Route, &sum, l.projects)
+	routed := routeFiles(walked.Files, opts.Route, &sum, l.projects)
 	l.projects.run(context.Background(), routed, &sum)
 	for _, f := range walked.Files {
 		if l.isProjectFile(f.Rel) {
@@ -137,7 +137,7 @@ func openLive(opts Options, root string, repo *os.Root) (*Live, error) {
 			}
 		}
 	}
-	l.resolve = resolve.Options{GoModules: goMods, GoRootImportPath: goRootImportPath(root, routed, &sum), PythonRootPackage: pyRootPackage(root, routed, &sum)}
+	l.resolve = resolve.Options{PythonRootPackage: pyRootPackage(root, routed, &sum)}
 	return l, nil
 }
 
@@ -168,7 +168,7 @@ func (l *Live) Changes(ctx context.Context) (Changes, error) {
 		}
 	}
 	ch.Project = ch.Project || projects != len(l.project)
-	routed, _ := routeFiles(l.repo, walked.Files, l.opts.Route, &sum, l.projects)
+	routed := routeFiles(walked.Files, l.opts.Route, &sum, l.projects)
 	present := make(map[string]bool, len(routed))
 	for _, j := range routed {
 		present[j.file.Rel] = true
@@ -227,5 +227,5 @@ func (l *Live) Patch(ctx context.Context, ch Changes) (graph.Patch, error) {
 // isProjectFile says whether rel is metadata some import resolution
 // reads: a change to it can move every import, so only a Run is right.
 func (l *Live) isProjectFile(rel string) bool {
-	return isV1ProjectFile(rel) || l.projects.wants(rel)
+	return l.projects.wants(rel)
 }

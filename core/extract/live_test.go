@@ -13,9 +13,10 @@ import (
 )
 
 // goFile is a Go file of package pkg defining funcs, each calling the
-// names in calls[func].
+// names in calls[func], with the v2 facts and semantics the go plugin
+// gives it (its package is its scope; plain names resolve there only).
 func goFile(p, pkg string, funcs []string, calls map[string][]string) resolve.File {
-	f := &abi.Facts{Package: pkg}
+	f := &abi.Facts{Package: pkg, File: abi.FileFacts{Scope: path.Dir(p) + ":" + pkg, Modules: []string{path.Dir(p)}}}
 	for i, name := range funcs {
 		line := uint32(3 + 2*i)
 		f.Symbols = append(f.Symbols, abi.Symbol{Name: name, Kind: "function", Parent: -1, Span: abi.Span{StartLine: line, StartCol: 1, EndLine: line, EndCol: 30}})
@@ -23,7 +24,8 @@ func goFile(p, pkg string, funcs []string, calls map[string][]string) resolve.Fi
 			f.Calls = append(f.Calls, abi.Call{Caller: int32(i), Name: c, Line: line, Col: 10})
 		}
 	}
-	return resolve.File{Path: p, Language: "go", Family: "go", Facts: f}
+	return resolve.File{Path: p, Language: "go", Family: "go", Facts: f, ABI: 2,
+		Semantics: resolve.Semantics{Unqualified: resolve.UnqualifiedScope, TypeCall: resolve.TypeCallNone, ImportStubKind: "package"}}
 }
 
 // TestPatchAgreesWithFullResolution: a patch resolved from the changed

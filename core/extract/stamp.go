@@ -83,12 +83,13 @@ func (s *GraphStamp) current(out *os.Root, stamped, digest string) bool {
 }
 
 // quickDigest hashes what a run knows before reading any file: the build,
-// the Go module layout, the skipped files and each routed file's path,
-// size, modification time and plugin build. Equal quick digests mean every
+// the root's place in its projects, the skipped files and each routed
+// file's path, size, modification time and plugin build (whose key holds
+// the hash of its project input). Equal quick digests mean every
 // file would be reused from the cache unchanged, so the inputs digest is
 // equal too. "" when build is "".
-func quickDigest(build, goRoot string, goMods map[string]string, skipped []Skip, routed []*job) string {
-	h := newDigest(build, goRoot, goMods, skipped)
+func quickDigest(build, rootKey string, skipped []Skip, routed []*job) string {
+	h := newDigest(build, rootKey, skipped)
 	if h == nil {
 		return ""
 	}
@@ -103,14 +104,14 @@ func quickDigest(build, goRoot string, goMods map[string]string, skipped []Skip,
 }
 
 // inputsDigest hashes everything graph.json and GRAPH_REPORT.md are made
-// from: the synaptic build, the Go module layout, the skipped files and,
+// from: the synaptic build, the root's place in its projects, the skipped files and,
 // per file in path order, its language, generated flag, failure and
 // encoded facts. Content hashes and plugin versions are left out on
 // purpose: a file whose new content (or a plugin whose new build) yields
 // the same facts yields the same graph. An empty build disables the
 // digest ("" never matches).
-func inputsDigest(build, goRoot string, goMods map[string]string, skipped []Skip, cached []cachedFile) string {
-	h := newDigest(build, goRoot, goMods, skipped)
+func inputsDigest(build, rootKey string, skipped []Skip, cached []cachedFile) string {
+	h := newDigest(build, rootKey, skipped)
 	if h == nil {
 		return ""
 	}
@@ -130,18 +131,14 @@ func inputsDigest(build, goRoot string, goMods map[string]string, skipped []Skip
 // newDigest starts an inputs digest with everything but the files, which
 // go in through digestFile in path order (writeFacts does that while it
 // encodes them anyway). It is nil when build is "".
-func newDigest(build, goRoot string, goMods map[string]string, skipped []Skip) hash.Hash {
+func newDigest(build, rootKey string, skipped []Skip) hash.Hash {
 	if build == "" {
 		return nil
 	}
 	h := sha256.New()
 	field(h, "synaptic-inputs-1")
 	field(h, build)
-	field(h, goRoot)
-	for _, dir := range slices.Sorted(maps.Keys(goMods)) {
-		field(h, dir)
-		field(h, goMods[dir])
-	}
+	field(h, rootKey)
 	field(h, "skipped")
 	skips := slices.Clone(skipped)
 	slices.SortFunc(skips, func(a, b Skip) int {

@@ -19,12 +19,11 @@ func TestInputsDigest(t *testing.T) {
 		}
 	}
 	skips := []Skip{{Path: "k.pem", Reason: "sensitive"}, {Path: "big.go", Reason: "too-large", Detail: "3 MB"}}
-	mods := map[string]string{".": "example.com/m"}
-	want := inputsDigest("build", "", mods, skips, base())
+	want := inputsDigest("build", "python=shop", skips, base())
 	tests := []struct {
 		name  string
 		build string
-		mods  map[string]string
+		root  string
 		skips []Skip
 		edit  func([]cachedFile)
 		same  bool
@@ -34,7 +33,7 @@ func TestInputsDigest(t *testing.T) {
 		{name: "new content, same facts", edit: func(c []cachedFile) { c[0].Hash = "h9" }, same: true},
 		{name: "new plugin build, same facts", edit: func(c []cachedFile) { c[0].Plugin = "go@2" }, same: true},
 		{name: "other build", build: "build2"},
-		{name: "other module path", mods: map[string]string{".": "example.com/n"}},
+		{name: "other place of the root in its project", root: "python=shop.billing"},
 		{name: "one skip fewer", skips: skips[:1]},
 		{name: "facts changed", edit: func(c []cachedFile) { c[0].Facts.Symbols[0].Name = "G" }},
 		{name: "generated", edit: func(c []cachedFile) { c[0].Generated = true }},
@@ -43,12 +42,12 @@ func TestInputsDigest(t *testing.T) {
 		{name: "file renamed", edit: func(c []cachedFile) { c[1].Path = "c.py" }},
 	}
 	for _, tt := range tests {
-		build, m, s, files := "build", mods, skips, base()
+		build, root, s, files := "build", "python=shop", skips, base()
 		if tt.build != "" {
 			build = tt.build
 		}
-		if tt.mods != nil {
-			m = tt.mods
+		if tt.root != "" {
+			root = tt.root
 		}
 		if tt.skips != nil {
 			s = tt.skips
@@ -56,11 +55,11 @@ func TestInputsDigest(t *testing.T) {
 		if tt.edit != nil {
 			tt.edit(files)
 		}
-		if got := inputsDigest(build, "", m, s, files); (got == want) != tt.same {
+		if got := inputsDigest(build, root, s, files); (got == want) != tt.same {
 			t.Errorf("%s: digest equal = %v, want %v", tt.name, got == want, tt.same)
 		}
 	}
-	if inputsDigest("", "", mods, skips, base()) != "" {
+	if inputsDigest("", "python=shop", skips, base()) != "" {
 		t.Error("a build without an id must not produce a digest")
 	}
 }
@@ -76,8 +75,7 @@ func TestBuildID(t *testing.T) {
 // must agree or no run would ever keep its graph.
 func TestDigestWhileWritingFacts(t *testing.T) {
 	files := sampleCache()
-	mods := map[string]string{".": "example.com/m"}
-	h := newDigest("build", "root", mods, nil)
+	h := newDigest("build", "root", nil)
 	dir, _ := testDir(t)
 	if err := writeFacts(t.Context(), dir, testKey, files, h); err != nil {
 		t.Fatal(err)
@@ -90,7 +88,7 @@ func TestDigestWhileWritingFacts(t *testing.T) {
 	for _, k := range slices.Sorted(maps.Keys(back)) {
 		again = append(again, back[k])
 	}
-	if got, want := inputsDigest("build", "root", mods, nil, again), finishDigest(h); got != want {
+	if got, want := inputsDigest("build", "root", nil, again), finishDigest(h); got != want {
 		t.Fatalf("digest of the facts read back %s, digest while writing %s", got, want)
 	}
 }

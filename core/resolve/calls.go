@@ -19,6 +19,8 @@ func (r *resolver) resolveRelations() {
 			if rel.Context == abi.CtxValue {
 				continue // a function value: resolveValueRefs
 			}
+			r.callFile = f // a type with build-variant twins: each one f can be built with
+			clear(r.twinsOf)
 			from := f.id
 			fromSym := int32(-1)
 			if rel.From >= 0 {
@@ -50,15 +52,22 @@ func (r *resolver) resolveRelations() {
 				r.edgeCtx(from, r.stub(rel.Target, "class"), string(rel.Kind), graph.Extracted, ctx, f.Path, rel.Line)
 				continue
 			}
-			if r.syms[target].id == from {
-				continue
+			twins := r.twinsOf[target]
+			if len(twins) == 0 {
+				twins = []int32{target}
 			}
-			r.edgeCtx(from, r.syms[target].id, string(rel.Kind), conf, ctx, f.Path, rel.Line)
-			if fromSym >= 0 && (rel.Kind == abi.RelInherits || rel.Kind == abi.RelEmbeds) {
-				r.bases[fromSym] = append(r.bases[fromSym], target)
+			for _, t := range twins {
+				if r.syms[t].id == from {
+					continue
+				}
+				r.edgeCtx(from, r.syms[t].id, string(rel.Kind), conf, ctx, f.Path, rel.Line)
+				if fromSym >= 0 && (rel.Kind == abi.RelInherits || rel.Kind == abi.RelEmbeds) {
+					r.bases[fromSym] = append(r.bases[fromSym], t)
+				}
 			}
 		}
 	}
+	r.callFile = nil
 }
 
 // lexical finds name among the declarations inside the calling function

@@ -12,8 +12,6 @@ import (
 type importIndex struct {
 	paths    map[string]int32   // exact repo path -> file
 	pyMods   map[string][]int32 // dotted module suffix -> python files
-	goDirs   map[string][]*pkgInfo
-	goModule map[string]string  // directory -> Go module path (from go.mod)
 	rsSuffix map[string][]int32 // "/a/b.rs" style path suffixes -> rust files
 	modules  map[string][]int32 // v2 module key -> files declaring it (FileFacts.Modules)
 	scopes   map[string]*pkgInfo
@@ -23,8 +21,6 @@ func (r *resolver) buildImportIndex() *importIndex {
 	ix := &importIndex{
 		paths:    make(map[string]int32, len(r.files)),
 		pyMods:   make(map[string][]int32),
-		goDirs:   make(map[string][]*pkgInfo),
-		goModule: r.goModules,
 		rsSuffix: make(map[string][]int32),
 		modules:  make(map[string][]int32),
 		scopes:   make(map[string]*pkgInfo),
@@ -62,9 +58,6 @@ func (r *resolver) buildImportIndex() *importIndex {
 		if pk.scope != "" {
 			ix.scopes[f.Family+"\x00"+pk.scope] = pk
 		}
-		if f.Family == "go" && !strings.HasSuffix(pk.name, "_test") {
-			ix.goDirs[f.dir] = append(ix.goDirs[f.dir], pk)
-		}
 	}
 	return ix
 }
@@ -81,8 +74,6 @@ func (r *resolver) resolveImports() {
 				continue
 			}
 			switch f.Family {
-			case "go":
-				r.importGo(ix, f, im)
 			case "python":
 				r.importPython(ix, f, im)
 			case "java":
@@ -101,130 +92,6 @@ func (f *fileInfo) bind(name string, b binding) {
 		return
 	}
 	f.bindings[name] = append(f.bindings[name], b)
-}
-
-func (r *resolver) importGo(ix *importIndex, f *fileInfo, im *abi.Import) {
-	pk := r.goPackage(ix, im.Path)
-	conf := graph.Extracted
-	if pk == nil {
-		if pk = r.packageUnderTest(ix, f, im.Path); pk != nil {
-			conf = graph.Inferred
-		}
-	}
-	if pk == nil {
-		r.edge(f.id, r.stub(im.Path, "package"), "imports", graph.Extracted, 0, f.Path, im.Line)
-		name := im.Alias
-		if name == "" {
-			name = path.Base(im.Path)
-		}
-		f.bind(name, binding{file: -1, sym: -1})
-		return
-	}
-	r.edge(f.id, pk.id, "imports_from", conf, score(conf), f.Path, im.Line)
-	switch im.Alias {
-	case "":
-		f.bind(pk.name, binding{pkg: pk, file: -1, sym: -1})
-	case ".":
-		f.bind("*", binding{pkg: pk, file: -1, sym: -1})
-	default:
-		f.bind(im.Alias, binding{pkg: pk, file: -1, sym: -1})
-	}
-}
-
-// goPackage maps an import path to a package directory: std-style paths
-// equal to the directory, or module path + directory below the go.mod (the
-// longest matching module path wins, so nested modules resolve the same way
-// on every run).
-func (r *resolver) goPackage(ix *importIndex, ip string) *pkgInfo {
-	if pk := pickGoPackage(ix.goDirs[ip], ip); pk != nil {
-		return pk
-	}
-	best, bestLen := "", -1
-	for dir, mod := range ix.goModule {
-		if ip != mod && !strings.HasPrefix(ip, mod+"/") {
-			continue
-		}
-		if len(mod) > bestLen || len(mod) == bestLen && dir < best {
-			best, bestLen = dir, len(mod)
-		}
-	}
-	if bestLen >= 0 {
-		rel := strings.TrimPrefix(strings.TrimPrefix(ip, ix.goModule[best]), "/")
-		return pickGoPackage(ix.goDirs[path.Join(best, rel)], ip)
-	}
-	if r.goRoot != "" && (ip == r.goRoot || strings.HasPrefix(ip, r.goRoot+"/")) {
-		rel := strings.TrimPrefix(strings.TrimPrefix(ip, r.goRoot), "/")
-		return pickGoPackage(ix.goDirs[path.Join(".", rel)], ip)
-	}
-	return nil
-}
-
-// packageUnderTest is the package an external test package (foo_test)
-// imports when nothing says where the root's import paths live (no go.mod
-// above the file, no import path of the root): the package foo of its own
-// folder, when exactly one of the file's imports ends in foo. The go
-// command requires foo_test to sit next to foo, so a folder extracted on
-// its own still links its tests; with a go.mod the module says it exactly
-// (mcp_test may import both this repository's mcp and another one).
-func (r *resolver) packageUnderTest(ix *importIndex, f *fileInfo, ip string) *pkgInfo {
-	if f.pkg == nil || r.goRoot != "" || inGoModule(ix, f.dir) {
-		return nil
-	}
-	base, ok := strings.CutSuffix(f.pkg.name, "_test")
-	if !ok || base == "" || path.Base(ip) != base {
-		return nil
-	}
-	n := 0
-	for _, im := range f.Facts.Imports {
-		if path.Base(im.Path) == base {
-			n++
-		}
-	}
-	if n != 1 {
-		return nil
-	}
-	for _, pk := range ix.goDirs[f.dir] {
-		if pk.name == base {
-			return pk
-		}
-	}
-	return nil
-}
-
-// inGoModule says whether dir is at or below a directory holding a go.mod.
-func inGoModule(ix *importIndex, dir string) bool {
-	for d := range ix.goModule {
-		if d == "." || dir == d || strings.HasPrefix(dir, d+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-// pickGoPackage chooses the importable package of a directory. A directory
-// may also hold a `package main` program behind //go:build ignore (net/http's
-// triv.go): main is never importable, and among the others the one named
-// like the import path's last element wins.
-func pickGoPackage(pks []*pkgInfo, ip string) *pkgInfo {
-	var cands []*pkgInfo
-	for _, pk := range pks {
-		if pk.name != "main" {
-			cands = append(cands, pk)
-		}
-	}
-	switch {
-	case len(cands) == 1:
-		return cands[0]
-	case len(cands) == 0 && len(pks) == 1:
-		return pks[0]
-	}
-	base := path.Base(ip)
-	for _, pk := range cands {
-		if pk.name == base {
-			return pk
-		}
-	}
-	return nil
 }
 
 // pyModule resolves a dotted (possibly relative) module name from f.

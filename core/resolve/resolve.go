@@ -55,13 +55,6 @@ const InferredScore = 0.8
 
 // Options carry repository facts that are not in any one file.
 type Options struct {
-	// GoModules maps each directory holding a go.mod to its module path, so
-	// Go import paths can be mapped to directories.
-	GoModules map[string]string
-	// GoRootImportPath is the import path of the repository root when it
-	// has no go.mod but sits in a GOPATH-style tree ("net/http" for
-	// …/src/net/http); "" if unknown.
-	GoRootImportPath string
 	// PythonRootPackage is the dotted package of the repository root when
 	// it is a folder below its project's source root ("shop.billing" for
 	// src/shop/billing), so "import shop.billing.x" reaches x.py; "" if
@@ -74,17 +67,15 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	r := &resolver{
-		files:     make([]fileInfo, len(files)),
-		ids:       make(map[string]bool),
-		pkgs:      make(map[string]*pkgInfo),
-		byFamily:  make(map[string]map[string][]int32),
-		methods:   make(map[int32]map[string][]int32),
-		fields:    make(map[int32]map[string][]int32),
-		bases:     make(map[int32][]int32),
-		dirs:      make(map[string][]int32),
-		goModules: opts.GoModules,
-		goRoot:    opts.GoRootImportPath,
-		pyRoot:    strings.ReplaceAll(opts.PythonRootPackage, ".", "/"),
+		files:    make([]fileInfo, len(files)),
+		ids:      make(map[string]bool),
+		pkgs:     make(map[string]*pkgInfo),
+		byFamily: make(map[string]map[string][]int32),
+		methods:  make(map[int32]map[string][]int32),
+		fields:   make(map[int32]map[string][]int32),
+		bases:    make(map[int32][]int32),
+		dirs:     make(map[string][]int32),
+		pyRoot:   strings.ReplaceAll(opts.PythonRootPackage, ".", "/"),
 	}
 	nsyms, nfacts := 0, 0
 	for i := range files {
@@ -189,10 +180,7 @@ type resolver struct {
 	compatMemo map[filePair]bool // see filesCompatible
 	twinsOf    map[int32][]int32
 	stats      Stats
-	// goModules maps a directory holding go.mod to its module path.
-	goModules map[string]string
-	goRoot    string // import path of "." without a go.mod, or ""
-	pyRoot    string // Python package path of "." ("shop/billing"), or ""
+	pyRoot     string // Python package path of "." ("shop/billing"), or ""
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {
@@ -271,7 +259,7 @@ func (r *resolver) addFiles() {
 		pk := r.pkgs[k]
 		first := &r.files[pk.files[0]]
 		parts := []string{"package", pk.name}
-		if pk.scope != "" || first.Family == v1Go {
+		if pk.scope != "" {
 			parts = []string{first.dir, "package", pk.name} // a scope is named where its first file is
 		}
 		pk.id = r.uniqueID(graph.MakeID(parts...), 1)
@@ -288,7 +276,7 @@ func (r *resolver) addFiles() {
 
 // packageOf is the package f joins: by its v2 scope (the plugin said
 // which files share top-level names) or, for a v1 plugin, by its package
-// clause (a Go package is also its directory). key is "" for none.
+// clause. key is "" for none.
 func packageOf(f *fileInfo) (key, name, scope string) {
 	if f.v2() {
 		scope = f.Facts.File.Scope
@@ -302,11 +290,8 @@ func packageOf(f *fileInfo) (key, name, scope string) {
 		return f.Family + ":scope:" + scope, name, scope
 	}
 	p := f.Facts.Package
-	switch {
-	case p == "":
+	if p == "" {
 		return "", "", ""
-	case f.Family == v1Go:
-		return f.Family + ":" + f.dir + ":" + p, p, ""
 	}
 	return f.Family + ":" + p, p, ""
 }
@@ -458,9 +443,17 @@ func (r *resolver) attachReceivers() {
 			continue
 		}
 		line := f.Facts.Symbols[s.local].Span.StartLine
+		r.callFile = f // a type with build-variant twins: each one f can be built with
+		clear(r.twinsOf)
 		if t := r.findType(f, recv, false); t >= 0 {
 			s.owner = t
-			r.edge(r.syms[t].id, s.id, "method", graph.Extracted, 0, f.Path, line)
+			twins := r.twinsOf[t]
+			if len(twins) == 0 {
+				twins = []int32{t}
+			}
+			for _, tw := range twins {
+				r.edge(r.syms[tw].id, s.id, "method", graph.Extracted, 0, f.Path, line)
+			}
 		} else if t := r.uniqueInFamily(f.Family, recv, isType); t >= 0 && !f.typesOnlyThroughImports() {
 			// Go methods live in their type's package, so only other
 			// languages (Rust impls anywhere in a crate) get this guess.
@@ -468,6 +461,7 @@ func (r *resolver) attachReceivers() {
 			r.edge(r.syms[t].id, s.id, "method", graph.Inferred, InferredScore, f.Path, line)
 		}
 	}
+	r.callFile = nil
 }
 
 func (r *resolver) indexMembers() {

@@ -68,7 +68,7 @@ func edgeSet(g *graph.Graph) map[string]graph.Edge {
 }
 
 func TestBuild(t *testing.T) {
-	g, st := Build(fixture(), Options{GoModules: map[string]string{".": "example.com/m"}})
+	g, st := Build(goFacts("example.com/m", fixture()), Options{})
 	edges := edgeSet(g)
 	tests := []struct {
 		edge  string
@@ -121,12 +121,12 @@ func TestBuild(t *testing.T) {
 func TestBuildDeterministic(t *testing.T) {
 	files := fixture()
 	var want bytes.Buffer
-	g, _ := Build(files, Options{})
+	g, _ := Build(goFacts("", files), Options{})
 	_ = graph.Write(&want, g)
 	for i := 0; i < len(files); i++ {
 		rot := append(append([]File{}, files[i:]...), files[:i]...)
 		var got bytes.Buffer
-		g, _ := Build(rot, Options{})
+		g, _ := Build(goFacts("", rot), Options{})
 		_ = graph.Write(&got, g)
 		if !bytes.Equal(want.Bytes(), got.Bytes()) {
 			t.Fatalf("rotation %d changed the output", i)
@@ -154,7 +154,7 @@ func TestQualifiedExternalTypeNotInferred(t *testing.T) {
 			Symbols: []abi.Symbol{{Name: "Response", Kind: "struct", Parent: -1, Span: sp(1)}, {Name: "Body", Kind: "method", Receiver: "Response", Parent: -1, Span: sp(3)}},
 		}},
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(goFacts("", files), Options{})
 	edges := edgeSet(g)
 	if _, ok := edges["a_a_do -calls-> q_q_response_body"]; ok {
 		t.Error("call through an external qualified receiver type linked to a repo method")
@@ -195,7 +195,7 @@ func TestImportedNameNotInferred(t *testing.T) {
 			},
 		}},
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(goFacts("", files), Options{})
 	for _, e := range g.Edges {
 		if strings.HasPrefix(e.Target, "asyncio_queues") && e.Source != "asyncio_queues_py" && !strings.HasPrefix(e.Source, "asyncio") {
 			t.Errorf("%s -%s-> %s: an imported name was linked to a same-named declaration elsewhere", e.Source, e.Relation, e.Target)
@@ -223,7 +223,7 @@ func TestGoImportSkipsIgnoredMain(t *testing.T) {
 			Calls:   []abi.Call{{Caller: 0, Name: "HandleFunc", Receiver: "http", Line: 5}},
 		}},
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(goFacts("", files), Options{})
 	if _, ok := edgeSet(g)["net_http_pprof_pprof_init -calls-> net_http_server_handlefunc"]; !ok {
 		t.Error("call into a directory that also holds an ignored main package not resolved")
 	}
@@ -231,7 +231,7 @@ func TestGoImportSkipsIgnoredMain(t *testing.T) {
 	for i := range files {
 		files[i].Path = strings.TrimPrefix(files[i].Path, "net/http/")
 	}
-	g, _ = Build(files, Options{GoRootImportPath: "net/http"})
+	g, _ = Build(goFacts("net/http", files), Options{})
 	if _, ok := edgeSet(g)["pprof_pprof_init -calls-> server_handlefunc"]; !ok {
 		t.Error("import of the root package not resolved through the GOPATH-style import path")
 	}
@@ -273,7 +273,7 @@ func TestReceiverFromCallResult(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	g, st := Build(goFacts("example.com/m", files), Options{})
 	edges := edgeSet(g)
 	for _, k := range []string{"cmd_main_main -calls-> srv_srv_server_serve", "srv_srv_local -calls-> srv_srv_server_serve"} {
 		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
@@ -312,7 +312,7 @@ func TestReceiverFromConversion(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	g, st := Build(goFacts("example.com/m", files), Options{})
 	edges := edgeSet(g)
 	for _, k := range []string{"srv_index_index -calls-> srv_srv_handlerfunc_servehttp", "cmd_main_main -calls-> srv_srv_handlerfunc_servehttp"} {
 		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
@@ -352,7 +352,7 @@ func TestReceiverFromImportedCall(t *testing.T) {
 			},
 		}),
 	}
-	g, st := Build(files, Options{})
+	g, st := Build(goFacts("", files), Options{})
 	if e, ok := edgeSet(g)["src_audit_audit -calls-> src_observable_observable_subscribe"]; !ok || e.Confidence != graph.Extracted || len(e.Sites) != 0 {
 		t.Fatalf("want exactly the innerFrom(x).subscribe() call linked, got %+v (found %v)", e, ok)
 	}
@@ -411,7 +411,7 @@ func TestReceiverFromCallbackParam(t *testing.T) {
 			},
 		}),
 	}
-	g, st := Build(files, Options{})
+	g, st := Build(goFacts("", files), Options{})
 	e, ok := edgeSet(g)["src_map_map -calls-> src_subscriber_subscriber_next"]
 	if !ok || e.Confidence != graph.Extracted || len(e.Sites) != 2 {
 		t.Fatalf("want the three Subscriber.next calls (L4, L5, L8) linked, got %+v (found %v)", e, ok)
@@ -445,7 +445,7 @@ func TestNestedFunctionCalls(t *testing.T) {
 			{Caller: 8, Name: "k", Line: 13}, // n: k is m's, not visible
 		},
 	}}}
-	g, _ := Build(files, Options{})
+	g, _ := Build(goFacts("", files), Options{})
 	linked := map[string]bool{}
 	for _, e := range g.Edges {
 		if e.Relation == "calls" {
@@ -504,7 +504,7 @@ func TestReceiverMemberChain(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	g, st := Build(goFacts("example.com/m", files), Options{})
 	e, ok := edgeSet(g)["cmd_main_main -calls-> srv_srv_header_get"]
 	if !ok || e.Confidence != graph.Extracted {
 		t.Fatalf("missing EXTRACTED main -> Header.Get (%+v)", e)
@@ -547,7 +547,7 @@ func TestPackageVarReceiver(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	g, st := Build(goFacts("example.com/m", files), Options{})
 	if e, ok := edgeSet(g)["cmd_main_main -calls-> srv_srv_client_do"]; !ok || len(e.Sites) != 0 {
 		t.Fatalf("want exactly the srv.DefaultClient call linked, got %+v (found %v)", e, ok)
 	}
@@ -591,7 +591,7 @@ func TestUnqualifiedPackageVarReceiver(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	g, st := Build(goFacts("example.com/m", files), Options{})
 	edges := edgeSet(g)
 	for _, k := range []string{"srv_use_use -calls-> srv_srv_client_do", "srv_srv_test_testdo -calls-> srv_srv_client_do", "srv_srv_test_testdo -calls-> srv_srv_newclient"} {
 		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
@@ -625,71 +625,10 @@ func TestWildcardImportTypes(t *testing.T) {
 			},
 		}},
 	}
-	g, _ := Build(files, Options{GoModules: map[string]string{".": "example.com/m"}})
+	g, _ := Build(goFacts("example.com/m", files), Options{})
 	e, ok := edgeSet(g)["srv_srv_test_testserve -calls-> srv_srv_server_serve"]
 	if !ok || 1+len(e.Sites) != 2 {
 		t.Fatalf("want both dot-import calls linked, got %+v (found %v)", e, ok)
-	}
-}
-
-// TestExternalTestPackageImport: package foo_test importing ".../foo"
-// links to its own folder's foo when nothing maps import paths (no go.mod,
-// no root import path); with a go.mod the module decides, so an external
-// package of the same name is never taken for the folder's.
-func TestExternalTestPackageImport(t *testing.T) {
-	files := func(imports ...string) []File {
-		var ims []abi.Import
-		for i, p := range imports {
-			ims = append(ims, abi.Import{Path: p, Line: uint32(2 + i)})
-		}
-		return []File{
-			{Path: "foo.go", Language: "go", Family: "go", Facts: &abi.Facts{
-				Package: "foo",
-				Symbols: []abi.Symbol{{Name: "Do", Kind: "function", Parent: -1, Span: sp(3)}},
-			}},
-			{Path: "foo_test.go", Language: "go", Family: "go", Facts: &abi.Facts{
-				Package: "foo_test",
-				Imports: ims,
-				Symbols: []abi.Symbol{{Name: "TestDo", Kind: "function", Parent: -1, Span: sp(5)}},
-				Calls:   []abi.Call{{Caller: 0, Name: "Do", Receiver: "foo", Line: 6}},
-			}},
-		}
-	}
-	const call = "foo_test_testdo -calls-> foo_do"
-	tests := []struct {
-		name    string
-		files   []File
-		opts    Options
-		linked  bool
-		inferIm bool // the import edge is INFERRED
-	}{
-		{"no go.mod: the folder's package", files("example.com/any/foo"), Options{}, true, true},
-		{"two imports named foo: ambiguous", files("example.com/any/foo", "other.org/foo"), Options{}, false, false},
-		{"other base name", files("example.com/any/bar"), Options{}, false, false},
-		{"go.mod says it is the module's", files("example.com/m"), Options{GoModules: map[string]string{".": "example.com/m"}}, true, false},
-		{"go.mod says it is external", files("other.org/foo"), Options{GoModules: map[string]string{".": "example.com/foo"}}, false, false},
-		{"root import path says it is external", files("other.org/foo"), Options{GoRootImportPath: "example.com/foo"}, false, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			g, _ := Build(tt.files, tt.opts)
-			es := edgeSet(g)
-			if _, ok := es[call]; ok != tt.linked {
-				t.Errorf("call linked = %v, want %v; edges: %v", ok, tt.linked, es)
-			}
-			var im *graph.Edge
-			for k, e := range es {
-				if strings.HasPrefix(k, "foo_test_go -imports_from-> ") {
-					im = &e
-				}
-			}
-			if tt.linked && im == nil {
-				t.Fatal("no imports_from edge")
-			}
-			if im != nil && (im.Confidence == graph.Inferred) != tt.inferIm {
-				t.Errorf("import edge confidence %s, want inferred=%v", im.Confidence, tt.inferIm)
-			}
-		})
 	}
 }
 

@@ -72,7 +72,6 @@ func (f *fileInfo) isSelf(recv string) bool {
 // extractors until they declare their semantics (ABI v2); a v2 plugin's
 // files get only what it declares.
 const (
-	v1Go   = "go"
 	v1Java = "java"
 	v1Rust = "rust"
 )
@@ -83,7 +82,7 @@ func (f *fileInfo) typesOnlyThroughImports() bool {
 	if f.v2() {
 		return f.Semantics.Unqualified == UnqualifiedScope
 	}
-	return f.Family == v1Go
+	return false
 }
 
 // namesOnlyInScope: a plain call resolves within the scope and imports
@@ -92,7 +91,7 @@ func (f *fileInfo) namesOnlyInScope() bool {
 	if f.v2() {
 		return f.Semantics.Unqualified == UnqualifiedScope
 	}
-	return f.Family == v1Go || f.Family == v1Java
+	return f.Family == v1Java
 }
 
 // implicitThis: a plain call in a class may name the class's methods.
@@ -109,7 +108,7 @@ func (f *fileInfo) typeCallIsConversion() bool {
 	if f.v2() {
 		return f.Semantics.TypeCall == TypeCallNone
 	}
-	return f.Family == v1Go || f.Family == v1Rust
+	return f.Family == v1Rust
 }
 
 // enclosingType is the type whose method (or nested function) caller

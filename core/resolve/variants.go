@@ -134,10 +134,10 @@ func (r *resolver) twinPick(cands []int32) (t int32, ok bool) {
 }
 
 // pickAmong resolves several candidates satisfying a lookup: build-variant
-// twins, else Go's portable variant (v1), else nothing (ambiguous).
+// twins, else nothing (ambiguous).
 func (r *resolver) pickAmong(cands []int32) int32 {
 	if t, ok := r.twinPick(cands); ok {
 		return t
 	}
-	return r.portableGo(cands)
+	return -1
 }

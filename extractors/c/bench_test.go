@@ -43,6 +43,10 @@ func BenchmarkExtract(b *testing.B) { corpus(b).Bench(b, Extractor{}) }
 // BenchmarkExtractWasm is BenchmarkExtract through the built plugin.
 func BenchmarkExtractWasm(b *testing.B) { corpus(b).BenchWasm(b) }
 
+// BenchmarkParse is tree-sitter parsing alone over the same files, the
+// figure extraction is compared with.
+func BenchmarkParse(b *testing.B) { corpus(b).BenchParse(b) }
+
 // TestCorpus: every corpus file extracts without error and gives valid facts.
 func TestCorpus(t *testing.T) {
 	if testing.Short() {

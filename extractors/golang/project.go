@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -30,11 +31,13 @@ type project struct {
 }
 
 // projectInfo is the entry point: the lines "root\t<ip>" (when known) and
-// "mod\t<dir>\t<module>" per go.mod in the tree, sorted.
+// "mod\t<dir>\t<module>" per go.mod in the tree, sorted. It also tells
+// the extraction summary which module (or GOPATH path) the root was
+// resolved in, and warns of a go.mod above the root without a module line.
 func projectInfo(in *abi.ProjectInput) ([]byte, error) {
 	var lines []string
 	nearest := -1 // levels above the root of the nearest go.mod there
-	var above string
+	var above, rootMod string
 	for _, f := range in.Files {
 		if path.Base(f.Path) != "go.mod" {
 			continue
@@ -44,30 +47,46 @@ func projectInfo(in *abi.ProjectInput) ([]byte, error) {
 		switch {
 		case levels == 0 && mod != "":
 			lines = append(lines, "mod\t"+path.Dir(f.Path)+"\t"+mod)
+			if f.Path == "go.mod" {
+				rootMod = mod
+			}
 		case levels > 0 && (nearest < 0 || levels < nearest):
 			nearest, above = levels, mod
 		}
 	}
+	gomodAbove := path.Join(in.Root, strings.Repeat("../", max(nearest, 0)), "go.mod")
 	switch {
-	case slices.Contains(lines, "mod\t.\t"+stdModule) || hasRootModule(lines):
+	case rootMod != "":
 		// the root's own go.mod says it
+		summarize(rootMod, "go.mod at the root", path.Join(in.Root, "go.mod"), importPath(rootMod, "."))
 	case nearest > 0 && above != "":
 		parts := strings.Split(strings.Trim(in.Root, "/"), "/")
 		if nearest <= len(parts) {
 			rel := strings.Join(parts[len(parts)-nearest:], "/")
-			lines = append(lines, "root\t"+importPath(above, rel))
+			ip := importPath(above, rel)
+			lines = append(lines, "root\t"+ip)
+			summarize(above, "go.mod above the root", gomodAbove, ip)
 		}
+	case nearest > 0:
+		extract.ProjectWarning("%s declares no module path: the root's Go import path is unknown (add a 'module' line)", gomodAbove)
 	case nearest < 0:
 		if i := strings.LastIndex(in.Root, "/src/"); i >= 0 {
-			lines = append(lines, "root\t"+in.Root[i+len("/src/"):]) // GOPATH layout
+			ip := in.Root[i+len("/src/"):]
+			lines = append(lines, "root\t"+ip) // GOPATH layout
+			extract.ProjectSummary("root imported as %q (GOPATH layout, no go.mod)", ip)
 		}
 	}
 	slices.Sort(lines)
 	return []byte(strings.Join(lines, "\n")), nil
 }
 
-func hasRootModule(lines []string) bool {
-	return slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "mod\t.\t") })
+// summarize tells the extraction summary the module the root is in.
+func summarize(mod, where, gomod, ip string) {
+	root := fmt.Sprintf("root imported as %q", ip)
+	if ip == "" {
+		root = "its folders are the import paths"
+	}
+	extract.ProjectSummary("module %q (%s: %s), %s", mod, where, gomod, root)
 }
 
 // moduleLine returns the module path a go.mod declares, "" if none.

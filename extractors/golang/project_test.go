@@ -50,6 +50,67 @@ func TestProjectInfo(t *testing.T) {
 	extract.SetProject(nil)
 }
 
+// TestProjectSummary: the summary line says which module (or GOPATH
+// path) the root was resolved in: its own go.mod, else the nearest above
+// it (nested modules shadow outer ones, std has no prefix, vendor/
+// packages drop it), else a GOPATH-style path; a go.mod above without a
+// module line is a warning, not a guess.
+func TestProjectSummary(t *testing.T) {
+	mod := func(p, m string) abi.ProjectFile {
+		return abi.ProjectFile{Path: p, Data: []byte("// the shop\nmodule " + m + " // trailing comment\n\ngo 1.22\n")}
+	}
+	tests := []struct {
+		name     string
+		in       abi.ProjectInput
+		summary  string
+		warning  string
+		rootPath string // import path of "."; "?" = unknown
+	}{
+		{"go.mod at the root", abi.ProjectInput{Root: "/b/shop", Files: []abi.ProjectFile{mod("go.mod", "example.com/shop")}},
+			`module "example.com/shop" (go.mod at the root: /b/shop/go.mod), root imported as "example.com/shop"`, "", "example.com/shop"},
+		{"go.mod one level up", abi.ProjectInput{Root: "/b/shop/services", Files: []abi.ProjectFile{mod("../go.mod", "example.com/shop")}},
+			`module "example.com/shop" (go.mod above the root: /b/shop/go.mod), root imported as "example.com/shop/services"`, "", "example.com/shop/services"},
+		{"go.mod three levels up", abi.ProjectInput{Root: "/b/shop/services/billing/invoice", Files: []abi.ProjectFile{mod("../../../go.mod", "example.com/shop")}},
+			`module "example.com/shop" (go.mod above the root: /b/shop/go.mod), root imported as "example.com/shop/services/billing/invoice"`, "", "example.com/shop/services/billing/invoice"},
+		{"nested go.mod wins", abi.ProjectInput{Root: "/b/shop/tools/gen", Files: []abi.ProjectFile{mod("../../go.mod", "example.com/shop"), mod("../go.mod", `"example.com/shop/tools"`)}},
+			`module "example.com/shop/tools" (go.mod above the root: /b/shop/tools/go.mod), root imported as "example.com/shop/tools/gen"`, "", "example.com/shop/tools/gen"},
+		{"vendored package", abi.ProjectInput{Root: "/b/shop/vendor/golang.org/x/text", Files: []abi.ProjectFile{mod("../../../../go.mod", "example.com/shop")}},
+			`module "example.com/shop" (go.mod above the root: /b/shop/go.mod), root imported as "golang.org/x/text"`, "", "golang.org/x/text"},
+		{"std module at the root", abi.ProjectInput{Root: "/goroot/src", Files: []abi.ProjectFile{mod("go.mod", "std")}},
+			`module "std" (go.mod at the root: /goroot/src/go.mod), its folders are the import paths`, "", "."},
+		{"std module", abi.ProjectInput{Root: "/goroot/src/net/http", Files: []abi.ProjectFile{mod("../../go.mod", "std")}},
+			`module "std" (go.mod above the root: /goroot/src/go.mod), root imported as "net/http"`, "", "net/http"},
+		{"GOPATH layout", abi.ProjectInput{Root: "/gopath/src/github.com/a/b"},
+			`root imported as "github.com/a/b" (GOPATH layout, no go.mod)`, "", "github.com/a/b"},
+		{"none", abi.ProjectInput{Root: "/plain/dir"}, "", "", "?"},
+		{"go.mod without module line", abi.ProjectInput{Root: "/nomod/pkg", Files: []abi.ProjectFile{{Path: "../go.mod", Data: []byte("go 1.22\n")}}},
+			"", "/nomod/go.mod declares no module path", "?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := extract.RunProjectOutput(projectInfo, &tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(out.Summary, "\n"); got != tt.summary {
+				t.Errorf("summary = %q, want %q", got, tt.summary)
+			}
+			if got := strings.Join(out.Warnings, "\n"); (got == "") != (tt.warning == "") || !strings.Contains(got, tt.warning) {
+				t.Errorf("warnings = %q, want one containing %q", got, tt.warning)
+			}
+			extract.SetProject(out.Info)
+			defer extract.SetProject(nil)
+			got, known := currentProject().dirImportPath(".")
+			if !known {
+				got = "?"
+			}
+			if got != tt.rootPath {
+				t.Errorf("import path of the root = %q, want %q (info %q)", got, tt.rootPath, out.Info)
+			}
+		})
+	}
+}
+
 // TestFileFacts: a file's scope is its package's import path (own scopes
 // for _test packages and programs), its imports are keyed by their path,
 // and "." and "_" imports say what they bind.

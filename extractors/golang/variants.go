@@ -40,7 +40,38 @@ func variants(p, src string) []abi.Constraint {
 	if expr := buildLine(src); expr != nil {
 		out = append(out, exprConstraints(expr)...)
 	}
-	return out
+	return wasmPairs(out)
+}
+
+// wasmOS are the only GOOS values of GOARCH wasm, and the only GOARCH of
+// theirs is wasm (go tool dist list): a //go:build !wasm file can never be
+// built with a wasip1 one, which the axes alone do not say.
+var wasmOS = []string{"js", "wasip1"}
+
+// wasmPairs adds what the valid GOOS/GOARCH pairs imply for wasm: goarch
+// wasm only with goos js or wasip1, and the other way round.
+func wasmPairs(cs []abi.Constraint) []abi.Constraint {
+	var add []abi.Constraint
+	for _, c := range cs {
+		switch {
+		case c.Axis == axisArch && !c.Negated && len(c.Values) == 1 && c.Values[0] == "wasm":
+			add = append(add, abi.Constraint{Axis: axisOS, Values: slices.Clone(wasmOS)})
+		case c.Axis == axisArch && c.Negated && slices.Contains(c.Values, "wasm"):
+			add = append(add, abi.Constraint{Axis: axisOS, Values: slices.Clone(wasmOS), Negated: true})
+		case c.Axis == axisOS && !c.Negated && len(c.Values) > 0 && allIn(c.Values, wasmOS):
+			add = append(add, abi.Constraint{Axis: axisArch, Values: []string{"wasm"}})
+		}
+	}
+	return append(cs, add...)
+}
+
+func allIn(vals, set []string) bool {
+	for _, v := range vals {
+		if !slices.Contains(set, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // nameConstraints reads name_GOOS_GOARCH.go, name_GOOS.go, name_GOARCH.go,
@@ -115,12 +146,73 @@ func exprConstraints(e constraint.Expr) []abi.Constraint {
 			c.Negated = true
 			return []abi.Constraint{c}
 		}
-	case *constraint.OrExpr, *constraint.TagExpr:
+	case *constraint.TagExpr:
 		if c, ok := tagConstraint(e); ok {
 			return []abi.Constraint{c}
 		}
+	case *constraint.OrExpr:
+		// unix || (js && wasm) || wasip1: on each axis, the values some
+		// branch allows (js && wasm allows goos js), a superset of the
+		// file's real ones, so it is never made exclusive wrongly.
+		var out []abi.Constraint
+		for _, axis := range []string{axisOS, axisArch} {
+			if vals, ok := onAxis(e, axis); ok {
+				out = append(out, abi.Constraint{Axis: axis, Values: vals})
+			}
+		}
+		return out
 	}
 	return nil
+}
+
+// onAxis is the set of values of axis that e allows, sorted, when e
+// restricts that axis at all (ok); a branch that does not (another axis, a
+// tag of no axis, a negation) allows every value.
+func onAxis(e constraint.Expr, axis string) ([]string, bool) {
+	switch e := e.(type) {
+	case *constraint.TagExpr:
+		if c, ok := tagConstraint(e); ok && c.Axis == axis {
+			return c.Values, true
+		}
+	case *constraint.OrExpr:
+		x, ok1 := onAxis(e.X, axis)
+		y, ok2 := onAxis(e.Y, axis)
+		if ok1 && ok2 {
+			vals := append(slices.Clone(x), y...)
+			slices.Sort(vals)
+			return slices.Compact(vals), true
+		}
+	case *constraint.NotExpr:
+		// !windows: every other value, when what is negated speaks of
+		// this axis alone (the complement of a superset would be too small).
+		if x, ok := onAxis(e.X, axis); ok && onlyAxis(e.X, axis) {
+			var rest []string
+			for _, v := range axisValues(axis) {
+				if !slices.Contains(x, v) {
+					rest = append(rest, v)
+				}
+			}
+			return rest, true
+		}
+	case *constraint.AndExpr:
+		x, ok1 := onAxis(e.X, axis)
+		y, ok2 := onAxis(e.Y, axis)
+		switch {
+		case ok1 && ok2:
+			var both []string
+			for _, v := range x {
+				if slices.Contains(y, v) {
+					both = append(both, v)
+				}
+			}
+			return both, true
+		case ok1:
+			return x, true
+		case ok2:
+			return y, true
+		}
+	}
+	return nil, false
 }
 
 // tagConstraint reads a tag, or an || of tags on one axis.
@@ -145,4 +237,29 @@ func tagConstraint(e constraint.Expr) (abi.Constraint, bool) {
 		}
 	}
 	return abi.Constraint{}, false
+}
+
+// onlyAxis reports whether every tag of e is a value of axis.
+func onlyAxis(e constraint.Expr, axis string) bool {
+	switch e := e.(type) {
+	case *constraint.TagExpr:
+		c, ok := tagConstraint(e)
+		return ok && c.Axis == axis
+	case *constraint.NotExpr:
+		return onlyAxis(e.X, axis)
+	case *constraint.AndExpr:
+		return onlyAxis(e.X, axis) && onlyAxis(e.Y, axis)
+	case *constraint.OrExpr:
+		return onlyAxis(e.X, axis) && onlyAxis(e.Y, axis)
+	}
+	return false
+}
+
+// axisValues lists every value of axis, sorted.
+func axisValues(axis string) []string {
+	vals := knownArch
+	if axis == axisOS {
+		vals = knownOS
+	}
+	return slices.Sorted(slices.Values(vals))
 }

@@ -35,9 +35,15 @@ func DocAbove(src []byte, start int, style DocStyle) string {
 	var lines []string                                // bottom-up
 	for end > 0 {
 		ls := bytes.LastIndexByte(src[:end-1], '\n') + 1
-		line := strings.TrimSpace(string(src[ls : end-1]))
+		raw := bytes.TrimSpace(src[ls : end-1])
 		switch style {
 		case DocSlashes, DocTriple:
+			// Most definitions have no comment above: decide on the bytes
+			// before making the line a string.
+			if len(raw) < 2 || raw[0] != '/' && raw[0] != '#' {
+				return docOf(lines)
+			}
+			line := string(raw)
 			prefix := "//"
 			if style == DocTriple {
 				prefix = "///"
@@ -47,12 +53,13 @@ func DocAbove(src []byte, start int, style DocStyle) string {
 				}
 			}
 			if !strings.HasPrefix(line, prefix) || style == DocTriple && strings.HasPrefix(line, "////") {
-				return DocText(reverse(lines))
+				return docOf(lines)
 			}
 			if style != DocSlashes || !isDirective(line) {
 				lines = append(lines, line[len(prefix):])
 			}
 		case DocBlockStar:
+			line := string(raw)
 			if len(lines) == 0 && strings.HasPrefix(line, "@") {
 				end = ls // a decorator or annotation line between the doc and its definition
 				continue
@@ -71,6 +78,14 @@ func DocAbove(src []byte, start int, style DocStyle) string {
 		end = ls
 	}
 	if style == DocBlockStar {
+		return ""
+	}
+	return docOf(lines)
+}
+
+// docOf is the doc of comment lines gathered bottom-up ("" for none).
+func docOf(lines []string) string {
+	if len(lines) == 0 {
 		return ""
 	}
 	return DocText(reverse(lines))
@@ -176,7 +191,7 @@ func DocString(lit string) string {
 // docs above definitions call it once, after reporting their symbols.
 func (f *File) FillDocs(style DocStyle) {
 	src := f.Tree.src
-	var lineStart []int // 0-based line → byte offset, built on first need
+	var lineStart []int32 // 0-based line → byte offset, built on first need
 	for i := range f.facts.Symbols {
 		s := &f.facts.Symbols[i]
 		if s.Doc != "" || s.Span.StartLine == 0 {
@@ -186,15 +201,10 @@ func (f *File) FillDocs(style DocStyle) {
 			continue // a member on its owner's line ("enum E { A }"): the comment is the owner's
 		}
 		if lineStart == nil {
-			lineStart = append(lineStart, 0)
-			for off, c := range src {
-				if c == '\n' {
-					lineStart = append(lineStart, off+1)
-				}
-			}
+			lineStart = f.Tree.lineStarts()
 		}
 		if l := int(s.Span.StartLine) - 1; l < len(lineStart) {
-			s.Doc = DocAbove(src, lineStart[l], style)
+			s.Doc = DocAbove(src, int(lineStart[l]), style)
 		}
 	}
 }

@@ -425,6 +425,17 @@ func (t *Tree) col(off int, line uint32) uint32 {
 
 // colSlow builds the lines table on the first column query, then answers.
 func (t *Tree) colSlow(off int, line uint32) uint32 {
+	t.lineStarts()
+	l := int(line) - 1
+	if l < 0 || l >= len(t.lines) {
+		return 1
+	}
+	return uint32(off-int(t.lines[l])) + 1
+}
+
+// lineStarts is the byte offset of each line's start (0-based lines),
+// built once per file with bytes.IndexByte (assembly in the guest too).
+func (t *Tree) lineStarts() []int32 {
 	if len(t.lines) == 0 {
 		t.lines = append(t.lines, 0)
 		for i := 0; ; {
@@ -436,11 +447,7 @@ func (t *Tree) colSlow(off int, line uint32) uint32 {
 			t.lines = append(t.lines, int32(i))
 		}
 	}
-	l := int(line) - 1
-	if l < 0 || l >= len(t.lines) {
-		return 1
-	}
-	return uint32(off-int(t.lines[l])) + 1
+	return t.lines
 }
 
 // Span returns n's span.

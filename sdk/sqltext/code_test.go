@@ -69,7 +69,36 @@ func FuzzFindCodeSQL(f *testing.F) {
 				t.Fatalf("site %+v", s)
 			}
 		}
+		checkQuoteFinder(t, src)
 	})
+}
+
+// TestQuoteFinder: the quote finder sees every quote a byte-at-a-time
+// scan sees, from any increasing sequence of offsets.
+func TestQuoteFinder(t *testing.T) {
+	for _, src := range []string{"", "x", `"`, "a'b`c\"d", "```", `'''x'''"y"`, "no quotes at all", "`\n'\n\""} {
+		checkQuoteFinder(t, []byte(src))
+	}
+}
+
+func checkQuoteFinder(t *testing.T, src []byte) {
+	t.Helper()
+	naive := func(from int) int {
+		for i := from; i < len(src); i++ {
+			if c := src[i]; c == '"' || c == '\'' || c == '`' {
+				return i
+			}
+		}
+		return -1
+	}
+	for step := 1; step <= 3; step++ { // every offset, and the skips FindCodeSQL makes past ''' and literals
+		q := newQuoteFinder(src)
+		for from := 0; from <= len(src)+1; from += step {
+			if got, want := q.next(from), naive(from); got != want {
+				t.Fatalf("%q: next(%d) = %d, want %d", src, from, got, want)
+			}
+		}
+	}
 }
 
 // BenchmarkFindCodeSQL scans the Go files of GOROOT/src/net (skipped when
