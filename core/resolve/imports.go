@@ -85,8 +85,6 @@ func (r *resolver) resolveImports() {
 				r.importGo(ix, f, im)
 			case "python":
 				r.importPython(ix, f, im)
-			case "java":
-				r.importJava(f, im)
 			case "rust":
 				r.importRust(ix, f, im)
 			default:
@@ -371,55 +369,6 @@ func (r *resolver) importByPath(ix *importIndex, f *fileInfo, im *abi.Import) {
 		}
 		f.bind(local, b)
 	}
-}
-
-func (r *resolver) importJava(f *fileInfo, im *abi.Import) {
-	wildcard := len(im.Names) == 1 && im.Names[0].Name == "*"
-	if wildcard {
-		if pk := r.pkgs["java:"+im.Path]; pk != nil {
-			r.edge(f.id, pk.id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
-			f.bind("*", binding{pkg: pk, file: -1, sym: -1})
-			return
-		}
-		if t := r.javaClass(im.Path); t >= 0 { // static wildcard: import static a.B.*
-			r.edge(f.id, r.syms[t].id, "imports", graph.Extracted, 0, f.Path, im.Line)
-			f.bind("*", binding{file: -1, sym: t})
-			return
-		}
-		r.edge(f.id, r.stub(im.Path, "package"), "imports", graph.Extracted, 0, f.Path, im.Line)
-		return
-	}
-	name := im.Path[strings.LastIndexByte(im.Path, '.')+1:]
-	if t := r.javaClass(im.Path); t >= 0 {
-		r.edge(f.id, r.syms[t].id, "imports", graph.Extracted, 0, f.Path, im.Line)
-		f.bind(name, binding{file: -1, sym: t})
-		return
-	}
-	// import static a.b.C.member
-	if i := strings.LastIndexByte(im.Path, '.'); i > 0 {
-		if t := r.javaClass(im.Path[:i]); t >= 0 {
-			if ms := r.methods[t][name]; len(ms) > 0 {
-				r.edge(f.id, r.syms[t].id, "imports", graph.Extracted, 0, f.Path, im.Line)
-				f.bind(name, binding{file: -1, sym: ms[0]})
-				return
-			}
-		}
-	}
-	r.edge(f.id, r.stub(im.Path, "class"), "imports", graph.Extracted, 0, f.Path, im.Line)
-	f.bind(name, binding{file: -1, sym: -1})
-}
-
-// javaClass finds the top-level type "a.b.C" (package a.b, class C).
-func (r *resolver) javaClass(q string) int32 {
-	i := strings.LastIndexByte(q, '.')
-	if i <= 0 {
-		return -1
-	}
-	pk := r.pkgs["java:"+q[:i]]
-	if pk == nil {
-		return -1
-	}
-	return pick(r, pk.top[q[i+1:]], isType)
 }
 
 // importRust resolves `use` paths to module files by their path suffix:

@@ -59,6 +59,10 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 				}
 				continue
 			}
+			if q, m, ok := splitQualified(n.Name); ok {
+				r.bindMember(f, mod, found, q, m, n.Alias)
+				continue
+			}
 			local := n.Alias
 			if local == "" {
 				local = n.Name
@@ -114,4 +118,47 @@ func (r *resolver) commonPackage(files []int32) *pkgInfo {
 		}
 	}
 	return pk
+}
+
+// bindMember binds member m of type q of an imported module: a name
+// written qualified by its type (Java's import static a.b.C.m and nested
+// type a.b.C.D; "C.m", "C::m"). m "*" makes every method of the type a
+// wildcard the file consults after its own names.
+func (r *resolver) bindMember(f *fileInfo, mod binding, found bool, q, m, alias string) {
+	t := int32(-1)
+	if found {
+		t = r.lookupIn(mod, q, isType)
+	}
+	if m == "*" {
+		if t >= 0 {
+			f.bind("*", binding{file: -1, sym: t})
+		}
+		return
+	}
+	if alias == "" {
+		alias = m
+	}
+	sym := int32(-1)
+	if t >= 0 {
+		if sym = r.method(t, m); sym < 0 {
+			sym = r.memberType(t, m)
+		}
+	}
+	f.bind(alias, binding{file: -1, name: m, sym: sym})
+}
+
+// memberType is the type named name declared inside type t, or -1.
+func (r *resolver) memberType(t int32, name string) int32 {
+	file := &r.files[r.syms[t].file]
+	found := int32(-1)
+	for i := range file.Facts.Symbols {
+		g := file.first + int32(i)
+		if r.syms[g].parent == t && r.syms[g].name == name && isType(r.syms[g].kind) {
+			if found >= 0 {
+				return -1
+			}
+			found = g
+		}
+	}
+	return found
 }

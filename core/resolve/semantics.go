@@ -73,7 +73,6 @@ func (f *fileInfo) isSelf(recv string) bool {
 // files get only what it declares.
 const (
 	v1Go   = "go"
-	v1Java = "java"
 	v1Rust = "rust"
 )
 
@@ -92,7 +91,7 @@ func (f *fileInfo) namesOnlyInScope() bool {
 	if f.v2() {
 		return f.Semantics.Unqualified == UnqualifiedScope
 	}
-	return f.Family == v1Go || f.Family == v1Java
+	return f.Family == v1Go
 }
 
 // implicitThis: a plain call in a class may name the class's methods.
@@ -100,7 +99,7 @@ func (f *fileInfo) implicitThis() bool {
 	if f.v2() {
 		return f.Semantics.ImplicitThis
 	}
-	return f.Family == v1Java
+	return false
 }
 
 // typeCallIsConversion: T(x) and T{...} convert or build a literal; they
