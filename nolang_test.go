@@ -31,8 +31,8 @@ var languageWords = []string{
 // so the list only shrinks.
 var languageDebt = map[string][]string{
 	"core/resolve/goplatform.go": {".go", "go"},
-	"core/resolve/imports.go":    {".cjs", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".mts", ".py", ".pyi", ".rs", ".rs", ".rs", ".ts", ".tsx", "ecmascript", "go", "go", "lib.rs", "main.rs", "mod.rs", "python", "python", "rust", "rust"},
-	"core/resolve/semantics.go":  {"go", "rust"},
+	"core/resolve/imports.go":    {".cjs", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".mts", ".py", ".pyi", ".ts", ".tsx", "ecmascript", "go", "go", "python", "python"},
+	"core/resolve/semantics.go":  {"go"},
 	"core/extract/extract.go":    {"go.mod", "go.mod"},
 	"core/extract/npm.go":        {"ecmascript", "package.json"},
 	// Not a language branch: the graph's own SQL vocabulary (the context of

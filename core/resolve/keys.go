@@ -1,6 +1,9 @@
 package resolve
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
@@ -66,6 +69,12 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 			local := n.Alias
 			if local == "" {
 				local = n.Name
+			}
+			if f.Semantics.ImportSubmodules {
+				if sub, spk := r.subModule(ix, f, im.Keys, n.Name); sub >= 0 || spk != nil {
+					r.bindSubmodule(f, im, local, sub, spk)
+					continue
+				}
 			}
 			b := binding{pkg: pk, file: file, name: n.Name, sym: -1}
 			if found {
@@ -161,4 +170,54 @@ func (r *resolver) memberType(t int32, name string) int32 {
 		}
 	}
 	return found
+}
+
+// subModule finds module name below the first of keys that has one: the
+// key one element longer (a::b and c give a::b::c) that names a file or a
+// scope. Keys are tried in order until one names a module here.
+func (r *resolver) subModule(ix *importIndex, f *fileInfo, keys []string, name string) (int32, *pkgInfo) {
+	if r.childKeys == nil {
+		r.childKeys = make(map[string][]string)
+		for k := range ix.modules {
+			if parent, child, ok := splitKey(k); ok {
+				r.childKeys[parent+"\x00"+child] = append(r.childKeys[parent+"\x00"+child], k)
+			}
+		}
+		for _, ks := range r.childKeys {
+			slices.Sort(ks)
+		}
+	}
+	for _, k := range keys {
+		for _, c := range r.childKeys[k+"\x00"+name] {
+			if file, pk := r.moduleByKeys(ix, f, []string{c}); file >= 0 || pk != nil {
+				return file, pk
+			}
+		}
+		if file, pk := r.moduleByKeys(ix, f, []string{k}); file >= 0 || pk != nil {
+			return -1, nil // the module is here and has no such child
+		}
+	}
+	return -1, nil
+}
+
+// bindSubmodule binds local to a module found by subModule.
+func (r *resolver) bindSubmodule(f *fileInfo, im *abi.Import, local string, file int32, pk *pkgInfo) {
+	switch {
+	case pk != nil:
+		r.edge(f.id, pk.id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
+	case file != f.idx:
+		r.edge(f.id, r.files[file].id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
+	}
+	f.bind(local, binding{pkg: pk, file: file, sym: -1})
+}
+
+// splitKey splits a module key at its last separator, as lastElement
+// reads it: "a::b::c" is a::b and c, "x/y" is x and y.
+func splitKey(k string) (parent, child string, ok bool) {
+	i := strings.LastIndexAny(k, "/:\\")
+	if i <= 0 || i+1 >= len(k) {
+		return "", "", false
+	}
+	parent = strings.TrimRight(k[:i], "/:\\")
+	return parent, k[i+1:], parent != ""
 }

@@ -194,6 +194,9 @@ type resolver struct {
 	goRoot     string // import path of "." without a go.mod, or ""
 	pyRoot     string // Python package path of "." ("shop/billing"), or ""
 	jsPackages []JSPackage
+
+	// childKeys maps parent key "\x00" element to module keys (subModule).
+	childKeys map[string][]string
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {

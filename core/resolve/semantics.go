@@ -17,6 +17,10 @@ type Semantics struct {
 	// SelfNames are receiver names meaning the enclosing type's instance
 	// ("self", "this"), typed by the resolver when the plugin did not.
 	SelfNames []string
+	// ImportSubmodules: a name imported from a module may be a module
+	// below it, whose key extends the module's by one element (Rust's
+	// use a::{b}): that module is bound before a definition of the name.
+	ImportSubmodules bool
 }
 
 // Unqualified says where a plain name may resolve.
@@ -72,8 +76,7 @@ func (f *fileInfo) isSelf(recv string) bool {
 // extractors until they declare their semantics (ABI v2); a v2 plugin's
 // files get only what it declares.
 const (
-	v1Go   = "go"
-	v1Rust = "rust"
+	v1Go = "go"
 )
 
 // typesOnlyThroughImports: a type of another scope is named only through
@@ -108,7 +111,7 @@ func (f *fileInfo) typeCallIsConversion() bool {
 	if f.v2() {
 		return f.Semantics.TypeCall == TypeCallNone
 	}
-	return f.Family == v1Go || f.Family == v1Rust
+	return f.Family == v1Go
 }
 
 // enclosingType is the type whose method (or nested function) caller

@@ -234,6 +234,7 @@ func (Extractor) Extract(f *extract.File) error {
 	}
 	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source()), attrEnd: -1}
 	w.walk()
+	fileFacts(f)
 	f.ReportSyntaxErrors(nil)
 	f.FillDocs(extract.DocTriple)
 	return nil
@@ -452,7 +453,10 @@ func (w *walker) mod(i node) node {
 	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindModule, Parent: w.parent(), Visibility: w.itemVisibility(i), Span: t.Span(i), Test: test})
 	body := t.Child(i, g.fBody)
 	if body == extract.None {
-		return t.End(i) // mod foo; — the module's items are in another file
+		// mod foo; — the module's items are in another file, which this
+		// one reaches as foo: an import of self::foo.
+		w.f.Import(abi.Import{Path: "self::" + name, Line: t.StartLine(i)})
+		return t.End(i)
 	}
 	fr := w.open(t.End(i), frameMod, sym)
 	fr.test = test
@@ -506,7 +510,7 @@ func (w *walker) fields(body node, owner int32, symbols bool) {
 				}
 				fs := abi.Symbol{Name: name, Kind: abi.KindField, Parent: owner, Visibility: vis, Span: t.Span(c), Test: w.f.Symbols()[owner].Test}
 				if typ := w.typeName(t.Child(c, g.fType)); typ != "" {
-					fs.Signature = &abi.Signature{Return: typ} // followed by the host through x.f.m()
+					fs.Signature = &abi.Signature{Return: typ, ReturnRef: namedRef(typ)} // followed by the host through x.f.m()
 				}
 				from = w.f.Symbol(fs)
 			}
@@ -682,6 +686,7 @@ func (w *walker) fn(i node) node {
 	fr := w.open(t.End(i), frameFn, sym)
 	w.push(fr)
 	w.typeParams(t.Child(i, g.fTypeParameters))
+	sig.ReturnRef = namedRef(w.resultName(t.Child(i, g.fReturnType)))
 	w.params(t.Child(i, g.fParameters), sym, sig)
 	w.typeRefs(t.Child(i, g.fReturnType), sym, abi.CtxReturnType)
 	return next
@@ -727,6 +732,23 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature) {
 			}
 		}
 	}
+}
+
+// resultName is the type a function's result is known by: as typeName,
+// but `impl Trait` and `dyn Trait` results name no type whose methods the
+// value has for sure, so none.
+func (w *walker) resultName(ty node) string {
+	for ty != extract.None {
+		switch k := w.t.Kind(ty); k {
+		case w.g.refType, w.g.pointerType:
+			ty = w.t.Child(ty, w.g.fType)
+		case w.g.dynamicType, w.g.abstractType:
+			return ""
+		default:
+			return w.typeName(ty)
+		}
+	}
+	return ""
 }
 
 // typeName is the name a receiver of type ty is known by: references,
@@ -818,6 +840,7 @@ func (w *walker) call(i node) {
 		value := t.Child(fn, g.fValue)
 		c.Receiver = receiverText(w.text(value))
 		c.ReceiverType = w.receiverType(value)
+		c.ReceiverRef = typeRef(c.ReceiverType)
 	case g.scopedIdentifier:
 		nameN = t.Child(fn, g.fName)
 		if path := t.Child(fn, g.fPath); path != extract.None {
@@ -827,6 +850,7 @@ func (w *walker) call(i node) {
 			c.Receiver = receiverText(w.text(path))
 			if c.Receiver == "Self" {
 				c.ReceiverType = w.selfType()
+				c.ReceiverRef = typeRef(c.ReceiverType)
 			}
 		}
 	default:
@@ -1034,6 +1058,7 @@ func (w *walker) tokenCall(toks []node) {
 				case sep == g.anonDot:
 					c.ReceiverType = w.receiverType(toks[first])
 				}
+				c.ReceiverRef = typeRef(c.ReceiverType)
 			}
 		}
 	}
@@ -1115,8 +1140,12 @@ func join(prefix, path string) string {
 // leaf adds one imported name to the declaration's pending imports,
 // merging names imported from the same path.
 func (w *walker) leaf(path, name, alias string, line uint32) {
-	if path == "" { // use foo; — the module itself
+	switch {
+	case path == "": // use foo; — the module itself
 		w.pending = append(w.pending, abi.Import{Path: name, Alias: alias, Line: line})
+		return
+	case name == "self": // use a::b::{self}; — module a::b as b
+		w.pending = append(w.pending, abi.Import{Path: path, Alias: alias, Line: line})
 		return
 	}
 	for k := range w.pending {

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"path"
+	"strings"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+	"github.com/synaptic-graph/synaptic/sdk/extract"
+)
+
+// ABI v2 facts: what the language-neutral resolver needs to link Rust
+// files without knowing Rust. A module is a file; its key is its path in
+// the crate's module tree, spelled with the crate's name
+// (regex_syntax::ast::parse); `use` paths are turned into such keys here.
+
+// binSuffix marks the key of a binary crate's root (src/main.rs): the
+// library, when there is one, answers to the crate's name.
+const binSuffix = "#bin"
+
+// modLoc is where a file sits in its crate's module tree.
+type modLoc struct {
+	crate   string            // the crate's key: its name in paths
+	segs    []string          // the module path below the crate root; nil for a root
+	key     string            // the file's own module key ("" when no module tree holds it)
+	renames map[string]string // dependency renames of the crate
+}
+
+// rootDir is a directory whose .rs files are crate roots or their
+// modules: src (the library and src/main.rs), src/bin, tests, examples
+// and benches (each file directly in them a crate of its own).
+type rootDir struct{ dir, suffix string }
+
+// locate places repository path file in its crate (by the project's
+// Cargo.toml files) or, without one, below the nearest src folder (or the
+// root) of a crate called "crate".
+func locate(file string) modLoc {
+	c, rel := currentProject().crateOf(file)
+	if c == nil {
+		dir, name := ".", "crate"
+		if i := strings.LastIndex("/"+file, "/src/"); i >= 0 {
+			dir = path.Join(file[:i], "src")
+		}
+		return place(name, rel0(file, dir), []rootDir{{dir: ".", suffix: ""}}, "lib.rs", nil)
+	}
+	src := path.Dir(c.lib)
+	dirs := []rootDir{{path.Join(src, "bin"), "#bin"}, {src, ""}, {"tests", "#tests"}, {"examples", "#examples"}, {"benches", "#benches"}}
+	return place(c.name, rel, dirs, path.Base(c.lib), c.renames)
+}
+
+// rel0 is file relative to dir, or "" when it is not below it.
+func rel0(file, dir string) string {
+	if dir == "." {
+		return file
+	}
+	if r, ok := strings.CutPrefix(file, dir+"/"); ok {
+		return r
+	}
+	return ""
+}
+
+// place finds the first root directory holding rel (crate-relative) and
+// the module path of rel below it.
+func place(name, rel string, dirs []rootDir, libBase string, renames map[string]string) modLoc {
+	loc := modLoc{crate: name, renames: renames}
+	for _, d := range dirs {
+		r := rel0(rel, d.dir)
+		if r == "" || !strings.HasSuffix(r, ".rs") {
+			continue
+		}
+		switch {
+		case d.suffix == "" && r == libBase:
+			loc.key = name
+		case d.suffix == "" && r == "main.rs":
+			loc.key = name + binSuffix
+		case d.suffix != "" && !strings.Contains(r, "/"):
+			loc.crate = name + d.suffix
+			loc.key = loc.crate + "::" + strings.TrimSuffix(r, ".rs") // one crate per file; nothing imports it
+		default:
+			if d.suffix != "" {
+				loc.crate = name + d.suffix
+			}
+			segs := strings.Split(strings.TrimSuffix(r, ".rs"), "/")
+			if segs[len(segs)-1] == "mod" {
+				segs = segs[:len(segs)-1]
+			}
+			loc.segs = segs
+			loc.key = keyJoin(loc.crate, strings.Join(segs, "::"))
+		}
+		return loc
+	}
+	return loc
+}
+
+// self is the key `self::` names: the file's module (a root's children
+// sit below the crate key).
+func (l *modLoc) self() string { return keyJoin(l.crate, strings.Join(l.segs, "::")) }
+
+// keys are the module keys a `use` path may name, in preference order:
+// crate::, self:: and super:: are relative to this file's module; ::x is
+// crate x; a bare first segment is a module declared here (2018 uniform
+// paths), then a crate of that name (renamed by Cargo.toml), then a
+// module of the crate root (2015 paths).
+func (l *modLoc) keys(p string) []string {
+	segs := strings.Split(p, "::")
+	rest := func(from int) string { return strings.Join(segs[from:], "::") }
+	switch segs[0] {
+	case "":
+		if len(segs) < 2 {
+			return nil
+		}
+		return []string{keyJoin(l.extern(segs[1]), rest(2))}
+	case "crate", "$crate":
+		if len(segs) == 1 {
+			return []string{l.crate, l.crate + binSuffix}
+		}
+		return []string{keyJoin(l.crate, rest(1))}
+	case "self":
+		return []string{keyJoin(l.self(), rest(1))}
+	case "super":
+		up := 0
+		for up < len(segs) && segs[up] == "super" {
+			up++
+		}
+		if up > len(l.segs) {
+			return nil // above the crate root
+		}
+		base := keyJoin(l.crate, strings.Join(l.segs[:len(l.segs)-up], "::"))
+		return []string{keyJoin(base, rest(up))}
+	}
+	out := []string{keyJoin(l.self(), p)}
+	for _, k := range []string{keyJoin(l.extern(segs[0]), rest(1)), keyJoin(l.crate, p)} {
+		if !contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// extern is the crate a path's first segment names, after Cargo.toml
+// renames (`foo = { package = "bar" }`).
+func (l *modLoc) extern(name string) string {
+	if c, ok := l.renames[name]; ok {
+		return c
+	}
+	return name
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// fileFacts gives the file its v2 facts: its module key, its test marker
+// (cargo's tests folder and test-named files; #[test] functions and
+// #[cfg(test)] modules are marked on their symbols, not on the file), and
+// the keys and kind of every import.
+func fileFacts(f *extract.File) {
+	loc := locate(f.Path)
+	ff := abi.FileFacts{Test: testPath(f.Path)}
+	if loc.key != "" {
+		ff.Modules = []string{loc.key}
+	}
+	f.SetFile(ff)
+	for i := range f.Imports() {
+		im := &f.Imports()[i]
+		im.Keys = loc.keys(im.Path)
+		im.Kind = abi.ImportModule
+		if len(im.Names) > 0 {
+			im.Kind = abi.ImportSymbols
+		}
+	}
+}
+
+// testPath reports the test-file conventions cargo and Rust code use: a
+// tests (or test, testing) folder, or a file named test_x.rs, x_test.rs
+// or x_tests.rs.
+func testPath(p string) bool {
+	dir, base := path.Split(p)
+	for _, seg := range strings.Split(strings.Trim(dir, "/"), "/") {
+		switch seg {
+		case "test", "tests", "testing":
+			return true
+		}
+	}
+	stem := strings.TrimSuffix(base, ".rs")
+	return strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_tests")
+}
+
+// typeRef is the structured form of a receiver-type string this extractor
+// writes ("T", "a::T", "T#f", "T#m()"), parsed by the sdk's one parser;
+// nil for none.
+func typeRef(s string) *abi.TypeRef {
+	if s == "" {
+		return nil
+	}
+	r, err := abi.ParseTypeRef(s)
+	if err != nil {
+		return nil
+	}
+	return r
+}
+
+// namedRef is a type name as a one-step v2 reference; nil for "".
+func namedRef(name string) *abi.TypeRef {
+	if name == "" {
+		return nil
+	}
+	return &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: name}}}
+}
+
+// keyJoin appends a path below a module key; rest "" is the key itself.
+func keyJoin(key, rest string) string {
+	switch {
+	case rest == "":
+		return key
+	case key == "":
+		return rest
+	}
+	return key + "::" + rest
+}
