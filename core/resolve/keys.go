@@ -219,5 +219,8 @@ func splitKey(k string) (parent, child string, ok bool) {
 		return "", "", false
 	}
 	parent = strings.TrimRight(k[:i], "/:\\")
-	return parent, k[i+1:], parent != ""
+	if parent == "" {
+		return "", "", false
+	}
+	return parent, k[i+1:], true
 }

@@ -818,6 +818,10 @@ func (w *walker) exprType(obj node, depth int) string {
 		}
 	case g.identifier:
 		return w.lookup(w.text(obj))
+	case g.objectCreation: // new T(…).m()
+		if t.ChildOfKind(obj, g.classBody) == extract.None {
+			return baseName(extract.OneLine(w.text(w.typeHead(t.Child(obj, g.fType)))))
+		}
 	case g.fieldAccess:
 		o, fld := t.Child(obj, g.fObject), t.Child(obj, g.fField)
 		switch {
