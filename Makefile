@@ -161,6 +161,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/java
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/rust
 	$(GO) test -run '^$$' -fuzz '^FuzzParseManifest$$' -fuzztime $(FUZZTIME) ./extractors/rust
+	$(GO) test -run '^$$' -fuzz '^FuzzCfgConstraints$$' -fuzztime $(FUZZTIME) ./extractors/rust
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/php
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/c
 

@@ -49,6 +49,7 @@ const (
 	actSkip               // subtree holds nothing to report
 	actComment            // comments: may sit between attributes and their item
 	actAttr               // attribute_item: applies to the next item
+	actInnerAttr          // inner_attribute_item: #![cfg(…)] at file level is a build variant
 	actMod                // mod_item
 	actStruct             // struct_item, union_item
 	actEnum               // enum_item
@@ -132,7 +133,7 @@ func newGrammar(g *extract.Grammar) *grammar {
 		"line_comment":             actComment,
 		"block_comment":            actComment,
 		"attribute_item":           actAttr,
-		"inner_attribute_item":     actSkip,
+		"inner_attribute_item":     actInnerAttr,
 		"mod_item":                 actMod,
 		"struct_item":              actStruct,
 		"union_item":               actStruct,
@@ -217,6 +218,11 @@ type walker struct {
 	// where they end.
 	attrEnd node
 	attrs   attrs
+
+	// variants are the file's build constraints, from #![cfg(…)];
+	// cfgTest is a file-level #![cfg(test)].
+	variants []abi.Constraint
+	cfgTest  bool
 }
 
 // seenRef dedups references per symbol: f(a: Bar, b: Bar) references Bar once.
@@ -234,7 +240,7 @@ func (Extractor) Extract(f *extract.File) error {
 	}
 	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source()), attrEnd: -1}
 	w.walk()
-	fileFacts(f)
+	fileFacts(f, w.variants, w.cfgTest)
 	f.ReportSyntaxErrors(nil)
 	f.FillDocs(extract.DocTriple)
 	return nil
@@ -261,6 +267,9 @@ func (w *walker) walk() {
 			next = t.End(i)
 		case actAttr:
 			w.attribute(i)
+			next = t.End(i)
+		case actInnerAttr:
+			w.innerAttribute(i)
 			next = t.End(i)
 		case actMod:
 			next = w.mod(i)
@@ -365,6 +374,28 @@ func (w *walker) text(n node) string {
 		return ""
 	}
 	return w.src[s:e]
+}
+
+// innerAttribute reads a file-level #![cfg(…)]: the targets the file is
+// built for, or #![cfg(test)], a file of tests.
+func (w *walker) innerAttribute(i node) {
+	t, g := w.t, w.g
+	a := t.ChildOfKind(i, g.attribute)
+	if len(w.frames) > 0 || a == extract.None {
+		return
+	}
+	for c := range t.NamedChildren(a) {
+		if w.text(c) != "cfg" {
+			return
+		}
+		break
+	}
+	args := extract.OneLine(w.text(t.Child(a, g.fArguments)))
+	if args == "(test)" {
+		w.cfgTest = true
+		return
+	}
+	w.variants = append(w.variants, cfgConstraints(args)...)
 }
 
 // attribute records what an attribute_item says about the next item.

@@ -155,12 +155,13 @@ func contains(list []string, s string) bool {
 }
 
 // fileFacts gives the file its v2 facts: its module key, its test marker
-// (cargo's tests folder and test-named files; #[test] functions and
-// #[cfg(test)] modules are marked on their symbols, not on the file), and
-// the keys and kind of every import.
-func fileFacts(f *extract.File) {
+// (cargo's tests folder, test-named files and a file-level #![cfg(test)];
+// #[test] functions and #[cfg(test)] modules are marked on their symbols,
+// not on the file), its build variants, and the keys and kind of every
+// import.
+func fileFacts(f *extract.File, variants []abi.Constraint, cfgTest bool) {
 	loc := locate(f.Path)
-	ff := abi.FileFacts{Test: testPath(f.Path)}
+	ff := abi.FileFacts{Test: cfgTest || testPath(f.Path), Variants: variants}
 	if loc.key != "" {
 		ff.Modules = []string{loc.key}
 	}
