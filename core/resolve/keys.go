@@ -224,3 +224,29 @@ func splitKey(k string) (parent, child string, ok bool) {
 	}
 	return parent, k[i+1:], true
 }
+
+// scopeKey is the package key of a v2 scope of a family.
+func scopeKey(family, scope string) string { return family + ":scope:" + scope }
+
+// scopeQualifiedType finds a type written qualified by a whole scope of
+// f's family (a fully qualified a.b.C where a.b is a package, N.M.T where
+// N.M is a namespace): the type of that scope, for a v2 file; -1 if the
+// qualifier is no scope here or the scope has no one type so named.
+func (r *resolver) scopeQualifiedType(f *fileInfo, name string) int32 {
+	if !f.v2() {
+		return -1
+	}
+	i := strings.LastIndex(name, "::")
+	sep := 2
+	if i < 0 {
+		i, sep = strings.LastIndexByte(name, '.'), 1
+	}
+	if i <= 0 {
+		return -1
+	}
+	pk := r.pkgs[scopeKey(f.Family, name[:i])]
+	if pk == nil {
+		return -1
+	}
+	return pick(r, pk.top[name[i+sep:]], isType)
+}

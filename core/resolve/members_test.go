@@ -127,3 +127,42 @@ func TestSplitKey(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeQualifiedTypes: a type written qualified by a whole scope of
+// the family (a fully qualified Java name, a C# namespace) resolves in
+// that scope without an import; a qualifier that is no scope here links
+// nothing.
+func TestScopeQualifiedTypes(t *testing.T) {
+	sem := Semantics{Unqualified: UnqualifiedScope}
+	file := func(p string, facts *abi.Facts) File {
+		return File{Path: p, Language: "toy", Family: "toy", ABI: 2, Semantics: sem, Facts: facts}
+	}
+	named := func(n string) *abi.TypeRef { return &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: n}}} }
+	g, _ := Build([]File{
+		file("p/q/C.toy", &abi.Facts{
+			File:    abi.FileFacts{Scope: "p.q"},
+			Symbols: []abi.Symbol{{Name: "C", Kind: "class", Parent: -1, Span: sp(1)}, {Name: "m", Kind: "method", Parent: 0, Span: sp(2)}},
+		}),
+		file("x/D.toy", &abi.Facts{
+			File:      abi.FileFacts{Scope: "x"},
+			Symbols:   []abi.Symbol{{Name: "D", Kind: "class", Parent: -1, Span: sp(1)}, {Name: "run", Kind: "method", Parent: 0, Span: sp(2)}},
+			Relations: []abi.Relation{{From: 0, Kind: abi.RelInherits, Target: "p.q.C", Line: 1}, {From: 0, Kind: abi.RelImplements, Target: "z.C", Line: 1}},
+			Calls: []abi.Call{
+				{Caller: 1, Name: "m", Receiver: "c", ReceiverRef: named("p.q.C"), Line: 3},
+				{Caller: 1, Name: "m", Receiver: "e", ReceiverRef: named("q.C"), Line: 4},
+			},
+		}),
+	}, Options{})
+	if got, want := callsFrom(t, g, ".run()", "x/D.toy"), []string{".m()@p/q/C.toy:EXTRACTED"}; !slices.Equal(got, want) {
+		t.Errorf("run calls %v, want %v (p.q.C is a scope's type, q.C is not)", got, want)
+	}
+	rels := map[string]string{}
+	for _, e := range g.Edges {
+		if e.Relation == "inherits" || e.Relation == "implements" {
+			rels[e.Relation] = e.Target
+		}
+	}
+	if rels["inherits"] != "p_q_c_c" || rels["implements"] == "p_q_c_c" {
+		t.Errorf("relations %v: want inherits the scope's C, implements a stub", rels)
+	}
+}

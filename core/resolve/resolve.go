@@ -303,7 +303,7 @@ func packageOf(f *fileInfo) (key, name, scope string) {
 		if name == "" {
 			name = lastElement(scope)
 		}
-		return f.Family + ":scope:" + scope, name, scope
+		return scopeKey(f.Family, scope), name, scope
 	}
 	p := f.Facts.Package
 	switch {
@@ -517,7 +517,7 @@ func (r *resolver) findType(f *fileInfo, name string, useBindings bool) int32 {
 				return t
 			}
 		}
-		return -1
+		return r.scopeQualifiedType(f, name)
 	}
 	if t := pick(r, r.topIn(f, name), isType); t >= 0 {
 		return t
