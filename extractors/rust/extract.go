@@ -223,6 +223,9 @@ type walker struct {
 	// cfgTest is a file-level #![cfg(test)].
 	variants []abi.Constraint
 	cfgTest  bool
+
+	// loc is where the file sits in its crate's module tree (v2 keys).
+	loc modLoc
 }
 
 // seenRef dedups references per symbol: f(a: Bar, b: Bar) references Bar once.
@@ -238,9 +241,9 @@ func (Extractor) Extract(f *extract.File) error {
 	if t.Len() == 0 {
 		return nil
 	}
-	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source()), attrEnd: -1}
+	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source()), attrEnd: -1, loc: locate(f.Path)}
 	w.walk()
-	fileFacts(f, w.variants, w.cfgTest)
+	w.fileFacts()
 	f.ReportSyntaxErrors(nil)
 	f.FillDocs(extract.DocTriple)
 	return nil
@@ -486,7 +489,7 @@ func (w *walker) mod(i node) node {
 	if body == extract.None {
 		// mod foo; — the module's items are in another file, which this
 		// one reaches as foo: an import of self::foo.
-		w.f.Import(abi.Import{Path: "self::" + name, Line: t.StartLine(i)})
+		w.f.Import(w.keyed(abi.Import{Path: "self::" + name, Line: t.StartLine(i)}))
 		return t.End(i)
 	}
 	fr := w.open(t.End(i), frameMod, sym)
@@ -1118,7 +1121,7 @@ func (w *walker) use(i node) {
 	w.pending = w.pending[:0]
 	w.useTree(w.t.Child(i, w.g.fArgument), "", w.t.StartLine(i))
 	for _, im := range w.pending {
-		w.f.Import(im)
+		w.f.Import(w.keyed(im))
 	}
 }
 
@@ -1193,7 +1196,7 @@ func (w *walker) externCrate(i node) {
 	t, g := w.t, w.g
 	w.takeAttrs(i)
 	if name := w.text(t.Child(i, g.fName)); name != "" {
-		w.f.Import(abi.Import{Path: name, Alias: w.text(t.Child(i, g.fAlias)), Line: t.StartLine(i)})
+		w.f.Import(w.keyed(abi.Import{Path: name, Alias: w.text(t.Child(i, g.fAlias)), Line: t.StartLine(i)}))
 	}
 }
 

@@ -2,10 +2,10 @@ package main
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
-	"github.com/synaptic-graph/synaptic/sdk/extract"
 )
 
 // ABI v2 facts: what the language-neutral resolver needs to link Rust
@@ -44,7 +44,17 @@ func locate(file string) modLoc {
 	}
 	src := path.Dir(c.lib)
 	dirs := []rootDir{{path.Join(src, "bin"), "#bin"}, {src, ""}, {"tests", "#tests"}, {"examples", "#examples"}, {"benches", "#benches"}}
-	return place(c.name, rel, dirs, path.Base(c.lib), c.renames)
+	if loc := place(c.name, rel, dirs, path.Base(c.lib), c.renames); loc.key != "" {
+		return loc
+	}
+	// Outside the crate's own folders (a vendored crate without its
+	// Cargo.toml, code included by #[path]): a module tree of its own
+	// below its nearest src folder, so self:: and super:: still work.
+	if i := strings.LastIndex("/"+rel, "/src/"); i >= 0 {
+		dir := path.Join(rel[:i], "src")
+		return place(c.name+"#"+path.Dir(dir), rel0(rel, dir), []rootDir{{dir: ".", suffix: ""}}, "lib.rs", c.renames)
+	}
+	return modLoc{crate: c.name, renames: c.renames}
 }
 
 // rel0 is file relative to dir, or "" when it is not below it.
@@ -157,23 +167,31 @@ func contains(list []string, s string) bool {
 // fileFacts gives the file its v2 facts: its module key, its test marker
 // (cargo's tests folder, test-named files and a file-level #![cfg(test)];
 // #[test] functions and #[cfg(test)] modules are marked on their symbols,
-// not on the file), its build variants, and the keys and kind of every
-// import.
-func fileFacts(f *extract.File, variants []abi.Constraint, cfgTest bool) {
-	loc := locate(f.Path)
-	ff := abi.FileFacts{Test: cfgTest || testPath(f.Path), Variants: variants}
-	if loc.key != "" {
-		ff.Modules = []string{loc.key}
+// not on the file) and its build variants.
+func (w *walker) fileFacts() {
+	ff := abi.FileFacts{Test: w.cfgTest || testPath(w.f.Path), Variants: w.variants}
+	if w.loc.key != "" {
+		ff.Modules = []string{w.loc.key}
 	}
-	f.SetFile(ff)
-	for i := range f.Imports() {
-		im := &f.Imports()[i]
-		im.Keys = loc.keys(im.Path)
-		im.Kind = abi.ImportModule
-		if len(im.Names) > 0 {
-			im.Kind = abi.ImportSymbols
+	w.f.SetFile(ff)
+}
+
+// keyed gives an import its v2 keys and kind, seen from the module the
+// walk is in: the file's, or an inline `mod tests { … }` in it, whose
+// self:: and super:: are one module deeper.
+func (w *walker) keyed(im abi.Import) abi.Import {
+	loc := w.loc
+	for _, fr := range w.frames {
+		if fr.kind == frameMod && fr.sym >= 0 {
+			loc.segs = append(slices.Clip(loc.segs), w.f.Symbols()[fr.sym].Name)
 		}
 	}
+	im.Keys = loc.keys(im.Path)
+	im.Kind = abi.ImportModule
+	if len(im.Names) > 0 {
+		im.Kind = abi.ImportSymbols
+	}
+	return im
 }
 
 // testPath reports the test-file conventions cargo and Rust code use: a

@@ -60,21 +60,23 @@ func TestModuleKeys(t *testing.T) {
 				"core/src/lib.rs": "my_core", "core/src/ast/mod.rs": "my_core::ast", "core/src/ast/parse.rs": "my_core::ast::parse",
 				"cli/src/main.rs": "cli#bin", "cli/src/args.rs": "cli::args", "cli/tests/it.rs": "cli#tests::it",
 				"cli/tests/common/mod.rs": "cli#tests::common", "cli/src/bin/tool.rs": "cli#bin::tool", "cli/build.rs": "",
+				"core/vendored/src/lib.rs": "my_core#vendored", "core/vendored/src/math/sqrt.rs": "my_core#vendored::math::sqrt",
 			},
 			map[[2]string][]string{
-				{"core/src/ast/parse.rs", "crate::ast"}:      {"my_core::ast"},
-				{"core/src/ast/parse.rs", "super"}:           {"my_core::ast"},
-				{"core/src/ast/parse.rs", "super::super"}:    {"my_core"},
-				{"core/src/ast/parse.rs", "self::lexer"}:     {"my_core::ast::parse::lexer"},
-				{"core/src/ast/mod.rs", "self::parse"}:       {"my_core::ast::parse"},
-				{"core/src/lib.rs", "self::ast"}:             {"my_core::ast"},
-				{"core/src/lib.rs", "super::x"}:              nil,
-				{"cli/src/main.rs", "core::ast"}:             {"cli::core::ast", "my_core::ast"},
-				{"cli/src/main.rs", "crate"}:                 {"cli", "cli#bin"},
-				{"cli/src/args.rs", "::std::fmt"}:            {"std::fmt"},
-				{"cli/tests/it.rs", "self::common"}:          {"cli#tests::common"},
-				{"cli/src/args.rs", "regex_syntax::hir"}:     {"cli::args::regex_syntax::hir", "regex_syntax::hir", "cli::regex_syntax::hir"},
-				{"core/src/ast/parse.rs", "super::super::x"}: {"my_core::x"},
+				{"core/src/ast/parse.rs", "crate::ast"}:           {"my_core::ast"},
+				{"core/src/ast/parse.rs", "super"}:                {"my_core::ast"},
+				{"core/src/ast/parse.rs", "super::super"}:         {"my_core"},
+				{"core/src/ast/parse.rs", "self::lexer"}:          {"my_core::ast::parse::lexer"},
+				{"core/src/ast/mod.rs", "self::parse"}:            {"my_core::ast::parse"},
+				{"core/src/lib.rs", "self::ast"}:                  {"my_core::ast"},
+				{"core/src/lib.rs", "super::x"}:                   nil,
+				{"cli/src/main.rs", "core::ast"}:                  {"cli::core::ast", "my_core::ast"},
+				{"cli/src/main.rs", "crate"}:                      {"cli", "cli#bin"},
+				{"cli/src/args.rs", "::std::fmt"}:                 {"std::fmt"},
+				{"cli/tests/it.rs", "self::common"}:               {"cli#tests::common"},
+				{"cli/src/args.rs", "regex_syntax::hir"}:          {"cli::args::regex_syntax::hir", "regex_syntax::hir", "cli::regex_syntax::hir"},
+				{"core/src/ast/parse.rs", "super::super::x"}:      {"my_core::x"},
+				{"core/vendored/src/math/acos.rs", "super::sqrt"}: {"my_core#vendored::math::sqrt"},
 			}},
 		{"Cargo.toml above the root", abi.ProjectInput{Root: "/r/regex/src", Files: []abi.ProjectFile{cargo("../Cargo.toml", "[package]\nname = \"regex\"\n")}},
 			map[string]string{"lib.rs": "regex", "dfa.rs": "regex::dfa", "literal/mod.rs": "regex::literal"},
@@ -129,6 +131,11 @@ func TestFileFacts(t *testing.T) {
 		if g.Path != w.Path || g.Kind != w.Kind || !slices.Equal(g.Keys, w.Keys) || !slices.Equal(g.Names, w.Names) {
 			t.Errorf("import %d = %+v, want %+v", i, g, w)
 		}
+	}
+	// A use inside an inline module is relative to that module.
+	f = plugintest.ExtractSource(t, Extractor{}, "src/filter/mod.rs", []byte("pub struct Builder;\n#[cfg(test)]\nmod tests {\n    use super::Builder;\n    use self::deep::X;\n}\n"))
+	if len(f.Imports) != 2 || !slices.Equal(f.Imports[0].Keys, []string{"shop::filter"}) || !slices.Equal(f.Imports[1].Keys, []string{"shop::filter::tests::deep"}) {
+		t.Errorf("imports in an inline module: %+v", f.Imports)
 	}
 	for p, want := range map[string]bool{"tests/it.rs": true, "src/parse_test.rs": true, "src/test_util.rs": true, "src/contest.rs": false, "src/latest.rs": false} {
 		if got := plugintest.ExtractSource(t, Extractor{}, p, []byte("fn f() {}\n")).File.Test; got != want {
