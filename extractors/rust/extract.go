@@ -489,7 +489,9 @@ func (w *walker) mod(i node) node {
 	if body == extract.None {
 		// mod foo; — the module's items are in another file, which this
 		// one reaches as foo: an import of self::foo.
-		w.f.Import(w.keyed(abi.Import{Path: "self::" + name, Line: t.StartLine(i)}))
+		im := w.keyed(abi.Import{Path: "self::" + name, Line: t.StartLine(i)})
+		im.Keys = im.Keys[:1] // the child's file, or nothing: never this file's own names
+		w.f.Import(im)
 		return t.End(i)
 	}
 	fr := w.open(t.End(i), frameMod, sym)

@@ -123,9 +123,9 @@ func (l *modLoc) keys(p string) []string {
 		if len(segs) == 1 {
 			return []string{l.crate, l.crate + binSuffix}
 		}
-		return []string{keyJoin(l.crate, rest(1))}
+		return withParents(keyJoin(l.crate, rest(1)), l.crate)
 	case "self":
-		return []string{keyJoin(l.self(), rest(1))}
+		return withParents(keyJoin(l.self(), rest(1)), l.crate)
 	case "super":
 		up := 0
 		for up < len(segs) && segs[up] == "super" {
@@ -135,13 +135,30 @@ func (l *modLoc) keys(p string) []string {
 			return nil // above the crate root
 		}
 		base := keyJoin(l.crate, strings.Join(l.segs[:len(l.segs)-up], "::"))
-		return []string{keyJoin(base, rest(up))}
+		return withParents(keyJoin(base, rest(up)), l.crate)
 	}
 	out := []string{keyJoin(l.self(), p)}
 	for _, k := range []string{keyJoin(l.extern(segs[0]), rest(1)), keyJoin(l.crate, p)} {
 		if !contains(out, k) {
 			out = append(out, k)
 		}
+	}
+	return out
+}
+
+// withParents is key, then the modules above it down to the crate root:
+// a path of this crate that names no file names an inline module (`mod
+// hash_map { … }` in lib.rs) of the nearest file above it, never
+// something outside.
+func withParents(key, crate string) []string {
+	out := []string{key}
+	for k := key; len(k) > len(crate); {
+		i := strings.LastIndex(k, "::")
+		if i < len(crate) {
+			break
+		}
+		k = k[:i]
+		out = append(out, k)
 	}
 	return out
 }

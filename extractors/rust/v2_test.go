@@ -63,27 +63,27 @@ func TestModuleKeys(t *testing.T) {
 				"core/vendored/src/lib.rs": "my_core#vendored", "core/vendored/src/math/sqrt.rs": "my_core#vendored::math::sqrt",
 			},
 			map[[2]string][]string{
-				{"core/src/ast/parse.rs", "crate::ast"}:           {"my_core::ast"},
-				{"core/src/ast/parse.rs", "super"}:                {"my_core::ast"},
+				{"core/src/ast/parse.rs", "crate::ast"}:           {"my_core::ast", "my_core"},
+				{"core/src/ast/parse.rs", "super"}:                {"my_core::ast", "my_core"},
 				{"core/src/ast/parse.rs", "super::super"}:         {"my_core"},
-				{"core/src/ast/parse.rs", "self::lexer"}:          {"my_core::ast::parse::lexer"},
-				{"core/src/ast/mod.rs", "self::parse"}:            {"my_core::ast::parse"},
-				{"core/src/lib.rs", "self::ast"}:                  {"my_core::ast"},
+				{"core/src/ast/parse.rs", "self::lexer"}:          {"my_core::ast::parse::lexer", "my_core::ast::parse", "my_core::ast", "my_core"},
+				{"core/src/ast/mod.rs", "self::parse"}:            {"my_core::ast::parse", "my_core::ast", "my_core"},
+				{"core/src/lib.rs", "self::ast"}:                  {"my_core::ast", "my_core"},
 				{"core/src/lib.rs", "super::x"}:                   nil,
 				{"cli/src/main.rs", "core::ast"}:                  {"cli::core::ast", "my_core::ast"},
 				{"cli/src/main.rs", "crate"}:                      {"cli", "cli#bin"},
 				{"cli/src/args.rs", "::std::fmt"}:                 {"std::fmt"},
-				{"cli/tests/it.rs", "self::common"}:               {"cli#tests::common"},
+				{"cli/tests/it.rs", "self::common"}:               {"cli#tests::common", "cli#tests"},
 				{"cli/src/args.rs", "regex_syntax::hir"}:          {"cli::args::regex_syntax::hir", "regex_syntax::hir", "cli::regex_syntax::hir"},
-				{"core/src/ast/parse.rs", "super::super::x"}:      {"my_core::x"},
-				{"core/vendored/src/math/acos.rs", "super::sqrt"}: {"my_core#vendored::math::sqrt"},
+				{"core/src/ast/parse.rs", "super::super::x"}:      {"my_core::x", "my_core"},
+				{"core/vendored/src/math/acos.rs", "super::sqrt"}: {"my_core#vendored::math::sqrt", "my_core#vendored::math", "my_core#vendored"},
 			}},
 		{"Cargo.toml above the root", abi.ProjectInput{Root: "/r/regex/src", Files: []abi.ProjectFile{cargo("../Cargo.toml", "[package]\nname = \"regex\"\n")}},
 			map[string]string{"lib.rs": "regex", "dfa.rs": "regex::dfa", "literal/mod.rs": "regex::literal"},
-			map[[2]string][]string{{"dfa.rs", "crate::literal"}: {"regex::literal"}}},
+			map[[2]string][]string{{"dfa.rs", "crate::literal"}: {"regex::literal", "regex"}}},
 		{"no Cargo.toml", abi.ProjectInput{Root: "/tmp/x"},
 			map[string]string{"src/lib.rs": "crate", "src/a/b.rs": "crate::a::b", "loose.rs": "crate::loose"},
-			map[[2]string][]string{{"src/a/b.rs", "crate::a"}: {"crate::a"}}},
+			map[[2]string][]string{{"src/a/b.rs", "crate::a"}: {"crate::a", "crate"}}},
 	}
 	defer extract.SetProject(nil)
 	for _, tt := range tests {
@@ -118,8 +118,8 @@ func TestFileFacts(t *testing.T) {
 		t.Errorf("file facts %+v: want module shop::orders, not a test file (only its tests module is)", f.File)
 	}
 	want := []abi.Import{
-		{Path: "crate::billing", Kind: abi.ImportModule, Keys: []string{"shop::billing"}},
-		{Path: "crate::billing", Kind: abi.ImportSymbols, Keys: []string{"shop::billing"}, Names: []abi.ImportName{{Name: "Invoice"}}},
+		{Path: "crate::billing", Kind: abi.ImportModule, Keys: []string{"shop::billing", "shop"}},
+		{Path: "crate::billing", Kind: abi.ImportSymbols, Keys: []string{"shop::billing", "shop"}, Names: []abi.ImportName{{Name: "Invoice"}}},
 		{Path: "std", Kind: abi.ImportSymbols, Keys: []string{"shop::orders::std", "std", "shop::std"}, Names: []abi.ImportName{{Name: "io"}}},
 		{Path: "self::tax", Kind: abi.ImportModule, Keys: []string{"shop::orders::tax"}},
 	}
@@ -134,7 +134,7 @@ func TestFileFacts(t *testing.T) {
 	}
 	// A use inside an inline module is relative to that module.
 	f = plugintest.ExtractSource(t, Extractor{}, "src/filter/mod.rs", []byte("pub struct Builder;\n#[cfg(test)]\nmod tests {\n    use super::Builder;\n    use self::deep::X;\n}\n"))
-	if len(f.Imports) != 2 || !slices.Equal(f.Imports[0].Keys, []string{"shop::filter"}) || !slices.Equal(f.Imports[1].Keys, []string{"shop::filter::tests::deep"}) {
+	if len(f.Imports) != 2 || !slices.Equal(f.Imports[0].Keys, []string{"shop::filter", "shop"}) || !slices.Equal(f.Imports[1].Keys[:2], []string{"shop::filter::tests::deep", "shop::filter::tests"}) {
 		t.Errorf("imports in an inline module: %+v", f.Imports)
 	}
 	for p, want := range map[string]bool{"tests/it.rs": true, "src/parse_test.rs": true, "src/test_util.rs": true, "src/contest.rs": false, "src/latest.rs": false} {
