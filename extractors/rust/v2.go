@@ -109,7 +109,8 @@ func (l *modLoc) self() string { return keyJoin(l.crate, strings.Join(l.segs, ":
 // crate::, self:: and super:: are relative to this file's module; ::x is
 // crate x; a bare first segment is a module declared here (2018 uniform
 // paths), then a crate of that name (renamed by Cargo.toml), then a
-// module of the crate root (2015 paths).
+// module of the crate root (2015 paths). A path into this crate or a crate
+// named falls back to the modules above it (withParents).
 func (l *modLoc) keys(p string) []string {
 	segs := strings.Split(p, "::")
 	rest := func(from int) string { return strings.Join(segs[from:], "::") }
@@ -138,7 +139,9 @@ func (l *modLoc) keys(p string) []string {
 		return withParents(keyJoin(base, rest(up)), l.crate)
 	}
 	out := []string{keyJoin(l.self(), p)}
-	for _, k := range []string{keyJoin(l.extern(segs[0]), rest(1)), keyJoin(l.crate, p)} {
+	ext := l.extern(segs[0])
+	parents := withParents(keyJoin(ext, rest(1)), ext) // exact keys first, then the crate's parents
+	for _, k := range append([]string{parents[0], keyJoin(l.crate, p)}, parents[1:]...) {
 		if !contains(out, k) {
 			out = append(out, k)
 		}
