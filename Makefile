@@ -160,6 +160,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/csharp
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/kotlin
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/ruby
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/java
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/rust
+	$(GO) test -run '^$$' -fuzz '^FuzzParseManifest$$' -fuzztime $(FUZZTIME) ./extractors/rust
+	$(GO) test -run '^$$' -fuzz '^FuzzCfgConstraints$$' -fuzztime $(FUZZTIME) ./extractors/rust
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/php
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/c
 	$(GO) test -run '^$$' -fuzz '^FuzzScriptOf$$' -fuzztime $(FUZZTIME) ./sdk/extract

@@ -335,7 +335,6 @@ func firstResultType(ret string) string {
 		}
 	}
 	ret = strings.TrimLeft(strings.TrimSpace(ret), "*&")
-	ret = strings.TrimLeft(strings.TrimPrefix(ret, "mut "), " ") // Rust: &mut T
 	if i := strings.IndexAny(ret, "[<"); i >= 0 {
 		ret = ret[:i]
 	}

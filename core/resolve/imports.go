@@ -12,7 +12,6 @@ import (
 type importIndex struct {
 	paths    map[string]int32   // exact repo path -> file
 	pyMods   map[string][]int32 // dotted module suffix -> python files
-	rsSuffix map[string][]int32 // "/a/b.rs" style path suffixes -> rust files
 	modules  map[string][]int32 // v2 module key -> files declaring it (FileFacts.Modules)
 	scopes   map[string]*pkgInfo
 }
@@ -21,7 +20,6 @@ func (r *resolver) buildImportIndex() *importIndex {
 	ix := &importIndex{
 		paths:    make(map[string]int32, len(r.files)),
 		pyMods:   make(map[string][]int32),
-		rsSuffix: make(map[string][]int32),
 		modules:  make(map[string][]int32),
 		scopes:   make(map[string]*pkgInfo),
 	}
@@ -43,13 +41,6 @@ func (r *resolver) buildImportIndex() *importIndex {
 			for k := range parts {
 				key := strings.Join(parts[k:], ".")
 				ix.pyMods[key] = append(ix.pyMods[key], int32(i))
-			}
-		}
-		if f.Family == "rust" {
-			parts := strings.Split(f.Path, "/")
-			for k := range parts {
-				key := "/" + strings.Join(parts[k:], "/")
-				ix.rsSuffix[key] = append(ix.rsSuffix[key], int32(i))
 			}
 		}
 	}
@@ -76,10 +67,6 @@ func (r *resolver) resolveImports() {
 			switch f.Family {
 			case "python":
 				r.importPython(ix, f, im)
-			case "java":
-				r.importJava(f, im)
-			case "rust":
-				r.importRust(ix, f, im)
 			default:
 				r.importByPath(ix, f, im)
 			}
@@ -230,156 +217,4 @@ func (r *resolver) importByPath(ix *importIndex, f *fileInfo, im *abi.Import) {
 		}
 		f.bind(local, b)
 	}
-}
-
-func (r *resolver) importJava(f *fileInfo, im *abi.Import) {
-	wildcard := len(im.Names) == 1 && im.Names[0].Name == "*"
-	if wildcard {
-		if pk := r.pkgs["java:"+im.Path]; pk != nil {
-			r.edge(f.id, pk.id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
-			f.bind("*", binding{pkg: pk, file: -1, sym: -1})
-			return
-		}
-		if t := r.javaClass(im.Path); t >= 0 { // static wildcard: import static a.B.*
-			r.edge(f.id, r.syms[t].id, "imports", graph.Extracted, 0, f.Path, im.Line)
-			f.bind("*", binding{file: -1, sym: t})
-			return
-		}
-		r.edge(f.id, r.stub(im.Path, "package"), "imports", graph.Extracted, 0, f.Path, im.Line)
-		return
-	}
-	name := im.Path[strings.LastIndexByte(im.Path, '.')+1:]
-	if t := r.javaClass(im.Path); t >= 0 {
-		r.edge(f.id, r.syms[t].id, "imports", graph.Extracted, 0, f.Path, im.Line)
-		f.bind(name, binding{file: -1, sym: t})
-		return
-	}
-	// import static a.b.C.member
-	if i := strings.LastIndexByte(im.Path, '.'); i > 0 {
-		if t := r.javaClass(im.Path[:i]); t >= 0 {
-			if ms := r.methods[t][name]; len(ms) > 0 {
-				r.edge(f.id, r.syms[t].id, "imports", graph.Extracted, 0, f.Path, im.Line)
-				f.bind(name, binding{file: -1, sym: ms[0]})
-				return
-			}
-		}
-	}
-	r.edge(f.id, r.stub(im.Path, "class"), "imports", graph.Extracted, 0, f.Path, im.Line)
-	f.bind(name, binding{file: -1, sym: -1})
-}
-
-// javaClass finds the top-level type "a.b.C" (package a.b, class C).
-func (r *resolver) javaClass(q string) int32 {
-	i := strings.LastIndexByte(q, '.')
-	if i <= 0 {
-		return -1
-	}
-	pk := r.pkgs["java:"+q[:i]]
-	if pk == nil {
-		return -1
-	}
-	return pick(r, pk.top[q[i+1:]], isType)
-}
-
-// importRust resolves `use` paths to module files by their path suffix:
-// crate::a::b -> .../a/b.rs or .../a/b/mod.rs; self:: and super:: are
-// relative to the current module file.
-func (r *resolver) importRust(ix *importIndex, f *fileInfo, im *abi.Import) {
-	segs := strings.Split(im.Path, "::")
-	target := r.rustModule(ix, f, segs)
-	if target < 0 && len(im.Names) == 0 && len(segs) > 1 {
-		// use a::b::Item; -> module a::b, item Item
-		if t := r.rustModule(ix, f, segs[:len(segs)-1]); t >= 0 {
-			r.edge(f.id, r.files[t].id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
-			item := segs[len(segs)-1]
-			local := im.Alias
-			if local == "" {
-				local = item
-			}
-			f.bind(local, binding{file: t, name: item, sym: r.lookupIn(binding{file: t}, item, anyKind)})
-			return
-		}
-	}
-	if target < 0 {
-		r.edge(f.id, r.stub(im.Path, "module"), "imports", graph.Extracted, 0, f.Path, im.Line)
-		return
-	}
-	r.edge(f.id, r.files[target].id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
-	if len(im.Names) == 0 {
-		local := im.Alias
-		if local == "" {
-			local = segs[len(segs)-1]
-		}
-		f.bind(local, binding{file: target, sym: -1})
-		return
-	}
-	for _, n := range im.Names {
-		local := n.Alias
-		if local == "" {
-			local = n.Name
-		}
-		switch n.Name {
-		case "*":
-			f.bind("*", binding{file: target, sym: -1})
-			continue
-		case "self":
-			f.bind(segs[len(segs)-1], binding{file: target, sym: -1})
-			continue
-		}
-		if sub := r.rustModule(ix, f, append(segs[:len(segs):len(segs)], n.Name)); sub >= 0 {
-			f.bind(local, binding{file: sub, sym: -1})
-			continue
-		}
-		f.bind(local, binding{file: target, name: n.Name, sym: r.lookupIn(binding{file: target}, n.Name, anyKind)})
-	}
-}
-
-func (r *resolver) rustModule(ix *importIndex, f *fileInfo, segs []string) int32 {
-	if len(segs) == 0 {
-		return -1
-	}
-	var base string
-	switch segs[0] {
-	case "self":
-		base = rustModDir(f.Path)
-		segs = segs[1:]
-	case "super":
-		base = rustModDir(f.Path)
-		for len(segs) > 0 && segs[0] == "super" {
-			base = path.Dir(base)
-			segs = segs[1:]
-		}
-	case "crate":
-		segs = segs[1:]
-	}
-	if len(segs) == 0 {
-		return -1
-	}
-	rel := strings.Join(segs, "/")
-	if base != "" {
-		p := path.Join(base, rel)
-		for _, c := range []string{p + ".rs", p + "/mod.rs"} {
-			if fi, ok := ix.paths[c]; ok {
-				return fi
-			}
-		}
-		return -1
-	}
-	// crate:: or bare paths: unique file whose path ends with the module path.
-	cands := append(ix.rsSuffix["/"+rel+".rs"], ix.rsSuffix["/"+rel+"/mod.rs"]...)
-	if len(cands) == 1 {
-		return cands[0]
-	}
-	return -1
-}
-
-// rustModDir is the directory holding a module's children: foo.rs -> foo/,
-// foo/mod.rs, lib.rs and main.rs -> their own directory.
-func rustModDir(p string) string {
-	base := path.Base(p)
-	switch base {
-	case "mod.rs", "lib.rs", "main.rs":
-		return path.Dir(p)
-	}
-	return strings.TrimSuffix(p, ".rs")
 }

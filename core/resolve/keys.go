@@ -1,6 +1,9 @@
 package resolve
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
@@ -59,9 +62,19 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 				}
 				continue
 			}
+			if q, m, ok := splitQualified(n.Name); ok {
+				r.bindMember(f, mod, found, q, m, n.Alias)
+				continue
+			}
 			local := n.Alias
 			if local == "" {
 				local = n.Name
+			}
+			if f.Semantics.ImportSubmodules {
+				if sub, spk := r.subModule(ix, f, im.Keys, n.Name); sub >= 0 || spk != nil {
+					r.bindSubmodule(f, im, local, sub, spk)
+					continue
+				}
 			}
 			b := binding{pkg: pk, file: file, name: n.Name, sym: -1}
 			if found {
@@ -114,4 +127,126 @@ func (r *resolver) commonPackage(files []int32) *pkgInfo {
 		}
 	}
 	return pk
+}
+
+// bindMember binds member m of type q of an imported module: a name
+// written qualified by its type (Java's import static a.b.C.m and nested
+// type a.b.C.D; "C.m", "C::m"). m "*" makes every method of the type a
+// wildcard the file consults after its own names.
+func (r *resolver) bindMember(f *fileInfo, mod binding, found bool, q, m, alias string) {
+	t := int32(-1)
+	if found {
+		t = r.lookupIn(mod, q, isType)
+	}
+	if m == "*" {
+		if t >= 0 {
+			f.bind("*", binding{file: -1, sym: t})
+		}
+		return
+	}
+	if alias == "" {
+		alias = m
+	}
+	sym := int32(-1)
+	if t >= 0 {
+		if sym = r.method(t, m); sym < 0 {
+			sym = r.memberType(t, m)
+		}
+	}
+	f.bind(alias, binding{file: -1, name: m, sym: sym})
+}
+
+// memberType is the type named name declared inside type t, or -1.
+func (r *resolver) memberType(t int32, name string) int32 {
+	file := &r.files[r.syms[t].file]
+	found := int32(-1)
+	for i := range file.Facts.Symbols {
+		g := file.first + int32(i)
+		if r.syms[g].parent == t && r.syms[g].name == name && isType(r.syms[g].kind) {
+			if found >= 0 {
+				return -1
+			}
+			found = g
+		}
+	}
+	return found
+}
+
+// subModule finds module name below the first of keys that has one: the
+// key one element longer (a::b and c give a::b::c) that names a file or a
+// scope. Keys are tried in order until one names a module here.
+func (r *resolver) subModule(ix *importIndex, f *fileInfo, keys []string, name string) (int32, *pkgInfo) {
+	if r.childKeys == nil {
+		r.childKeys = make(map[string][]string)
+		for k := range ix.modules {
+			if parent, child, ok := splitKey(k); ok {
+				r.childKeys[parent+"\x00"+child] = append(r.childKeys[parent+"\x00"+child], k)
+			}
+		}
+		for _, ks := range r.childKeys {
+			slices.Sort(ks)
+		}
+	}
+	for _, k := range keys {
+		for _, c := range r.childKeys[k+"\x00"+name] {
+			if file, pk := r.moduleByKeys(ix, f, []string{c}); file >= 0 || pk != nil {
+				return file, pk
+			}
+		}
+		if file, pk := r.moduleByKeys(ix, f, []string{k}); file >= 0 || pk != nil {
+			return -1, nil // the module is here and has no such child
+		}
+	}
+	return -1, nil
+}
+
+// bindSubmodule binds local to a module found by subModule.
+func (r *resolver) bindSubmodule(f *fileInfo, im *abi.Import, local string, file int32, pk *pkgInfo) {
+	switch {
+	case pk != nil:
+		r.edge(f.id, pk.id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
+	case file != f.idx:
+		r.edge(f.id, r.files[file].id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
+	}
+	f.bind(local, binding{pkg: pk, file: file, sym: -1})
+}
+
+// splitKey splits a module key at its last separator, as lastElement
+// reads it: "a::b::c" is a::b and c, "x/y" is x and y.
+func splitKey(k string) (parent, child string, ok bool) {
+	i := strings.LastIndexAny(k, "/:\\")
+	if i <= 0 || i+1 >= len(k) {
+		return "", "", false
+	}
+	parent = strings.TrimRight(k[:i], "/:\\")
+	if parent == "" {
+		return "", "", false
+	}
+	return parent, k[i+1:], true
+}
+
+// scopeKey is the package key of a v2 scope of a family.
+func scopeKey(family, scope string) string { return family + ":scope:" + scope }
+
+// scopeQualifiedType finds a type written qualified by a whole scope of
+// f's family (a fully qualified a.b.C where a.b is a package, N.M.T where
+// N.M is a namespace): the type of that scope, for a v2 file; -1 if the
+// qualifier is no scope here or the scope has no one type so named.
+func (r *resolver) scopeQualifiedType(f *fileInfo, name string) int32 {
+	if !f.v2() {
+		return -1
+	}
+	i := strings.LastIndex(name, "::")
+	sep := 2
+	if i < 0 {
+		i, sep = strings.LastIndexByte(name, '.'), 1
+	}
+	if i <= 0 {
+		return -1
+	}
+	pk := r.pkgs[scopeKey(f.Family, name[:i])]
+	if pk == nil {
+		return -1
+	}
+	return pick(r, pk.top[name[i+sep:]], isType)
 }

@@ -181,6 +181,9 @@ type resolver struct {
 	twinsOf    map[int32][]int32
 	stats      Stats
 	pyRoot     string // Python package path of "." ("shop/billing"), or ""
+
+	// childKeys maps parent key "\x00" element to module keys (subModule).
+	childKeys map[string][]string
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {
@@ -287,7 +290,7 @@ func packageOf(f *fileInfo) (key, name, scope string) {
 		if name == "" {
 			name = lastElement(scope)
 		}
-		return f.Family + ":scope:" + scope, name, scope
+		return scopeKey(f.Family, scope), name, scope
 	}
 	p := f.Facts.Package
 	if p == "" {
@@ -507,7 +510,7 @@ func (r *resolver) findType(f *fileInfo, name string, useBindings bool) int32 {
 				return t
 			}
 		}
-		return -1
+		return r.scopeQualifiedType(f, name)
 	}
 	if t := pick(r, r.topIn(f, name), isType); t >= 0 {
 		return t

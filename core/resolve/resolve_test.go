@@ -241,7 +241,7 @@ func TestFirstResultType(t *testing.T) {
 	for in, want := range map[string]string{
 		"*Server": "Server", "(*Server, error)": "Server", "(s *pkg.T, err error)": "pkg.T",
 		"[]T": "", "T[int]": "T", "error": "error", "": "", "(func() error, bool)": "", "map[string]T": "map",
-		"&Client": "Client", "&mut Client": "Client", "Result<Client, Error>": "Result", // Rust
+		"&Client": "Client", "Result<Client, Error>": "Result", // Rust's &mut T: extractors/rust TestTypeRefs
 	} {
 		if got := firstResultType(in); got != want {
 			t.Errorf("firstResultType(%q) = %q, want %q", in, got, want)

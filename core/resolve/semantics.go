@@ -17,6 +17,10 @@ type Semantics struct {
 	// SelfNames are receiver names meaning the enclosing type's instance
 	// ("self", "this"), typed by the resolver when the plugin did not.
 	SelfNames []string
+	// ImportSubmodules: a name imported from a module may be a module
+	// below it, whose key extends the module's by one element (Rust's
+	// use a::{b}): that module is bound before a definition of the name.
+	ImportSubmodules bool
 }
 
 // Unqualified says where a plain name may resolve.
@@ -68,13 +72,8 @@ func (f *fileInfo) isSelf(recv string) bool {
 	return false
 }
 
-// The v1 rules below are keyed on the family names of our built-in
-// extractors until they declare their semantics (ABI v2); a v2 plugin's
-// files get only what it declares.
-const (
-	v1Java = "java"
-	v1Rust = "rust"
-)
+// The rules below are what a v2 plugin declares; a v1 plugin's files get
+// the defaults (no language is special-cased any more).
 
 // typesOnlyThroughImports: a type of another scope is named only through
 // an import, never guessed by a unique name.
@@ -91,7 +90,7 @@ func (f *fileInfo) namesOnlyInScope() bool {
 	if f.v2() {
 		return f.Semantics.Unqualified == UnqualifiedScope
 	}
-	return f.Family == v1Java
+	return false
 }
 
 // implicitThis: a plain call in a class may name the class's methods.
@@ -99,7 +98,7 @@ func (f *fileInfo) implicitThis() bool {
 	if f.v2() {
 		return f.Semantics.ImplicitThis
 	}
-	return f.Family == v1Java
+	return false
 }
 
 // typeCallIsConversion: T(x) and T{...} convert or build a literal; they
@@ -108,7 +107,7 @@ func (f *fileInfo) typeCallIsConversion() bool {
 	if f.v2() {
 		return f.Semantics.TypeCall == TypeCallNone
 	}
-	return f.Family == v1Rust
+	return false
 }
 
 // enclosingType is the type whose method (or nested function) caller

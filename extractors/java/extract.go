@@ -199,6 +199,7 @@ type walker struct {
 	vars    []variable
 	tparams []string // type parameters in scope: not references to real types
 	seen    []seenRef
+	pkg     string // the package declaration, "" for the default package
 }
 
 // seenRef dedups references per symbol: foo(Bar a, Bar b) references Bar once.
@@ -216,6 +217,7 @@ func (Extractor) Extract(f *extract.File) error {
 	}
 	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source())}
 	w.walk()
+	f.SetFile(fileFacts(f, w.pkg))
 	f.ReportSyntaxErrors(nil)
 	f.FillDocs(extract.DocBlockStar)
 	return nil
@@ -325,7 +327,8 @@ func (w *walker) defaultVisibility() abi.Visibility {
 func (w *walker) packageDecl(i node) {
 	for c := range w.t.NamedChildren(i) {
 		if k := w.t.Kind(c); k == w.g.identifier || k == w.g.scopedIdentifier {
-			w.f.SetPackage(extract.OneLine(w.text(c)))
+			w.pkg = extract.OneLine(w.text(c))
+			w.f.SetPackage(w.pkg)
 			return
 		}
 	}
@@ -360,6 +363,7 @@ func (w *walker) importDecl(i node) {
 			im.Names = []abi.ImportName{{Name: w.text(name)}}
 		}
 	}
+	importKeys(&im, static)
 	w.f.Import(im)
 }
 
@@ -608,6 +612,7 @@ func (w *walker) callable(i node) node {
 	w.nativeMethod(m, name, sym)
 	w.push(w.mark(t.End(i), frameCallable, sym))
 	w.typeParams(t.Child(i, g.fTypeParameters))
+	sig.ReturnRef = w.namedRef(w.varType(t.Child(i, g.fType), extract.None))
 	params := t.Child(i, g.fParameters)
 	if k == g.compactCtorDecl {
 		if tf := w.typeFrame(); tf != nil {
@@ -770,6 +775,7 @@ func (w *walker) call(i node) {
 	if obj := t.Child(i, g.fObject); obj != extract.None {
 		c.Receiver = receiverText(w.text(obj))
 		c.ReceiverType = w.receiverType(obj)
+		c.ReceiverRef = typeRef(c.ReceiverType)
 	}
 	w.f.Call(c)
 }
@@ -815,6 +821,10 @@ func (w *walker) exprType(obj node, depth int) string {
 		}
 	case g.identifier:
 		return w.lookup(w.text(obj))
+	case g.objectCreation: // new T(…).m()
+		if t.ChildOfKind(obj, g.classBody) == extract.None {
+			return baseName(extract.OneLine(w.text(w.typeHead(t.Child(obj, g.fType)))))
+		}
 	case g.fieldAccess:
 		o, fld := t.Child(obj, g.fObject), t.Child(obj, g.fField)
 		switch {
@@ -948,7 +958,16 @@ func (w *walker) fieldType(typ string) *abi.Signature {
 	if typ == "" || w.isTypeParam(typ) {
 		return nil
 	}
-	return &abi.Signature{Return: typ}
+	return &abi.Signature{Return: typ, ReturnRef: w.namedRef(typ)}
+}
+
+// namedRef is a declared class type as a v2 type reference: nil for none
+// (primitives, arrays) and for a type parameter in scope.
+func (w *walker) namedRef(typ string) *abi.TypeRef {
+	if typ == "" || w.isTypeParam(typ) {
+		return nil
+	}
+	return &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: typ}}}
 }
 
 // varType is the base name of a declared class type, "" for primitives and

@@ -49,6 +49,7 @@ const (
 	actSkip               // subtree holds nothing to report
 	actComment            // comments: may sit between attributes and their item
 	actAttr               // attribute_item: applies to the next item
+	actInnerAttr          // inner_attribute_item: #![cfg(…)] at file level is a build variant
 	actMod                // mod_item
 	actStruct             // struct_item, union_item
 	actEnum               // enum_item
@@ -132,7 +133,7 @@ func newGrammar(g *extract.Grammar) *grammar {
 		"line_comment":             actComment,
 		"block_comment":            actComment,
 		"attribute_item":           actAttr,
-		"inner_attribute_item":     actSkip,
+		"inner_attribute_item":     actInnerAttr,
 		"mod_item":                 actMod,
 		"struct_item":              actStruct,
 		"union_item":               actStruct,
@@ -218,6 +219,14 @@ type walker struct {
 	// where they end.
 	attrEnd node
 	attrs   attrs
+
+	// variants are the file's build constraints, from #![cfg(…)];
+	// cfgTest is a file-level #![cfg(test)].
+	variants []abi.Constraint
+	cfgTest  bool
+
+	// loc is where the file sits in its crate's module tree (v2 keys).
+	loc modLoc
 }
 
 // seenRef dedups references per symbol: f(a: Bar, b: Bar) references Bar once.
@@ -233,8 +242,9 @@ func (Extractor) Extract(f *extract.File) error {
 	if t.Len() == 0 {
 		return nil
 	}
-	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source()), attrEnd: -1}
+	w := &walker{f: f, t: t, g: grammarFor(t.Grammar), src: string(t.Source()), attrEnd: -1, loc: locate(f.Path)}
 	w.walk()
+	w.fileFacts()
 	f.ReportSyntaxErrors(nil)
 	f.FillDocs(extract.DocTriple)
 	return nil
@@ -261,6 +271,9 @@ func (w *walker) walk() {
 			next = t.End(i)
 		case actAttr:
 			w.attribute(i)
+			next = t.End(i)
+		case actInnerAttr:
+			w.innerAttribute(i)
 			next = t.End(i)
 		case actMod:
 			next = w.mod(i)
@@ -367,6 +380,28 @@ func (w *walker) text(n node) string {
 	return w.src[s:e]
 }
 
+// innerAttribute reads a file-level #![cfg(…)]: the targets the file is
+// built for, or #![cfg(test)], a file of tests.
+func (w *walker) innerAttribute(i node) {
+	t, g := w.t, w.g
+	a := t.ChildOfKind(i, g.attribute)
+	if len(w.frames) > 0 || a == extract.None {
+		return
+	}
+	for c := range t.NamedChildren(a) {
+		if w.text(c) != "cfg" {
+			return
+		}
+		break
+	}
+	args := extract.OneLine(w.text(t.Child(a, g.fArguments)))
+	if args == "(test)" {
+		w.cfgTest = true
+		return
+	}
+	w.variants = append(w.variants, cfgConstraints(args)...)
+}
+
 // attribute records what an attribute_item says about the next item.
 func (w *walker) attribute(i node) {
 	t, g := w.t, w.g
@@ -453,7 +488,12 @@ func (w *walker) mod(i node) node {
 	sym := w.f.Symbol(abi.Symbol{Name: name, Kind: abi.KindModule, Parent: w.parent(), Visibility: w.itemVisibility(i), Span: t.Span(i), Test: test})
 	body := t.Child(i, g.fBody)
 	if body == extract.None {
-		return t.End(i) // mod foo; — the module's items are in another file
+		// mod foo; — the module's items are in another file, which this
+		// one reaches as foo: an import of self::foo.
+		im := w.keyed(abi.Import{Path: "self::" + name, Line: t.StartLine(i)})
+		im.Keys = im.Keys[:1] // the child's file, or nothing: never this file's own names
+		w.f.Import(im)
+		return t.End(i)
 	}
 	fr := w.open(t.End(i), frameMod, sym)
 	fr.test = test
@@ -507,7 +547,7 @@ func (w *walker) fields(body node, owner int32, symbols bool) {
 				}
 				fs := abi.Symbol{Name: name, Kind: abi.KindField, Parent: owner, Visibility: vis, Span: t.Span(c), Test: w.f.Symbols()[owner].Test}
 				if typ := w.typeName(t.Child(c, g.fType)); typ != "" {
-					fs.Signature = &abi.Signature{Return: typ} // followed by the host through x.f.m()
+					fs.Signature = &abi.Signature{Return: typ, ReturnRef: namedRef(typ)} // followed by the host through x.f.m()
 				}
 				from = w.f.Symbol(fs)
 			}
@@ -683,6 +723,7 @@ func (w *walker) fn(i node) node {
 	fr := w.open(t.End(i), frameFn, sym)
 	w.push(fr)
 	w.typeParams(t.Child(i, g.fTypeParameters))
+	sig.ReturnRef = namedRef(w.resultName(t.Child(i, g.fReturnType)))
 	w.params(t.Child(i, g.fParameters), sym, sig)
 	w.typeRefs(t.Child(i, g.fReturnType), sym, abi.CtxReturnType)
 	return next
@@ -729,6 +770,23 @@ func (w *walker) params(list node, sym int32, sig *abi.Signature) {
 			}
 		}
 	}
+}
+
+// resultName is the type a function's result is known by: as typeName,
+// but `impl Trait` and `dyn Trait` results name no type whose methods the
+// value has for sure, so none.
+func (w *walker) resultName(ty node) string {
+	for ty != extract.None {
+		switch k := w.t.Kind(ty); k {
+		case w.g.refType, w.g.pointerType:
+			ty = w.t.Child(ty, w.g.fType)
+		case w.g.dynamicType, w.g.abstractType:
+			return ""
+		default:
+			return w.typeName(ty)
+		}
+	}
+	return ""
 }
 
 // typeName is the name a receiver of type ty is known by: references,
@@ -820,6 +878,7 @@ func (w *walker) call(i node) {
 		value := t.Child(fn, g.fValue)
 		c.Receiver = receiverText(w.text(value))
 		c.ReceiverType = w.receiverType(value)
+		c.ReceiverRef = typeRef(c.ReceiverType)
 	case g.scopedIdentifier:
 		nameN = t.Child(fn, g.fName)
 		if path := t.Child(fn, g.fPath); path != extract.None {
@@ -829,6 +888,7 @@ func (w *walker) call(i node) {
 			c.Receiver = receiverText(w.text(path))
 			if c.Receiver == "Self" {
 				c.ReceiverType = w.selfType()
+				c.ReceiverRef = typeRef(c.ReceiverType)
 			}
 		}
 	default:
@@ -1037,6 +1097,7 @@ func (w *walker) tokenCall(toks []node) {
 				case sep == g.anonDot:
 					c.ReceiverType = w.receiverType(toks[first])
 				}
+				c.ReceiverRef = typeRef(c.ReceiverType)
 			}
 		}
 	}
@@ -1065,7 +1126,7 @@ func (w *walker) use(i node) {
 	w.pending = w.pending[:0]
 	w.useTree(w.t.Child(i, w.g.fArgument), "", w.t.StartLine(i))
 	for _, im := range w.pending {
-		w.f.Import(im)
+		w.f.Import(w.keyed(im))
 	}
 }
 
@@ -1118,8 +1179,12 @@ func join(prefix, path string) string {
 // leaf adds one imported name to the declaration's pending imports,
 // merging names imported from the same path.
 func (w *walker) leaf(path, name, alias string, line uint32) {
-	if path == "" { // use foo; — the module itself
+	switch {
+	case path == "": // use foo; — the module itself
 		w.pending = append(w.pending, abi.Import{Path: name, Alias: alias, Line: line})
+		return
+	case name == "self": // use a::b::{self}; — module a::b as b
+		w.pending = append(w.pending, abi.Import{Path: path, Alias: alias, Line: line})
 		return
 	}
 	for k := range w.pending {
@@ -1136,7 +1201,7 @@ func (w *walker) externCrate(i node) {
 	t, g := w.t, w.g
 	w.takeAttrs(i)
 	if name := w.text(t.Child(i, g.fName)); name != "" {
-		w.f.Import(abi.Import{Path: name, Alias: w.text(t.Child(i, g.fAlias)), Line: t.StartLine(i)})
+		w.f.Import(w.keyed(abi.Import{Path: name, Alias: w.text(t.Child(i, g.fAlias)), Line: t.StartLine(i)}))
 	}
 }
 

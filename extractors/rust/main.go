@@ -7,7 +7,10 @@ package main
 
 import "github.com/synaptic-graph/synaptic/sdk/extract"
 
-func init() { extract.Register(Extractor{}) }
+func init() {
+	extract.Register(Extractor{})
+	extract.RegisterProject(projectInfo)
+}
 
 // main is required by package main but never runs: in c-shared mode the
 // host calls the exported functions directly.

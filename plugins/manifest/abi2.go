@@ -67,6 +67,7 @@ type Semantics struct {
 	ImplicitThis     bool             // a plain call in a class may name its methods (Java, C#, Kotlin, C++)
 	ImportStub       ImportStub       // default module
 	SelfNames        []string         // receiver names meaning "this object" ("self", "this")
+	ImportSubmodules bool             // a name imported from a module may be a module below it (Rust use a::{b})
 }
 
 type rawProject struct {
@@ -80,6 +81,7 @@ type rawSemantics struct {
 	ImplicitThis     bool     `toml:"implicit_this"`
 	ImportStub       string   `toml:"import_stub"`
 	SelfNames        []string `toml:"self_names"`
+	ImportSubmodules bool     `toml:"import_submodules"`
 }
 
 // abiVersion checks abi = N against what this host speaks.
@@ -145,6 +147,7 @@ func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
 	}
 	s.ImplicitThis = r.ImplicitThis
 	s.SelfNames = r.SelfNames
+	s.ImportSubmodules = r.ImportSubmodules
 	return s
 }
 
