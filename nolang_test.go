@@ -31,14 +31,14 @@ var languageWords = []string{
 // so the list only shrinks.
 var languageDebt = map[string][]string{
 	"core/resolve/goplatform.go": {".go", "go"},
-	"core/resolve/imports.go":    {".cjs", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".mts", ".py", ".pyi", ".rs", ".rs", ".rs", ".ts", ".tsx", "ecmascript", "go", "go", "java", "java:", "java:", "lib.rs", "main.rs", "mod.rs", "python", "python", "rust", "rust"},
+	"core/resolve/imports.go":    {".cjs", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".mts", ".rs", ".rs", ".rs", ".ts", ".tsx", "ecmascript", "go", "go", "java", "java:", "java:", "lib.rs", "main.rs", "mod.rs", "rust", "rust"},
 	"core/resolve/semantics.go":  {"go", "java", "rust"},
 	"core/extract/extract.go":    {"go.mod", "go.mod"},
 	"core/extract/npm.go":        {"ecmascript", "package.json"},
 	// Not a language branch: the graph's own SQL vocabulary (the context of
 	// SQL edges, the id namespace of roles, the edge's "sql" text member).
 	"core/resolve/sqlrefs.go": {"sql", "sql", "sql"},
-	"core/extract/project.go": {"__init__.py", "go", "go.mod", "go.mod", "go.mod", "go:", "go:", "pyproject.toml", "python", "python:", "setup.cfg", "setup.py", "vendor/"},
+	"core/extract/project.go": {"go", "go.mod", "go.mod", "go.mod", "go:", "go:", "vendor/"},
 }
 
 func TestNoLanguageInCore(t *testing.T) {

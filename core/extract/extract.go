@@ -132,9 +132,6 @@ type Summary struct {
 	// Go is the Go project the root was resolved in (nil: no Go files,
 	// or no go.mod or GOPATH layout to say where they are imported from).
 	Go *GoProject
-	// Python is the package the root is inside its Python project (nil:
-	// no Python files, or the root is its own source root).
-	Python *PyProject
 	// JS is the npm package enclosing the root (nil: no JavaScript or
 	// TypeScript files, or no package.json above the root).
 	JS *JSProject
@@ -260,12 +257,11 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	projects.collect(repo, root, walked.Files, sum)
 	routed, goMods, packageJSONs := routeFiles(repo, walked.Files, match, sum, projects)
 	goRoot := goRootImportPath(root, routed, sum)
-	pyRoot := pyRootPackage(root, routed, sum)
 	var jsPkgs []resolve.JSPackage
 	if hasFamily(routed, ecmaFamily) {
 		jsPkgs, sum.JS = jsPackagesOf(repo, root, packageJSONs, sum)
 	}
-	rootKey := rootDigestKey(goRoot, pyRoot, jsPkgs)
+	rootKey := rootDigestKey(goRoot, jsPkgs)
 	quick := quickDigest(buildID(), rootKey, goMods, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
 		// Every file as it was when the graph was made: not even the
@@ -406,7 +402,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, PythonRootPackage: pyRoot, JSPackages: jsPkgs})
+	g, rs := resolve.Build(files, resolve.Options{GoModules: goMods, GoRootImportPath: goRoot, JSPackages: jsPkgs})
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}

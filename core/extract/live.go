@@ -137,7 +137,7 @@ func openLive(opts Options, root string, repo *os.Root) (*Live, error) {
 			}
 		}
 	}
-	l.resolve = resolve.Options{GoModules: goMods, GoRootImportPath: goRootImportPath(root, routed, &sum), PythonRootPackage: pyRootPackage(root, routed, &sum)}
+	l.resolve = resolve.Options{GoModules: goMods, GoRootImportPath: goRootImportPath(root, routed, &sum)}
 	if hasFamily(routed, ecmaFamily) {
 		l.resolve.JSPackages, _ = jsPackagesOf(repo, root, packageJSONs, &sum)
 	}

@@ -62,11 +62,6 @@ type Options struct {
 	// has no go.mod but sits in a GOPATH-style tree ("net/http" for
 	// …/src/net/http); "" if unknown.
 	GoRootImportPath string
-	// PythonRootPackage is the dotted package of the repository root when
-	// it is a folder below its project's source root ("shop.billing" for
-	// src/shop/billing), so "import shop.billing.x" reaches x.py; "" if
-	// the root is its own source root.
-	PythonRootPackage string
 	// JSPackages are the npm packages of the tree and the one enclosing
 	// the root, for bare specifiers naming them (see JSPackage).
 	JSPackages []JSPackage
@@ -87,7 +82,6 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 		dirs:       make(map[string][]int32),
 		goModules:  opts.GoModules,
 		goRoot:     opts.GoRootImportPath,
-		pyRoot:     strings.ReplaceAll(opts.PythonRootPackage, ".", "/"),
 		jsPackages: opts.JSPackages,
 	}
 	nsyms, nfacts := 0, 0
@@ -192,7 +186,6 @@ type resolver struct {
 	// goModules maps a directory holding go.mod to its module path.
 	goModules  map[string]string
 	goRoot     string // import path of "." without a go.mod, or ""
-	pyRoot     string // Python package path of "." ("shop/billing"), or ""
 	jsPackages []JSPackage
 }
 

@@ -17,6 +17,11 @@ type Semantics struct {
 	// SelfNames are receiver names meaning the enclosing type's instance
 	// ("self", "this"), typed by the resolver when the plugin did not.
 	SelfNames []string
+	// SubmoduleSeparator joins an import's module key and an imported
+	// name into the key of a submodule, tried before the name is looked
+	// up in the module ("." : from pkg import mod); "" = names are never
+	// modules.
+	SubmoduleSeparator string
 }
 
 // Unqualified says where a plain name may resolve.

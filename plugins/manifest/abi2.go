@@ -67,6 +67,9 @@ type Semantics struct {
 	ImplicitThis     bool             // a plain call in a class may name its methods (Java, C#, Kotlin, C++)
 	ImportStub       ImportStub       // default module
 	SelfNames        []string         // receiver names meaning "this object" ("self", "this")
+	// SubmoduleSeparator joins a module key and an imported name into the
+	// key of a submodule (Python "." for `from pkg import mod`); "" = none.
+	SubmoduleSeparator string
 }
 
 type rawProject struct {
@@ -80,6 +83,7 @@ type rawSemantics struct {
 	ImplicitThis     bool     `toml:"implicit_this"`
 	ImportStub       string   `toml:"import_stub"`
 	SelfNames        []string `toml:"self_names"`
+	SubmoduleSep     string   `toml:"submodule_separator"`
 }
 
 // abiVersion checks abi = N against what this host speaks.
@@ -143,6 +147,10 @@ func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
 			v.add([]string{"semantics", "self_names"}, "self name %q must be a non-empty identifier", n)
 		}
 	}
+	if sep := r.SubmoduleSep; sep != "" && (len(sep) > 4 || strings.ContainsFunc(sep, func(c rune) bool { return c <= ' ' || c == 0x7f })) {
+		v.add([]string{"semantics", "submodule_separator"}, "submodule separator %q must be 1 to 4 printable characters, e.g. \".\"", sep)
+	}
+	s.SubmoduleSeparator = r.SubmoduleSep
 	s.ImplicitThis = r.ImplicitThis
 	s.SelfNames = r.SelfNames
 	return s
