@@ -25,14 +25,18 @@ var projectFiles = []string{"pyproject.toml", "setup.cfg", "setup.py"}
 const maxGuessedLevels = 4
 
 // projectInfo is the entry point. Its answer is one line, "root\t<dotted
-// package of the extraction root>", or nothing when the root is its own
-// source root (or its path is not made of importable names).
+// package of the extraction root>" when a project file says it, "guess\t…"
+// when only the root's folder names do, or nothing when the root is its
+// own source root (or its path is not made of importable names).
 func projectInfo(in *abi.ProjectInput) ([]byte, error) {
-	pkg := rootPackage(in)
-	if pkg == "" {
+	pkg, exact := rootPackage(in)
+	switch {
+	case pkg == "":
 		return nil, nil
+	case exact:
+		return []byte("root\t" + pkg), nil
 	}
-	return []byte("root\t" + pkg), nil
+	return []byte("guess\t" + pkg), nil
 }
 
 // rootPackage is the dotted package of the extraction root. With a
@@ -43,12 +47,12 @@ func projectInfo(in *abi.ProjectInput) ([]byte, error) {
 // importable folder names (at most maxGuessedLevels) stand in, as an
 // __init__.py chain would say: each file then also answers to the longer
 // keys, which only a real import of that package spells.
-func rootPackage(in *abi.ProjectInput) string {
+func rootPackage(in *abi.ProjectInput) (pkg string, exact bool) {
 	parts := strings.Split(strings.Trim(in.Root, "/"), "/")
 	levels, data := nearestProjectAbove(in.Files)
 	if levels > 0 {
 		if levels > len(parts) {
-			return ""
+			return "", false
 		}
 		rel := parts[len(parts)-levels:]
 		if dir := packageDir(data); dir != "" {
@@ -60,21 +64,21 @@ func rootPackage(in *abi.ProjectInput) string {
 		}
 		for _, p := range rel {
 			if !isIdentifier(p) {
-				return ""
+				return "", false
 			}
 		}
-		return strings.Join(rel, ".")
+		return strings.Join(rel, "."), true
 	}
 	for _, f := range in.Files {
 		if !strings.Contains(f.Path, "/") {
-			return "" // the root is a project's own directory: its source root (or its src/)
+			return "", false // the root is a project's own directory: its source root (or its src/)
 		}
 	}
 	var guess []string
 	for i := len(parts) - 1; i >= 0 && len(guess) < maxGuessedLevels && isIdentifier(parts[i]); i-- {
 		guess = append([]string{parts[i]}, guess...)
 	}
-	return strings.Join(guess, ".")
+	return strings.Join(guess, "."), false
 }
 
 // nearestProjectAbove is how many levels above the root the nearest
@@ -199,20 +203,27 @@ func isIdentifier(s string) bool {
 var projectCache struct {
 	raw     string
 	decoded bool
-	root    []string // the root package's dotted parts
+	root    rootPkg
 }
 
-// rootParts is the extraction root's package as dotted parts (nil: the
-// root is a source root).
-func rootParts() []string {
+// rootPkg is the extraction root's package: its dotted parts (nil: the
+// root is a source root), and whether a project file said so (else the
+// root's folder names suggest it, and the root may be a source root too).
+type rootPkg struct {
+	parts []string
+	exact bool
+}
+
+func currentRoot() rootPkg {
 	raw := string(extract.Project())
 	if projectCache.decoded && raw == projectCache.raw {
 		return projectCache.root
 	}
-	var root []string
+	var root rootPkg
 	for _, line := range strings.Split(raw, "\n") {
-		if pkg, ok := strings.CutPrefix(line, "root\t"); ok && pkg != "" {
-			root = strings.Split(pkg, ".")
+		kind, pkg, _ := strings.Cut(line, "\t")
+		if (kind == "root" || kind == "guess") && pkg != "" {
+			root = rootPkg{parts: strings.Split(pkg, "."), exact: kind == "root"}
 		}
 	}
 	projectCache.raw, projectCache.decoded, projectCache.root = raw, true, root

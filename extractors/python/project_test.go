@@ -21,20 +21,21 @@ func TestRootPackage(t *testing.T) {
 		root  string
 		files []abi.ProjectFile
 		want  string
+		exact bool
 	}{
-		{"src layout", "/w/shop/src/shop/billing", []abi.ProjectFile{file("../../../pyproject.toml", "[project]\nname='shop'\n")}, "shop.billing"},
-		{"src layout, the source root itself", "/w/shop/src", []abi.ProjectFile{file("../pyproject.toml", "")}, ""},
-		{"flat layout", "/w/flat/shop/billing", []abi.ProjectFile{file("../../setup.py", "")}, "shop.billing"},
-		{"the project root", "/w/shop", []abi.ProjectFile{file("pyproject.toml", ""), file("src/x/setup.py", "")}, ""},
-		{"nearest project wins", "/w/a/b/c", []abi.ProjectFile{file("../../../pyproject.toml", ""), file("../setup.cfg", "")}, "c"},
-		{"pyproject package-dir inline", "/w/p/lib/pkg/sub", []abi.ProjectFile{file("../../../pyproject.toml", "[tool.setuptools]\npackage-dir = {\"\" = \"lib\"}\n")}, "pkg.sub"},
-		{"pyproject package-dir table", "/w/p/code/pkg", []abi.ProjectFile{file("../../pyproject.toml", "[tool.setuptools.package-dir]\n\"\" = \"code\"\n")}, "pkg"},
-		{"setup.cfg package_dir", "/w/p/source/pkg", []abi.ProjectFile{file("../../setup.cfg", "[metadata]\nname = p\n[options]\npackage_dir =\n    =source\npackages = find:\n")}, "pkg"},
-		{"setup.py package_dir", "/w/p/lib/pkg", []abi.ProjectFile{file("../../setup.py", "setup(name='p', package_dir={'': 'lib'})\n")}, "pkg"},
-		{"not importable", "/w/dash/my-app/x", []abi.ProjectFile{file("../../pyproject.toml", "")}, ""},
-		{"no project file: folder names", "/home/u/corpora/python/email/mime", nil, "corpora.python.email.mime"},
-		{"no project file: up to a non-identifier", "/root/.cache/synaptic-eval/json", nil, "json"},
-		{"file system root", "/", nil, ""},
+		{"src layout", "/w/shop/src/shop/billing", []abi.ProjectFile{file("../../../pyproject.toml", "[project]\nname='shop'\n")}, "shop.billing", true},
+		{"src layout, the source root itself", "/w/shop/src", []abi.ProjectFile{file("../pyproject.toml", "")}, "", false},
+		{"flat layout", "/w/flat/shop/billing", []abi.ProjectFile{file("../../setup.py", "")}, "shop.billing", true},
+		{"the project root", "/w/shop", []abi.ProjectFile{file("pyproject.toml", ""), file("src/x/setup.py", "")}, "", false},
+		{"nearest project wins", "/w/a/b/c", []abi.ProjectFile{file("../../../pyproject.toml", ""), file("../setup.cfg", "")}, "c", true},
+		{"pyproject package-dir inline", "/w/p/lib/pkg/sub", []abi.ProjectFile{file("../../../pyproject.toml", "[tool.setuptools]\npackage-dir = {\"\" = \"lib\"}\n")}, "pkg.sub", true},
+		{"pyproject package-dir table", "/w/p/code/pkg", []abi.ProjectFile{file("../../pyproject.toml", "[tool.setuptools.package-dir]\n\"\" = \"code\"\n")}, "pkg", true},
+		{"setup.cfg package_dir", "/w/p/source/pkg", []abi.ProjectFile{file("../../setup.cfg", "[metadata]\nname = p\n[options]\npackage_dir =\n    =source\npackages = find:\n")}, "pkg", true},
+		{"setup.py package_dir", "/w/p/lib/pkg", []abi.ProjectFile{file("../../setup.py", "setup(name='p', package_dir={'': 'lib'})\n")}, "pkg", true},
+		{"not importable", "/w/dash/my-app/x", []abi.ProjectFile{file("../../pyproject.toml", "")}, "", false},
+		{"no project file: folder names", "/home/u/corpora/python/email/mime", nil, "corpora.python.email.mime", false},
+		{"no project file: up to a non-identifier", "/root/.cache/synaptic-eval/json", nil, "json", false},
+		{"file system root", "/", nil, "", false},
 	}
 	for _, tt := range tests {
 		info, err := extract.RunProject(projectInfo, &abi.ProjectInput{Root: tt.root, Files: tt.files})
@@ -42,12 +43,12 @@ func TestRootPackage(t *testing.T) {
 			t.Fatal(err)
 		}
 		extract.SetProject(info)
-		if got := slices.Clone(rootParts()); !slices.Equal(got, splitDots(tt.want)) {
-			t.Errorf("%s: root package %v (info %q), want %q", tt.name, got, info, tt.want)
+		if got := currentRoot(); !slices.Equal(got.parts, splitDots(tt.want)) || got.exact != tt.exact {
+			t.Errorf("%s: root package %+v (info %q), want %q (exact %v)", tt.name, got, info, tt.want, tt.exact)
 		}
 	}
 	extract.SetProject(nil)
-	if rootParts() != nil {
+	if currentRoot().parts != nil {
 		t.Error("no project info still gives a root package")
 	}
 }
@@ -120,21 +121,39 @@ func TestFileFacts(t *testing.T) {
 	}
 }
 
-// TestRelativeImportAboveRoot: a relative import climbing above the
-// extraction root names the module by its dotted name in the root's
-// package, as the whole project's graph resolves it.
-func TestRelativeImportAboveRoot(t *testing.T) {
+// TestImportKeys: an absolute import is first the module of that name
+// in the source root (below the root's package, or at the root itself
+// unless a project file places the root in a package), then any module
+// whose name ends so; a relative import climbing above the extraction
+// root names the module by its dotted name in the root's package, as the
+// whole project's graph resolves it.
+func TestImportKeys(t *testing.T) {
+	anch := func(m string) []string {
+		if m == "" {
+			return []string{"@", "@pyi", "@pkg", "@pkgi"}
+		}
+		return []string{"@." + m, "@pyi." + m, "@pkg." + m, "@pkgi." + m}
+	}
+	guess := func(p ...string) rootPkg { return rootPkg{parts: p} }
+	exact := func(p ...string) rootPkg { return rootPkg{parts: p, exact: true} }
 	tests := []struct {
 		mod  string
 		dir  []string
-		root []string
+		root rootPkg
 		want []string
 	}{
-		{"..utils", nil, []string{"email", "mime"}, []string{"email.utils"}},
-		{"...x", []string{"a"}, []string{"p", "q"}, []string{"p.x"}},
-		{"..", nil, []string{"email", "mime"}, []string{"email"}},
-		{"..x", nil, nil, nil},
-		{"...", nil, []string{"one"}, nil},
+		{"subprocess", []string{"asyncio"}, rootPkg{}, append(anch("subprocess"), "subprocess")},
+		{"json.decoder", nil, guess("python", "json"), append(anch("json.decoder"), "json.decoder")},
+		{"python.json.decoder", nil, guess("python", "json"), append(append(anch("decoder"), anch("python.json.decoder")...), "python.json.decoder")},
+		{"shop.billing.invoice", nil, exact("shop", "billing"), append(anch("invoice"), "shop.billing.invoice")},
+		{"shop.billing", nil, exact("shop", "billing"), append(anch(""), "shop.billing")},
+		{"os", nil, exact("shop", "billing"), []string{"os"}},
+		{"..utils", nil, exact("email", "mime"), []string{"email.utils"}},
+		{"...x", []string{"a"}, guess("p", "q"), []string{"p.x"}},
+		{"..", nil, exact("email", "mime"), []string{"email"}},
+		{"..x", nil, rootPkg{}, nil},
+		{"...", nil, exact("one"), nil},
+		{"..x", []string{"a", "b"}, rootPkg{}, anch("a.x")},
 	}
 	for _, tt := range tests {
 		if got := importKeys(tt.mod, tt.dir, tt.root); !slices.Equal(got, tt.want) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -12,16 +13,18 @@ import (
 // imports mean, so the host links them without knowing Python.
 //
 // Every file answers to two kinds of module key:
-//   - anchored keys, exact, for relative imports: "@.a.b" for a/b.py,
-//     "@pyi.a.b" for a/b.pyi, "@pkg.a.b" for a/b/__init__.py, "@pkgi.a.b"
-//     for a/b/__init__.pyi ("@pkg" alone is the root's __init__.py). A
-//     relative import tries them in that order, as Python finds a.b;
-//     anchors cannot clash with dotted names, which have no '@'.
-//   - dotted keys, for absolute imports: every dotted suffix of the
-//     module's name below the root, prefixed with the root's own package
-//     (project.go), longest first: a/b/c.py is "root.a.b.c", "a.b.c",
-//     "b.c" and "c", so `import a.b.c` reaches it whichever folder the
-//     source root is. A key several files answer to names none of them.
+//   - anchored keys, exact, the module's name from the extraction root:
+//     "@.a.b" for a/b.py, "@pyi.a.b" for a/b.pyi, "@pkg.a.b" for
+//     a/b/__init__.py, "@pkgi.a.b" for a/b/__init__.pyi ("@pkg" alone is
+//     the root's __init__.py). An import tries them in that order, as
+//     Python finds a.b: a relative import only these; an absolute one
+//     these first, as the root is (or is in) a source root. Anchors
+//     cannot clash with dotted names, which have no '@'.
+//   - dotted keys, for absolute imports whatever folder the source root
+//     is: every dotted suffix of the module's name below the root,
+//     prefixed with the root's own package (project.go), longest first:
+//     a/b/c.py is "root.a.b.c", "a.b.c", "b.c" and "c". A key several
+//     files answer to names none of them.
 //
 // `from m import x` may import the submodule m.x: plugin.toml's
 // [semantics] submodule_separator = "." has the host try each key of m
@@ -42,8 +45,8 @@ var anchors = []string{anchorModule, anchorStub, anchorPackage, anchorPackageStu
 // follows (callables' results and fields' types).
 func v2Facts(f *extract.File) {
 	parts, anchor := moduleOf(f.Path)
-	root := rootParts()
-	f.SetFile(abi.FileFacts{Modules: moduleKeys(parts, anchor, root), Test: isTestPath(f.Path)})
+	root := currentRoot()
+	f.SetFile(abi.FileFacts{Modules: moduleKeys(parts, anchor, root.parts), Test: isTestPath(f.Path)})
 	dir := dirParts(f.Path)
 	for i := range f.Imports() {
 		im := &f.Imports()[i]
@@ -93,6 +96,15 @@ func moduleKeys(parts []string, anchor string, root []string) []string {
 	return keys
 }
 
+// anchoredKeys appends the anchored keys of module parts, in the order
+// Python looks for it: a.py, a.pyi, a/__init__.py, a/__init__.pyi.
+func anchoredKeys(keys []string, parts []string) []string {
+	for _, a := range anchors {
+		keys = append(keys, anchored(a, parts))
+	}
+	return keys
+}
+
 func anchored(anchor string, parts []string) string {
 	if len(parts) == 0 {
 		return anchor
@@ -110,15 +122,26 @@ func dirParts(p string) []string {
 	return strings.Split(d, "/")
 }
 
-// importKeys are the keys of the module an import statement names: its
-// dotted name for an absolute import; for a relative one (".", "..a.b")
-// the anchored keys of the package it reaches from dir, or, when it
-// climbs above the root, the dotted name it has in the root's package.
-func importKeys(mod string, dir, root []string) []string {
+// importKeys are the keys of the module an import statement names.
+// An absolute import (a.b) is first the module of that name in the
+// source root: below the root's package when it starts with it, else at
+// the extraction root itself unless a project file places the root
+// inside a package; then any module whose name ends so. A relative one
+// (".", "..a.b") is the package it reaches from dir, or, when it climbs
+// above the root, the dotted name it has in the root's package.
+func importKeys(mod string, dir []string, root rootPkg) []string {
 	rest := strings.TrimLeft(mod, ".")
 	dots := len(mod) - len(rest)
 	if dots == 0 {
-		return []string{mod}
+		var keys []string
+		parts := strings.Split(mod, ".")
+		if n := len(root.parts); n > 0 && len(parts) >= n && slices.Equal(parts[:n], root.parts) {
+			keys = anchoredKeys(keys, parts[n:])
+		}
+		if !root.exact {
+			keys = anchoredKeys(keys, parts)
+		}
+		return append(keys, mod)
 	}
 	var tail []string
 	if rest != "" {
@@ -126,14 +149,9 @@ func importKeys(mod string, dir, root []string) []string {
 	}
 	up := dots - 1
 	if up <= len(dir) {
-		base := append(append([]string(nil), dir[:len(dir)-up]...), tail...)
-		keys := make([]string, len(anchors))
-		for i, a := range anchors {
-			keys[i] = anchored(a, base)
-		}
-		return keys
+		return anchoredKeys(nil, append(append([]string(nil), dir[:len(dir)-up]...), tail...))
 	}
-	full := append(append([]string(nil), root...), dir...)
+	full := append(append([]string(nil), root.parts...), dir...)
 	if up > len(full) {
 		return nil // above every package this extraction knows of
 	}
