@@ -132,6 +132,9 @@ type Summary struct {
 	// Go is the Go project the root was resolved in (nil: no Go files,
 	// or no go.mod or GOPATH layout to say where they are imported from).
 	Go *GoProject
+	// Projects are what plugins' project entry points said of the root
+	// ("<plugin>: <summary line>", abi.SummaryPrefix), in run order.
+	Projects []string
 	// JS is the npm package enclosing the root (nil: no JavaScript or
 	// TypeScript files, or no package.json above the root).
 	JS *JSProject

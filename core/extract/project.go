@@ -163,6 +163,7 @@ func (s *Summary) ProjectLines() []string {
 	if s.Go != nil {
 		lines = append(lines, s.Go.String())
 	}
+	lines = append(lines, s.Projects...)
 	if s.JS != nil {
 		lines = append(lines, s.JS.String())
 	}

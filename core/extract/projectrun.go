@@ -161,9 +161,13 @@ func (pr *projectRun) run(ctx context.Context, jobs []*job, sum *Summary) (faile
 			continue
 		}
 		if st.input != nil {
-			if _, err := p.Project(ctx, st.input); err != nil && ctx.Err() == nil {
+			info, err := p.Project(ctx, st.input)
+			if err != nil && ctx.Err() == nil {
 				st.failed = true
 				sum.Warnings = append(sum.Warnings, fmt.Sprintf("plugin %s: project entry point failed (%v); its files resolve by path only", st.plugin, err))
+			}
+			if line := abi.ProjectSummary(info); err == nil && line != "" {
+				sum.Projects = append(sum.Projects, st.plugin+": "+line)
 			}
 			st.input = nil
 		}

@@ -153,3 +153,43 @@ func TestProjectFilesAbove(t *testing.T) {
 		t.Errorf("filesAbove = %v, want it to start with %v", paths, want)
 	}
 }
+
+// summaryProjector answers with a summary line for people first.
+type summaryProjector struct{ projectExtractor }
+
+func (p *summaryProjector) Project(ctx context.Context, in *abi.ProjectInput) ([]byte, error) {
+	info, err := p.projectExtractor.Project(ctx, in)
+	return append([]byte("# root placed by "+strings.Join(p.ProjectFiles(), ",")+"\n"), info...), err
+}
+
+// TestProjectSummaryLine: a plugin's summary line (abi.SummaryPrefix) is
+// the run's project line for it; an info without one adds none.
+func TestProjectSummaryLine(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		p    Projector
+		want []string
+	}{
+		{"summary", &summaryProjector{}, []string{"lines: root placed by proj.cfg"}},
+		{"none", &projectExtractor{}, nil},
+	} {
+		root := t.TempDir()
+		writeTree(t, root, map[string]string{"proj.cfg": "x", "a.txt": "x"})
+		opts := testOptions(t, root)
+		opts.Languages[0].Extractor = tt.p.(Extractor)
+		lang := opts.Languages[0]
+		opts.Route = func(rel string) *Language {
+			if filepath.Ext(rel) == ".txt" {
+				return &lang
+			}
+			return nil
+		}
+		sum, err := Run(t.Context(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sum.ProjectLines(); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: project lines %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

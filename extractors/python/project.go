@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -24,19 +25,21 @@ var projectFiles = []string{"pyproject.toml", "setup.cfg", "setup.py"}
 // when no project file above the root says where its source root is.
 const maxGuessedLevels = 4
 
-// projectInfo is the entry point. Its answer is one line, "root\t<dotted
-// package of the extraction root>" when a project file says it, "guess\t…"
-// when only the root's folder names do, or nothing when the root is its
-// own source root (or its path is not made of importable names).
+// projectInfo is the entry point. Its answer is a summary line for the
+// run's report (abi.SummaryPrefix) and "root\t<dotted package of the
+// extraction root>" when a project file says it, "guess\t…" when only the
+// root's folder names do; nothing when the root is its own source root
+// (or its path is not made of importable names).
 func projectInfo(in *abi.ProjectInput) ([]byte, error) {
 	pkg, exact := rootPackage(in)
 	switch {
 	case pkg == "":
 		return nil, nil
 	case exact:
-		return []byte("root\t" + pkg), nil
+		levels, _ := nearestProjectAbove(in.Files)
+		return fmt.Appendf(nil, "%sroot imported as %q (project file %d level(s) above the root)\nroot\t%s", abi.SummaryPrefix, pkg, levels, pkg), nil
 	}
-	return []byte("guess\t" + pkg), nil
+	return fmt.Appendf(nil, "%sabsolute imports may also start at %q (the root's folder names; no pyproject.toml, setup.cfg or setup.py above it)\nguess\t%s", abi.SummaryPrefix, pkg, pkg), nil
 }
 
 // rootPackage is the dotted package of the extraction root. With a

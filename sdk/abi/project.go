@@ -20,6 +20,33 @@ import (
 // MaxProjectInfo bounds the project info a plugin may return.
 const MaxProjectInfo = 1 << 20
 
+// SummaryPrefix starts the one line of a ProjectInfo meant for people:
+// when the info's first line starts with it, the host shows the rest in
+// the run's summary ("project: <plugin>: <text>"), so a plugin says which
+// project it placed the root in. The line is still part of the info.
+const SummaryPrefix = "# "
+
+// ProjectSummary is the summary line of info (see SummaryPrefix), or "".
+func ProjectSummary(info []byte) string {
+	s := string(info)
+	if !strings.HasPrefix(s, SummaryPrefix) {
+		return ""
+	}
+	s = strings.TrimPrefix(s, SummaryPrefix)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 512 {
+		s = s[:512]
+	}
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?")))
+}
+
 // Bounds of a ProjectInput, so a huge monorepo cannot flood the plugin.
 const (
 	MaxProjectFiles    = 4096
