@@ -160,6 +160,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/ruby
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/php
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/c
+	$(GO) test -run '^$$' -fuzz '^FuzzProjectInfo$$' -fuzztime $(FUZZTIME) ./extractors/python
+	$(GO) test -run '^$$' -fuzz '^FuzzProjectSummary$$' -fuzztime $(FUZZTIME) ./sdk/abi
 
 clean:
 	rm -rf $(BIN)

@@ -213,3 +213,26 @@ func equalMaps(a, b map[string]string) bool {
 	}
 	return true
 }
+
+// FuzzProjectInfo: the project files are the user's, possibly hostile;
+// the entry point never fails or panics on them, answers within
+// abi.MaxProjectInfo, and its root package is made of identifiers.
+func FuzzProjectInfo(f *testing.F) {
+	f.Add("/w/p/src/pkg", "../../pyproject.toml", "[tool.setuptools]\npackage-dir = {\"\" = \"src\"}\n")
+	f.Add("/w/p/lib/pkg", "../../setup.cfg", "[options]\npackage_dir =\n    =lib\n")
+	f.Add("/w/p/x", "../setup.py", "setup(package_dir={'': '../..'})")
+	f.Add("/", "pyproject.toml", "")
+	f.Fuzz(func(t *testing.T, root, name, data string) {
+		info, err := extract.RunProject(projectInfo, &abi.ProjectInput{Root: root, Files: []abi.ProjectFile{{Path: name, Data: []byte(data)}}})
+		if err != nil || len(info) > abi.MaxProjectInfo {
+			t.Fatalf("entry point: %v (%d bytes)", err, len(info))
+		}
+		extract.SetProject(info)
+		defer extract.SetProject(nil)
+		for _, p := range currentRoot().parts {
+			if !isIdentifier(p) {
+				t.Fatalf("root package part %q of %q is no identifier", p, info)
+			}
+		}
+	})
+}

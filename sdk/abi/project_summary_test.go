@@ -3,6 +3,7 @@ package abi
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestProjectSummary(t *testing.T) {
@@ -20,4 +21,16 @@ func TestProjectSummary(t *testing.T) {
 			t.Errorf("ProjectSummary(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzProjectSummary: any info gives one printable line of valid UTF-8.
+func FuzzProjectSummary(f *testing.F) {
+	f.Add([]byte("# root imported as \"a\"\nroot\ta"))
+	f.Add([]byte("#\x00\xff\n"))
+	f.Fuzz(func(t *testing.T, info []byte) {
+		s := ProjectSummary(info)
+		if strings.ContainsAny(s, "\n\r\x00") || !utf8.ValidString(s) || len(s) > 512 {
+			t.Fatalf("ProjectSummary(%q) = %q", info, s)
+		}
+	})
 }
