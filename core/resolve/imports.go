@@ -78,6 +78,7 @@ func (r *resolver) resolveImports() {
 			}
 		}
 	}
+	r.followReexports()
 }
 
 func (f *fileInfo) bind(name string, b binding) {

@@ -13,7 +13,7 @@ import (
 func sp(l uint32) abi.Span { return abi.Span{StartLine: l, StartCol: 1, EndLine: l + 1, EndCol: 2} }
 
 // pySemantics are the Python plugin's [semantics] (extractors/python/plugin.toml).
-var pySemantics = Semantics{SelfNames: []string{"self", "cls"}, SubmoduleSeparator: "."}
+var pySemantics = Semantics{SelfNames: []string{"self", "cls"}, SubmoduleSeparator: ".", Reexports: true}
 
 func fixture() []File {
 	return []File{

@@ -22,6 +22,10 @@ type Semantics struct {
 	// up in the module ("." : from pkg import mod); "" = names are never
 	// modules.
 	SubmoduleSeparator string
+	// Reexports: a name imported from a module that does not define it
+	// but imports it itself names what that module imported (a Python
+	// package's __init__.py, an index file).
+	Reexports bool
 }
 
 // Unqualified says where a plain name may resolve.

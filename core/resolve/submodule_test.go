@@ -63,3 +63,74 @@ func TestSubmoduleSeparator(t *testing.T) {
 		t.Errorf("without a separator, names are not modules: %v", without)
 	}
 }
+
+// TestReexports: with [semantics] reexports, a name imported from a
+// package whose index imports it (from .decoder import Decoder in
+// json/__init__) is that definition, through a chain of re-exports and
+// for a re-exported module and a wildcard import's names too; a cycle ends; without the key the name
+// stays unresolved in the package.
+func TestReexports(t *testing.T) {
+	build := func(on bool) map[string]bool {
+		sem := Semantics{Reexports: on}
+		file := func(p string, facts *abi.Facts) File {
+			return File{Path: p, Language: "toy", Family: "toy", ABI: 2, Semantics: sem, Facts: facts}
+		}
+		sym := func(from, name string) abi.Import {
+			return abi.Import{Path: from, Keys: []string{from}, Kind: abi.ImportSymbols, Names: []abi.ImportName{{Name: name}}, Line: 1}
+		}
+		files := []File{
+			file("json/decoder.toy", &abi.Facts{
+				File:    abi.FileFacts{Modules: []string{"json.decoder"}},
+				Symbols: []abi.Symbol{{Name: "Decoder", Kind: "class", Parent: -1, Span: sp(1)}, {Name: "decode", Kind: "method", Parent: 0, Span: sp(2)}, {Name: "parse", Kind: "function", Parent: -1, Span: sp(4)}},
+			}),
+			file("json/index.toy", &abi.Facts{
+				File:    abi.FileFacts{Modules: []string{"json"}},
+				Imports: []abi.Import{sym("json.decoder", "Decoder"), {Path: "json.decoder", Keys: []string{"json.decoder"}, Kind: abi.ImportModule, Alias: "dec", Line: 2}, sym("top", "Loop")},
+			}),
+			file("top.toy", &abi.Facts{
+				File:    abi.FileFacts{Modules: []string{"top"}},
+				Imports: []abi.Import{sym("json", "Decoder"), sym("json", "Loop"), {Path: "lib", Keys: []string{"lib"}, Kind: abi.ImportWildcard, Line: 3}},
+			}),
+			file("lib.toy", &abi.Facts{
+				File:    abi.FileFacts{Modules: []string{"lib"}},
+				Symbols: []abi.Symbol{{Name: "helper", Kind: "function", Parent: -1, Span: sp(1)}},
+			}),
+			file("app.toy", &abi.Facts{
+				Imports: []abi.Import{sym("top", "Decoder"), sym("json", "dec"), sym("json", "Loop"), sym("top", "helper")},
+				Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(3)}},
+				Calls: []abi.Call{
+					{Caller: 0, Name: "Decoder", Line: 4},
+					{Caller: 0, Name: "decode", Receiver: "Decoder", Line: 5},
+					{Caller: 0, Name: "parse", Receiver: "dec", Line: 6},
+					{Caller: 0, Name: "Loop", Line: 7},
+					{Caller: 0, Name: "helper", Line: 8},
+				},
+			}),
+		}
+		g, _ := Build(files, Options{})
+		got := map[string]bool{}
+		for _, e := range g.Edges {
+			if e.Relation == "calls" {
+				got[e.Source+" -> "+e.Target+" "+string(e.Confidence)+" "+e.SourceLocation] = true
+			}
+		}
+		return got
+	}
+	on := build(true)
+	for _, e := range []string{
+		"app_main -> json_decoder_decoder EXTRACTED L4",
+		"app_main -> json_decoder_decoder_decode EXTRACTED L5",
+		"app_main -> json_decoder_parse EXTRACTED L6",
+		"app_main -> lib_helper EXTRACTED L8",
+	} {
+		if !on[e] {
+			t.Errorf("with reexports: missing %s; have %v", e, on)
+		}
+	}
+	if len(on) != 4 {
+		t.Errorf("with reexports: %d calls linked, want 4 (Loop is a cycle): %v", len(on), on)
+	}
+	if off := build(false); off["app_main -> json_decoder_decoder EXTRACTED L4"] || off["app_main -> json_decoder_parse EXTRACTED L6"] {
+		t.Errorf("without reexports, names imported through an index resolved: %v", off)
+	}
+}

@@ -70,6 +70,9 @@ type Semantics struct {
 	// SubmoduleSeparator joins a module key and an imported name into the
 	// key of a submodule (Python "." for `from pkg import mod`); "" = none.
 	SubmoduleSeparator string
+	// Reexports: a module's own imports are importable from it (Python
+	// __init__.py re-exporting its submodules' names).
+	Reexports bool
 }
 
 type rawProject struct {
@@ -84,6 +87,7 @@ type rawSemantics struct {
 	ImportStub       string   `toml:"import_stub"`
 	SelfNames        []string `toml:"self_names"`
 	SubmoduleSep     string   `toml:"submodule_separator"`
+	Reexports        bool     `toml:"reexports"`
 }
 
 // abiVersion checks abi = N against what this host speaks.
@@ -151,6 +155,7 @@ func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
 		v.add([]string{"semantics", "submodule_separator"}, "submodule separator %q must be 1 to 4 printable characters, e.g. \".\"", sep)
 	}
 	s.SubmoduleSeparator = r.SubmoduleSep
+	s.Reexports = r.Reexports
 	s.ImplicitThis = r.ImplicitThis
 	s.SelfNames = r.SelfNames
 	return s

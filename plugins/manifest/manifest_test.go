@@ -308,12 +308,13 @@ implicit_this = true
 import_stub = "package"
 self_names = ["self"]
 submodule_separator = "::"
+reexports = true
 `
 	m, err := Parse("plugin.toml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallNone, ImplicitThis: true, ImportStub: ImportStubPackage, SelfNames: []string{"self"}, SubmoduleSeparator: "::"}
+	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallNone, ImplicitThis: true, ImportStub: ImportStubPackage, SelfNames: []string{"self"}, SubmoduleSeparator: "::", Reexports: true}
 	if m.ABI != 2 || !reflect.DeepEqual(m.Project, &Project{Files: []string{"go.mod", "go.work"}}) || !reflect.DeepEqual(m.Semantics, want) {
 		t.Errorf("got abi %d, project %+v, semantics %+v", m.ABI, m.Project, m.Semantics)
 	}
