@@ -134,3 +134,65 @@ func TestReexports(t *testing.T) {
 		t.Errorf("without reexports, names imported through an index resolved: %v", off)
 	}
 }
+
+// TestFallbackImports: a name two imports bind (try: import fast as impl /
+// except ImportError: import slow as impl) links a call through it to
+// both definitions, as a plain call and as a module member; one import
+// still links one.
+func TestFallbackImports(t *testing.T) {
+	file := func(p string, facts *abi.Facts) File {
+		return File{Path: p, Language: "toy", Family: "toy", ABI: 2, Facts: facts}
+	}
+	mod := func(name string) File {
+		return file(name+".toy", &abi.Facts{
+			File:    abi.FileFacts{Modules: []string{name}},
+			Symbols: []abi.Symbol{{Name: "dumps", Kind: "function", Parent: -1, Span: sp(1)}},
+		})
+	}
+	files := []File{mod("fast"), mod("slow"), mod("only"),
+		file("app.toy", &abi.Facts{
+			Imports: []abi.Import{
+				{Path: "fast", Keys: []string{"fast"}, Kind: abi.ImportModule, Alias: "impl", Line: 2},
+				{Path: "slow", Keys: []string{"slow"}, Kind: abi.ImportModule, Alias: "impl", Line: 4},
+				{Path: "fast", Keys: []string{"fast"}, Kind: abi.ImportSymbols, Names: []abi.ImportName{{Name: "dumps"}}, Line: 6},
+				{Path: "slow", Keys: []string{"slow"}, Kind: abi.ImportSymbols, Names: []abi.ImportName{{Name: "dumps"}}, Line: 8},
+				{Path: "only", Keys: []string{"only"}, Kind: abi.ImportModule, Line: 9},
+			},
+			Symbols: []abi.Symbol{{Name: "a", Kind: "function", Parent: -1, Span: sp(10)}, {Name: "b", Kind: "function", Parent: -1, Span: sp(12)}, {Name: "c", Kind: "function", Parent: -1, Span: sp(14)}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "dumps", Receiver: "impl", Line: 11},
+				{Caller: 1, Name: "dumps", Line: 13},
+				{Caller: 2, Name: "dumps", Receiver: "only", Line: 15},
+			},
+		}),
+	}
+	g, _ := Build(files, Options{})
+	got := map[string][]string{}
+	for _, e := range g.Edges {
+		if e.Relation == "calls" {
+			got[e.Source] = append(got[e.Source], e.Target)
+		}
+	}
+	want := map[string][]string{"app_a": {"fast_dumps", "slow_dumps"}, "app_b": {"fast_dumps", "slow_dumps"}, "app_c": {"only_dumps"}}
+	for src, targets := range want {
+		if !equalSets(got[src], targets) {
+			t.Errorf("%s calls %v, want %v", src, got[src], targets)
+		}
+	}
+}
+
+func equalSets(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[string]int{}
+	for _, x := range a {
+		m[x]++
+	}
+	for _, x := range b {
+		if m[x]--; m[x] < 0 {
+			return false
+		}
+	}
+	return true
+}
