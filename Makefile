@@ -168,6 +168,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./extractors/c
 	$(GO) test -run '^$$' -fuzz '^FuzzScriptOf$$' -fuzztime $(FUZZTIME) ./sdk/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzRoutePaths$$' -fuzztime $(FUZZTIME) ./core/resolve
+	$(GO) test -run '^$$' -fuzz '^FuzzProjectInfo$$' -fuzztime $(FUZZTIME) ./extractors/python
 
 clean:
 	rm -rf $(BIN)

@@ -137,9 +137,6 @@ type Summary struct {
 	// Projects are the lines the plugins' project entry points answered
 	// ("go: module …"): which project each resolved the root in.
 	Projects []string
-	// Python is the package the root is inside its Python project (nil:
-	// no Python files, or the root is its own source root).
-	Python *PyProject
 }
 
 // WorkerTime splits the parse+extract phase's worker time by stage, summed
@@ -261,8 +258,10 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 
 	projects.collect(repo, root, walked.Files, sum)
 	routed := routeFiles(walked.Files, match, sum, projects)
-	pyRoot := pyRootPackage(root, routed, sum)
-	rootKey := rootDigestKey("", pyRoot)
+	// The root's place in its projects is in each file's plugin key (the
+	// plugins' project info), no longer in the inputs digest: "" keeps
+	// the caches of roots that never had one valid.
+	const rootKey = ""
 	quick := quickDigest(buildID(), rootKey, sum.Skipped, routed)
 	if prev != nil && prev.Graph != nil && prev.Graph.current(out.root, prev.Graph.Quick, quick) {
 		sum.Projects = projectLines(projects.summaries(routed, prev))
@@ -406,7 +405,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files, resolve.Options{PythonRootPackage: pyRoot})
+	g, rs := resolve.Build(files, resolve.Options{})
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}

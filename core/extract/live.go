@@ -137,7 +137,7 @@ func openLive(opts Options, root string, repo *os.Root) (*Live, error) {
 			}
 		}
 	}
-	l.resolve = resolve.Options{PythonRootPackage: pyRootPackage(root, routed, &sum)}
+	l.resolve = resolve.Options{}
 	return l, nil
 }
 

@@ -490,10 +490,11 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 	}
 	if c.Receiver != "" {
 		// pkg.F(), module.f(), ns.f(), Class.staticMethod()
+		var bound []int32
 		for _, b := range f.bindings[c.Receiver] {
 			if b.sym >= 0 && isType(r.syms[b.sym].kind) {
 				if m := r.method(b.sym, c.Name); m >= 0 {
-					return m, graph.Extracted
+					bound = append(bound, m)
 				}
 				continue
 			}
@@ -501,8 +502,11 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 				continue
 			}
 			if t := r.lookupIn(b, c.Name, ok); t >= 0 {
-				return t, graph.Extracted
+				bound = append(bound, t)
 			}
+		}
+		if t := r.eachBound(bound); t >= 0 {
+			return t, graph.Extracted
 		}
 		// Class.method(): a class of the file or package, or, outside Go
 		// (where pkg.V is a variable), one an import qualifies:
@@ -544,10 +548,14 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			}
 		}
 	}
+	var bound []int32
 	for _, b := range f.bindings[c.Name] {
 		if b.sym >= 0 && (ok(r.syms[b.sym].kind) || r.syms[b.sym].kind == "method") {
-			return b.sym, graph.Extracted
+			bound = append(bound, b.sym)
 		}
+	}
+	if t := r.eachBound(bound); t >= 0 {
+		return t, graph.Extracted
 	}
 	if f.pkg != nil {
 		if t := pick(r, f.pkg.top[c.Name], ok); t >= 0 {

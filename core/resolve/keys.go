@@ -19,7 +19,7 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 		r.edge(f.id, pk.id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
 	case file >= 0 && file != f.idx:
 		r.edge(f.id, r.files[file].id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
-	case file < 0:
+	case file < 0 && !r.onlySubmodules(ix, f, im):
 		kind := f.Semantics.ImportStubKind
 		if kind == "" {
 			kind = "module"
@@ -76,12 +76,58 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 					continue
 				}
 			}
+			if sub, spk := r.submodule(ix, f, im.Keys, n.Name); sub >= 0 || spk != nil {
+				r.importEdge(f, sub, spk, im.Line)
+				f.bind(local, binding{pkg: spk, file: sub, sym: -1})
+				continue
+			}
 			b := binding{pkg: pk, file: file, name: n.Name, sym: -1}
 			if found {
 				b.sym = r.lookupIn(mod, n.Name, anyKind)
 			}
 			f.bind(local, b)
 		}
+	}
+}
+
+// submodule is the module an imported name names when the plugin
+// declares a submodule separator and some key of the import, joined to
+// the name, names a module here (Python's from pkg import mod).
+func (r *resolver) submodule(ix *importIndex, f *fileInfo, keys []string, name string) (int32, *pkgInfo) {
+	sep := f.Semantics.SubmoduleSeparator
+	if sep == "" || len(keys) == 0 {
+		return -1, nil
+	}
+	sub := make([]string, len(keys))
+	for i, k := range keys {
+		sub[i] = k + sep + name
+	}
+	return r.moduleByKeys(ix, f, sub)
+}
+
+// onlySubmodules reports an import of names that are all submodules
+// found here (from . import a, b in a package without __init__.py): the
+// module itself then needs no external stub.
+func (r *resolver) onlySubmodules(ix *importIndex, f *fileInfo, im *abi.Import) bool {
+	if f.Semantics.SubmoduleSeparator == "" || len(im.Names) == 0 {
+		return false
+	}
+	for _, n := range im.Names {
+		if sub, spk := r.submodule(ix, f, im.Keys, n.Name); sub < 0 && spk == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// importEdge links f to the module an import names (a scope or a file,
+// not f itself).
+func (r *resolver) importEdge(f *fileInfo, file int32, pk *pkgInfo, line uint32) {
+	switch {
+	case pk != nil:
+		r.edge(f.id, pk.id, "imports_from", graph.Extracted, 0, f.Path, line)
+	case file >= 0 && file != f.idx:
+		r.edge(f.id, r.files[file].id, "imports_from", graph.Extracted, 0, f.Path, line)
 	}
 }
 

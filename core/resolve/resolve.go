@@ -55,11 +55,6 @@ const InferredScore = 0.8
 
 // Options carry repository facts that are not in any one file.
 type Options struct {
-	// PythonRootPackage is the dotted package of the repository root when
-	// it is a folder below its project's source root ("shop.billing" for
-	// src/shop/billing), so "import shop.billing.x" reaches x.py; "" if
-	// the root is its own source root.
-	PythonRootPackage string
 }
 
 // Build resolves files into a canonical graph. files may be in any order.
@@ -75,7 +70,6 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 		fields:   make(map[int32]map[string][]int32),
 		bases:    make(map[int32][]int32),
 		dirs:     make(map[string][]int32),
-		pyRoot:   strings.ReplaceAll(opts.PythonRootPackage, ".", "/"),
 	}
 	nsyms, nfacts := 0, 0
 	for i := range files {
@@ -180,7 +174,6 @@ type resolver struct {
 	compatMemo map[filePair]bool // see filesCompatible
 	twinsOf    map[int32][]int32
 	stats      Stats
-	pyRoot     string // Python package path of "." ("shop/billing"), or ""
 
 	// childKeys maps parent key "\x00" element to module keys (subModule).
 	childKeys map[string][]string

@@ -12,9 +12,13 @@ import (
 
 func sp(l uint32) abi.Span { return abi.Span{StartLine: l, StartCol: 1, EndLine: l + 1, EndCol: 2} }
 
+// pySemantics are the Python plugin's [semantics] (extractors/python/plugin.toml).
+var pySemantics = Semantics{SelfNames: []string{"self", "cls"}, SubmoduleSeparator: ".", Reexports: true}
+
 func fixture() []File {
 	return []File{
-		{Path: "app/main.py", Language: "python", Family: "python", Facts: &abi.Facts{
+		{Path: "app/main.py", Language: "python", Family: "python", ABI: 2, Semantics: pySemantics, Facts: &abi.Facts{
+			File: abi.FileFacts{Modules: []string{"@.app.main", "app.main", "main"}},
 			Symbols: []abi.Symbol{
 				{Name: "main", Kind: "function", Parent: -1, Span: sp(3)},
 				{Name: "Service", Kind: "class", Parent: -1, Span: sp(10)},
@@ -22,8 +26,8 @@ func fixture() []File {
 				{Name: "helper", Kind: "method", Parent: 1, Span: sp(14)},
 			},
 			Imports: []abi.Import{
-				{Path: ".util", Names: []abi.ImportName{{Name: "load", Alias: "ld"}}, Line: 1},
-				{Path: "os", Line: 2},
+				{Path: ".util", Names: []abi.ImportName{{Name: "load", Alias: "ld"}}, Line: 1, Keys: []string{"@.app.util", "@pkg.app.util"}, Kind: abi.ImportSymbols},
+				{Path: "os", Line: 2, Keys: []string{"os"}, Kind: abi.ImportModule},
 			},
 			Calls: []abi.Call{
 				{Caller: 0, Name: "ld", Line: 4},                                                 // import-bound
@@ -35,10 +39,12 @@ func fixture() []File {
 				{Caller: 0, Name: "ld", Line: 7},                                                 // second site
 			},
 		}},
-		{Path: "app/util.py", Language: "python", Family: "python", Facts: &abi.Facts{
+		{Path: "app/util.py", Language: "python", Family: "python", ABI: 2, Semantics: pySemantics, Facts: &abi.Facts{
+			File:    abi.FileFacts{Modules: []string{"@.app.util", "app.util", "util"}},
 			Symbols: []abi.Symbol{{Name: "load", Kind: "function", Parent: -1, Span: sp(1)}, {Name: "dup", Kind: "function", Parent: -1, Span: sp(5)}},
 		}},
-		{Path: "lib/other.py", Language: "python", Family: "python", Facts: &abi.Facts{
+		{Path: "lib/other.py", Language: "python", Family: "python", ABI: 2, Semantics: pySemantics, Facts: &abi.Facts{
+			File:    abi.FileFacts{Modules: []string{"@.lib.other", "lib.other", "other"}},
 			Symbols: []abi.Symbol{{Name: "unique_fn", Kind: "function", Parent: -1, Span: sp(1)}, {Name: "dup", Kind: "function", Parent: -1, Span: sp(5)}},
 		}},
 		{Path: "srv/server.go", Language: "go", Family: "go", Facts: &abi.Facts{
@@ -629,30 +635,5 @@ func TestWildcardImportTypes(t *testing.T) {
 	e, ok := edgeSet(g)["srv_srv_test_testserve -calls-> srv_srv_server_serve"]
 	if !ok || 1+len(e.Sites) != 2 {
 		t.Fatalf("want both dot-import calls linked, got %+v (found %v)", e, ok)
-	}
-}
-
-// TestPythonRootPackage: a root below its source root (src/shop/billing)
-// resolves absolute imports of its own modules through the root's package.
-func TestPythonRootPackage(t *testing.T) {
-	files := []File{
-		{Path: "invoice.py", Language: "python", Family: "python", Facts: &abi.Facts{
-			Symbols: []abi.Symbol{{Name: "total", Kind: "function", Parent: -1, Span: sp(1)}},
-		}},
-		{Path: "api/views.py", Language: "python", Family: "python", Facts: &abi.Facts{
-			Imports: []abi.Import{{Path: "shop.billing.invoice", Names: []abi.ImportName{{Name: "total"}}, Line: 1}},
-			Symbols: []abi.Symbol{{Name: "show", Kind: "function", Parent: -1, Span: sp(3)}},
-			Calls:   []abi.Call{{Caller: 0, Name: "total", Line: 4}},
-		}},
-	}
-	const call = "api_views_show -calls-> invoice_total"
-	for _, tt := range []struct {
-		pkg  string
-		want bool
-	}{{"shop.billing", true}, {"", false}, {"other.billing", false}} {
-		g, _ := Build(files, Options{PythonRootPackage: tt.pkg})
-		if e, ok := edgeSet(g)[call]; ok != tt.want || ok && e.Confidence != graph.Extracted {
-			t.Errorf("PythonRootPackage %q: call linked %v (%s), want %v", tt.pkg, ok, e.Confidence, tt.want)
-		}
 	}
 }

@@ -21,6 +21,15 @@ type Semantics struct {
 	// below it, whose key extends the module's by one element (Rust's
 	// use a::{b}): that module is bound before a definition of the name.
 	ImportSubmodules bool
+	// SubmoduleSeparator joins an import's module key and an imported
+	// name into the key of a submodule, tried before the name is looked
+	// up in the module ("." : from pkg import mod); "" = names are never
+	// modules.
+	SubmoduleSeparator string
+	// Reexports: a name imported from a module that does not define it
+	// but imports it itself names what that module imported (a Python
+	// package's __init__.py, an index file).
+	Reexports bool
 }
 
 // Unqualified says where a plain name may resolve.

@@ -49,12 +49,14 @@ type Extractor struct{}
 func (Extractor) Extract(f *extract.File) error {
 	t := f.Tree
 	if t.Len() == 0 {
+		v2Facts(f) // an empty __init__.py is still its package
 		return nil
 	}
 	x := states.Get().(*state)
 	x.reset(f)
 	f.SetDoc(x.docstring(0))
 	x.run()
+	v2Facts(f)
 	x.f, x.t = nil, nil
 	states.Put(x)
 	return nil
@@ -370,7 +372,13 @@ func (x *state) signature(def, params, ret extract.Node) *abi.Signature {
 			if name == extract.None {
 				continue
 			}
-			sig.Params = append(sig.Params, abi.Param{Name: x.oneLine(name), Type: x.oneLine(typ)})
+			p := abi.Param{Name: x.oneLine(name), Type: x.oneLine(typ)}
+			if typ != extract.None {
+				if tn := x.typeName(typ); tn != "" {
+					p.TypeRef = &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: tn}}}
+				}
+			}
+			sig.Params = append(sig.Params, p)
 		}
 	}
 	if ret != extract.None {
@@ -861,6 +869,7 @@ func (x *state) callee(at, fn extract.Node) {
 		c.Name = t.Text(attr)
 		c.Line, c.Col = t.StartLine(attr), t.StartCol(attr)
 		c.Receiver, c.ReceiverType = x.receiver(at, obj)
+		c.ReceiverRef = receiverRef(c.ReceiverType)
 	default:
 		return
 	}

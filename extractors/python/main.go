@@ -5,6 +5,9 @@ package main
 
 import "github.com/synaptic-graph/synaptic/sdk/extract"
 
-func init() { extract.Register(Extractor{}) }
+func init() {
+	extract.Register(Extractor{})
+	extract.RegisterProject(projectInfo)
+}
 
 func main() {}

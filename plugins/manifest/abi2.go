@@ -68,6 +68,12 @@ type Semantics struct {
 	ImportStub       ImportStub       // default module
 	SelfNames        []string         // receiver names meaning "this object" ("self", "this")
 	ImportSubmodules bool             // a name imported from a module may be a module below it (Rust use a::{b})
+	// SubmoduleSeparator joins a module key and an imported name into the
+	// key of a submodule (Python "." for `from pkg import mod`); "" = none.
+	SubmoduleSeparator string
+	// Reexports: a module's own imports are importable from it (Python
+	// __init__.py re-exporting its submodules' names).
+	Reexports bool
 }
 
 type rawProject struct {
@@ -82,6 +88,8 @@ type rawSemantics struct {
 	ImportStub       string   `toml:"import_stub"`
 	SelfNames        []string `toml:"self_names"`
 	ImportSubmodules bool     `toml:"import_submodules"`
+	SubmoduleSep     string   `toml:"submodule_separator"`
+	Reexports        bool     `toml:"reexports"`
 }
 
 // abiVersion checks abi = N against what this host speaks.
@@ -145,6 +153,11 @@ func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
 			v.add([]string{"semantics", "self_names"}, "self name %q must be a non-empty identifier", n)
 		}
 	}
+	if sep := r.SubmoduleSep; sep != "" && (len(sep) > 4 || strings.ContainsFunc(sep, func(c rune) bool { return c <= ' ' || c == 0x7f })) {
+		v.add([]string{"semantics", "submodule_separator"}, "submodule separator %q must be 1 to 4 printable characters, e.g. \".\"", sep)
+	}
+	s.SubmoduleSeparator = r.SubmoduleSep
+	s.Reexports = r.Reexports
 	s.ImplicitThis = r.ImplicitThis
 	s.SelfNames = r.SelfNames
 	s.ImportSubmodules = r.ImportSubmodules

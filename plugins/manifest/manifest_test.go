@@ -172,6 +172,9 @@ func TestParseErrors(t *testing.T) {
 		{"semantics unknown key", func(s string) string {
 			return strings.Replace(s, "abi = 1", "abi = 2", 1) + "[semantics]\ntype_cal = \"none\"\n"
 		}, []string{`unknown key "type_cal" in [semantics]; did you mean "type_call"?`}},
+		{"semantics bad submodule separator", func(s string) string {
+			return strings.Replace(s, "abi = 1", "abi = 2", 1) + "[semantics]\nsubmodule_separator = \"a b\"\n"
+		}, []string{`submodule separator "a b" must be 1 to 4 printable characters`}},
 		{"semantics on v1", func(s string) string { return s + "[semantics]\ntype_call = \"none\"\n" },
 			[]string{`[semantics] needs abi = 2`}},
 		{"missing abi", func(s string) string { return strings.Replace(s, "abi = 1\n", "", 1) },
@@ -304,12 +307,14 @@ type_call = "none"
 implicit_this = true
 import_stub = "package"
 self_names = ["self"]
+submodule_separator = "::"
+reexports = true
 `
 	m, err := Parse("plugin.toml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallNone, ImplicitThis: true, ImportStub: ImportStubPackage, SelfNames: []string{"self"}}
+	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallNone, ImplicitThis: true, ImportStub: ImportStubPackage, SelfNames: []string{"self"}, SubmoduleSeparator: "::", Reexports: true}
 	if m.ABI != 2 || !reflect.DeepEqual(m.Project, &Project{Files: []string{"go.mod", "go.work"}}) || !reflect.DeepEqual(m.Semantics, want) {
 		t.Errorf("got abi %d, project %+v, semantics %+v", m.ABI, m.Project, m.Semantics)
 	}

@@ -1,0 +1,66 @@
+package resolve
+
+// maxReexportHops bounds a chain of re-exports (a package's index
+// re-exporting a subpackage's, …); a cycle ends there too.
+const maxReexportHops = 4
+
+// followReexports applies [semantics] reexports: a name a file imports
+// from a module that does not define it, but imports it itself, names what
+// that module imported (from .decoder import JSONDecoder in
+// json/__init__.py makes `from json import JSONDecoder` the class). It
+// runs once every file's imports are bound, and reads other files'
+// bindings as imported, so the order files are visited in does not matter.
+func (r *resolver) followReexports() {
+	for fi := range r.files {
+		f := &r.files[fi]
+		if !f.v2() || !f.Semantics.Reexports {
+			continue
+		}
+		for _, bs := range f.bindings {
+			for i := range bs {
+				b := &bs[i]
+				if b.sym >= 0 || b.pkg != nil || b.file < 0 || b.file == f.idx || b.name == "" {
+					continue
+				}
+				if to, ok := r.reexported(f.Family, b.file, b.name, 0); ok {
+					if to.sym >= 0 {
+						b.sym = to.sym
+					} else {
+						*b = to // a module it imported under that name
+					}
+				}
+			}
+		}
+	}
+}
+
+// reexported is what file binds name to by its own imports: a symbol, a
+// module, through a further re-export what that binds, or the name a
+// module it imports with a wildcard defines.
+func (r *resolver) reexported(family string, file int32, name string, hops int) (binding, bool) {
+	src := &r.files[file]
+	if hops >= maxReexportHops || src.Family != family || !src.v2() {
+		return binding{}, false
+	}
+	for _, b := range src.bindings[name] {
+		switch {
+		case b.sym >= 0:
+			return binding{pkg: b.pkg, file: b.file, name: b.name, sym: b.sym}, true
+		case b.name == "" && (b.file >= 0 || b.pkg != nil):
+			return binding{pkg: b.pkg, file: b.file, sym: -1}, true
+		case b.file >= 0 && b.file != file && b.name != "":
+			if to, ok := r.reexported(family, b.file, b.name, hops+1); ok {
+				return to, true
+			}
+		}
+	}
+	// from .runners import * in asyncio/__init__.py: asyncio's run.
+	for _, b := range src.bindings["*"] {
+		if b.sym < 0 && b.name == "" && (b.file >= 0 && b.file != file || b.pkg != nil) {
+			if t := r.lookupIn(b, name, anyKind); t >= 0 {
+				return binding{pkg: b.pkg, file: b.file, name: name, sym: t}, true
+			}
+		}
+	}
+	return binding{}, false
+}
