@@ -46,6 +46,33 @@ var targets = []struct {
 	{target{name: "RoundTrip (static + interface)", fn: "RoundTrip", recv: "*", static: true, dyn: true}, false},
 }
 
+// variantTargets are functions of package net declared once per platform or
+// build tag (sock_cloexec.go / sys_cloexec.go / sock_windows.go …): a call
+// must link to every twin that can be built with the caller, so go/types
+// for one GOOS/GOARCH gives the callers a user expects. Run with -src
+// GOROOT/src/net -set variants -pkgs . on a GOROOT/src graph.
+var variantTargets = []struct {
+	target
+	sub bool
+}{
+	{target{name: "sysSocket", fn: "sysSocket", pkg: "net", static: true}, false},
+	{target{name: "maxListenerBacklog", fn: "maxListenerBacklog", pkg: "net", static: true}, false},
+	{target{name: "setNoDelay", fn: "setNoDelay", pkg: "net", static: true}, false},
+	{target{name: "setReadBuffer", fn: "setReadBuffer", pkg: "net", static: true}, false},
+	{target{name: "setLinger", fn: "setLinger", pkg: "net", static: true}, false},
+	{target{name: "setKeepAliveIdle", fn: "setKeepAliveIdle", pkg: "net", static: true}, false},
+	{target{name: "setDefaultSockopts", fn: "setDefaultSockopts", pkg: "net", static: true}, false},
+	{target{name: "setDefaultListenerSockopts", fn: "setDefaultListenerSockopts", pkg: "net", static: true}, false},
+	{target{name: "(*netFD).accept", fn: "accept", pkg: "net", recv: "netFD", static: true}, false},
+	{target{name: "(*netFD).connect", fn: "connect", pkg: "net", recv: "netFD", static: true}, false},
+}
+
+// targetSets are the rows -set chooses from.
+var targetSets = map[string][]struct {
+	target
+	sub bool
+}{"http": targets, "variants": variantTargets}
+
 type row struct {
 	Target    string   `json:"target"`
 	Sub       bool     `json:"sub,omitempty"`
@@ -80,7 +107,13 @@ func main() {
 	prefix := flag.String("prefix", "auto", `source_file prefix of -src inside graph.json ("" for a copy of -src, "net/http/" for a GOROOT/src graph; auto detects)`)
 	verbose := flag.Bool("v", false, "list every missed and extra caller")
 	jsonOut := flag.String("json", "", "also write the rows, misses and extras of every graph as JSON to this file")
+	set := flag.String("set", "http", "target rows: http (net/http's callers) or variants (build-variant functions of net)")
+	pkgs := flag.String("pkgs", "./...", "package pattern below -src that go/types checks for truth")
 	flag.Parse()
+	rows, ok := targetSets[*set]
+	if !ok {
+		fail(fmt.Errorf("-set %q: use http or variants", *set))
+	}
 	if *graphList == "" {
 		fail(fmt.Errorf("-graph is required"))
 	}
@@ -89,11 +122,11 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	ts := make([]*target, len(targets))
-	for i := range targets {
-		ts[i] = &targets[i].target
+	ts := make([]*target, len(rows))
+	for i := range rows {
+		ts[i] = &rows[i].target
 	}
-	tr, err := loadTruth(root, ts)
+	tr, err := loadTruth(root, *pkgs, ts)
 	if err != nil {
 		fail(err)
 	}
@@ -111,17 +144,17 @@ func main() {
 			fail(fmt.Errorf("%s: %v", gp, err))
 		}
 		ev := newEval(tr, g)
-		var rows []row
+		var scored []row
 		for i, t := range ts {
 			r := ev.score(t)
-			r.Sub = targets[i].sub
-			rows = append(rows, r)
+			r.Sub = rows[i].sub
+			scored = append(scored, r)
 		}
 		if i > 0 {
 			fmt.Println()
 		}
-		report(os.Stdout, gp, pfx, root, tr, rows, *verbose)
-		all = append(all, rows)
+		report(os.Stdout, gp, pfx, root, tr, scored, *verbose)
+		all = append(all, scored)
 	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(all, "", "  ")

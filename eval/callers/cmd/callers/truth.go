@@ -107,9 +107,10 @@ type truth struct {
 	seen  map[string]map[token.Pos]bool // "target|file" -> call offsets already recorded
 }
 
-// loadTruth type-checks every package below root, tests and external test
-// packages included, and collects the call sites of every target.
-func loadTruth(root string, targets []*target) (*truth, error) {
+// loadTruth type-checks the packages pattern names below root ("./..."),
+// tests and external test packages included, and collects the call sites of
+// every target.
+func loadTruth(root, pattern string, targets []*target) (*truth, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
 			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
@@ -117,7 +118,7 @@ func loadTruth(root string, targets []*target) (*truth, error) {
 		Dir:   root,
 		Env:   append(os.Environ(), "GOWORK=off", "GOFLAGS="),
 	}
-	pkgs, err := packages.Load(cfg, "./...")
+	pkgs, err := packages.Load(cfg, pattern)
 	if err != nil {
 		return nil, err
 	}
