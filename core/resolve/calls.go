@@ -459,7 +459,13 @@ func (r *resolver) member(index map[int32]map[string][]int32, t int32, name stri
 				continue
 			}
 			seen[c] = true
-			if ms := index[c][name]; len(ms) == 1 {
+			ms := index[c][name]
+			if tw := r.twinsOf[c]; len(tw) > 1 {
+				// c was picked among build-variant twins of one type:
+				// their members are the variants of c's.
+				ms = twinMembers(index, tw, name)
+			}
+			if len(ms) == 1 {
 				return ms[0]
 			} else if len(ms) > 1 {
 				// Overloads: several targets, link none; but build
@@ -471,6 +477,15 @@ func (r *resolver) member(index map[int32]map[string][]int32, t int32, name stri
 		queue = next
 	}
 	return -1
+}
+
+// twinMembers lists the members named name of every twin type, in twin order.
+func twinMembers(index map[int32]map[string][]int32, twins []int32, name string) []int32 {
+	var ms []int32
+	for _, t := range twins {
+		ms = append(ms, index[t][name]...)
+	}
+	return ms
 }
 
 // isCallTarget says which kinds a plain call in f may link to: functions

@@ -450,7 +450,12 @@ func (r *resolver) topIn(f *fileInfo, name string) []int32 {
 // attachReceivers links methods declared outside their type (Go methods,
 // Rust impl blocks) to the type: same file, then same package, then a unique
 // type of that name in the family.
+//
+// A receiver type declared once per build (netFD in fd_posix.go and
+// fd_fake.go) owns the methods of the files built with it: the method's
+// file picks its twin as a call's file would.
 func (r *resolver) attachReceivers() {
+	defer func() { r.callFile = nil; clear(r.twinsOf) }()
 	for gi := range r.syms {
 		s := &r.syms[gi]
 		f := &r.files[s.file]
@@ -459,6 +464,7 @@ func (r *resolver) attachReceivers() {
 			continue
 		}
 		line := f.Facts.Symbols[s.local].Span.StartLine
+		r.callFile = f
 		if t := r.findType(f, recv, false); t >= 0 {
 			s.owner = t
 			r.edge(r.syms[t].id, s.id, "method", graph.Extracted, 0, f.Path, line)

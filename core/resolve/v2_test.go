@@ -194,6 +194,59 @@ func TestBuildVariantTwins(t *testing.T) {
 	}
 }
 
+// TestBuildVariantMethodTwins: net's netFD is itself declared twice
+// (fd_posix.go for unix and windows, fd_fake.go for js) and its accept
+// method once per platform file. ln.fd.accept() in a file built for all
+// three links to each accept; the same call in a linux file only to the
+// unix one; and self calls inside a twin's method stay on its own build.
+func TestBuildVariantMethodTwins(t *testing.T) {
+	goos := func(v ...string) []abi.Constraint { return []abi.Constraint{{Axis: "goos", Values: v}} }
+	file := func(p string, v []abi.Constraint, syms []abi.Symbol, calls ...abi.Call) File {
+		return File{Path: p, Language: "go", Family: "go", Facts: &abi.Facts{Package: "net", File: abi.FileFacts{Variants: v}, Symbols: syms, Calls: calls}}
+	}
+	method := func(name string, line uint32) abi.Symbol {
+		return abi.Symbol{Name: name, Kind: "method", Parent: -1, Receiver: "netFD", Span: sp(line)}
+	}
+	files := []File{
+		file("net/fd_posix.go", goos("linux", "windows"), []abi.Symbol{{Name: "netFD", Kind: "struct", Parent: -1, Span: sp(1)}}),
+		file("net/fd_fake.go", goos("js"), []abi.Symbol{{Name: "netFD", Kind: "struct", Parent: -1, Span: sp(1)}, method("accept", 5)}),
+		file("net/fd_unix.go", goos("linux"), []abi.Symbol{method("accept", 5)}),
+		file("net/fd_windows.go", goos("windows"), []abi.Symbol{method("accept", 5)}),
+		file("net/sock_posix.go", goos("linux", "windows"), []abi.Symbol{method("dial", 3), method("connect", 9)},
+			abi.Call{Caller: 0, Name: "connect", Receiver: "fd", ReceiverType: "netFD", Line: 4}),
+		file("net/tcpsock.go", nil, []abi.Symbol{
+			{Name: "TCPListener", Kind: "struct", Parent: -1, Span: sp(1)},
+			{Name: "fd", Kind: "field", Parent: 0, Span: sp(2), Signature: &abi.Signature{Return: "netFD"}},
+		}),
+		file("net/tcpsock_posix.go", goos("linux", "windows", "js"), []abi.Symbol{{Name: "lnAccept", Kind: "function", Parent: -1, Span: sp(3)}},
+			abi.Call{Caller: 0, Name: "accept", Receiver: "ln.fd", ReceiverType: "TCPListener#fd", Line: 4}),
+		file("net/tcpsock_linux.go", goos("linux"), []abi.Symbol{{Name: "lnAcceptLinux", Kind: "function", Parent: -1, Span: sp(3)}},
+			abi.Call{Caller: 0, Name: "accept", Receiver: "ln.fd", ReceiverType: "TCPListener#fd", Line: 4}),
+	}
+	g, _ := Build(files, Options{})
+	fileOf := map[string]string{}
+	for _, n := range g.Nodes {
+		fileOf[n.ID] = n.SourceFile
+	}
+	got := map[string][]string{}
+	for _, e := range g.Edges {
+		if e.Relation == "calls" {
+			got[e.SourceFile] = append(got[e.SourceFile], fileOf[e.Target])
+		}
+	}
+	for f := range got {
+		slices.Sort(got[f])
+	}
+	want := map[string][]string{
+		"net/tcpsock_posix.go": {"net/fd_fake.go", "net/fd_unix.go", "net/fd_windows.go"},
+		"net/tcpsock_linux.go": {"net/fd_unix.go"},
+		"net/sock_posix.go":    {"net/sock_posix.go"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls by file = %v, want %v", got, want)
+	}
+}
+
 func TestCompatible(t *testing.T) {
 	c := func(axis string, neg bool, v ...string) abi.Constraint {
 		return abi.Constraint{Axis: axis, Values: v, Negated: neg}
