@@ -8,7 +8,9 @@ import (
 
 // TestExtractCAndCpp: the built-in C/C++ plugin through the real binary —
 // `synaptic plugins` lists it, a .h header is C++, a static function links
-// within its file, an external one across files, #include "x.h" links to
+// within its file only (another file's call of that name is left unlinked,
+// not guessed: file_private) unless the file is included, as a header's
+// static inline is, an external one across files, #include "x.h" links to
 // the header, C++ methods defined out of their class belong to it and
 // this->/typed-field calls reach them, gtest bodies are tests.
 func TestExtractCAndCpp(t *testing.T) {
@@ -23,12 +25,17 @@ func TestExtractCAndCpp(t *testing.T) {
 		"cc/box.cc": "#include \"box.h\"\nnamespace shop {\nvoid Repo::save() {}\nint Box::size() const { return 0; }\n" +
 			"void Box::run() { repo_.save(); this->size(); }\n}\n",
 		"cc/box_test.cc": "#include \"box.h\"\nTEST(BoxTest, Runs) { shop::Box b; b.run(); }\n",
+		"lib/hidden.c":   "static int hidden(void) { return 7; }\nint use_hidden(void) { return hidden(); }\n",
+		"app/peek.c":     "int peek(void) { return hidden(); }\n",
+		"lib/inl.h":      "static inline int inl(void) { return 1; }\n",
+		"lib/mid.h":      "#include \"inl.h\"\n",
+		"app/deep.c":     "#include \"../lib/mid.h\"\nint deep(void) { return inl(); }\n",
 	})
 	if out := run(t, root, false, "plugins"); !strings.Contains(out, "c(.c) cpp(.h,") {
 		t.Errorf("synaptic plugins does not list the C/C++ plugin:\n%s", out)
 	}
 	out := run(t, root, false, "extract", ".")
-	for _, want := range []string{"6 files", "c 2", "cpp 4"} {
+	for _, want := range []string{"11 files", "c 5", "cpp 6"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
@@ -43,6 +50,8 @@ func TestExtractCAndCpp(t *testing.T) {
 		{"cc_box_box_run", "calls", "cc_box_box_size"},               // this->size()
 		{"cc_box_box", "method", "cc_box_box_run"},                   // void Box::run() belongs to Box
 		{"cc_box_test_boxtest_runs_test", "calls", "cc_box_box_run"}, // typed local in a gtest body
+		{"lib_hidden_use_hidden", "calls", "lib_hidden_hidden"},      // the only hidden(), static, own file
+		{"app_deep_deep", "calls", "lib_inl_inl"},                    // a header's static, included through mid.h
 	} {
 		if !hasEdge(g, e[0], e[1], e[2]) {
 			t.Errorf("missing edge %s -%s-> %s", e[0], e[1], e[2])
@@ -51,6 +60,9 @@ func TestExtractCAndCpp(t *testing.T) {
 	for _, l := range g.Links {
 		if l.Relation == "calls" && l.Source == "app_main_main" && l.Target == "lib_util_twice" {
 			t.Errorf("main links the other file's static twice()")
+		}
+		if l.Relation == "calls" && l.Source == "app_peek_peek" {
+			t.Errorf("peek() links %s: a static of another file is not visible", l.Target)
 		}
 	}
 }

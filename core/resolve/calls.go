@@ -651,7 +651,7 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 	cands := r.byFamily[f.Family][c.Name]
 	n, t := 0, int32(-1)
 	for _, x := range cands {
-		if ok(r.syms[x].kind) {
+		if ok(r.syms[x].kind) && !r.hiddenFrom(x, f) {
 			n++
 			t = x
 		}

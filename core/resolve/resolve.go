@@ -112,6 +112,7 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	r.attachReceivers()
 	r.indexMembers()
 	r.resolveImports()
+	r.markImported()
 	r.resolveRelations()
 	r.resolveCalls()
 	r.resolveDynamic()
@@ -166,8 +167,11 @@ type binding struct {
 }
 
 type resolver struct {
-	files    []fileInfo
-	syms     []sym
+	files []fileInfo
+	syms  []sym
+	// imported marks the files some import binds (an #include target):
+	// their file-private definitions are visible to the importers too.
+	imported []bool
 	nodes    []graph.Node
 	edges    []graph.Edge
 	ids      map[string]bool

@@ -247,6 +247,40 @@ func TestBuildVariantMethodTwins(t *testing.T) {
 	}
 }
 
+// TestFilePrivate: with file_private, a static function is reached from
+// its own file only; another file's call of that name stays unlinked
+// rather than guessed as the family's unique definition.
+func TestFilePrivate(t *testing.T) {
+	file := func(p string, sem Semantics, syms []abi.Symbol, calls ...abi.Call) File {
+		return File{Path: p, Language: "c", Family: "c", ABI: 2, Semantics: sem, Facts: &abi.Facts{Symbols: syms, Calls: calls}}
+	}
+	fn := func(name string, vis abi.Visibility, line uint32) abi.Symbol {
+		return abi.Symbol{Name: name, Kind: "function", Parent: -1, Visibility: vis, Span: sp(line)}
+	}
+	for _, tc := range []struct {
+		sem  Semantics
+		want map[string][]string // calling file -> target ids
+	}{
+		{Semantics{}, map[string][]string{"a.c": {"a_helper"}, "b.c": {"a_helper"}}},
+		{Semantics{FilePrivate: true}, map[string][]string{"a.c": {"a_helper"}}},
+	} {
+		files := []File{
+			file("a.c", tc.sem, []abi.Symbol{fn("helper", abi.VisPrivate, 1), fn("a_api", abi.VisPublic, 3)}, abi.Call{Caller: 1, Name: "helper", Line: 4}),
+			file("b.c", tc.sem, []abi.Symbol{fn("b_api", abi.VisPublic, 1)}, abi.Call{Caller: 0, Name: "helper", Line: 2}),
+		}
+		g, _ := Build(files, Options{})
+		got := map[string][]string{}
+		for _, e := range g.Edges {
+			if e.Relation == "calls" {
+				got[e.SourceFile] = append(got[e.SourceFile], e.Target)
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("FilePrivate=%v: calls %v, want %v", tc.sem.FilePrivate, got, tc.want)
+		}
+	}
+}
+
 func TestCompatible(t *testing.T) {
 	c := func(axis string, neg bool, v ...string) abi.Constraint {
 		return abi.Constraint{Axis: axis, Values: v, Negated: neg}
