@@ -511,7 +511,10 @@ func (r *resolver) resolveCalls() {
 			if c.Caller >= 0 {
 				caller = r.syms[f.first+c.Caller].id
 			}
-			r.callFile = f
+			r.callFile, r.callOwn = f, nil
+			if c.Caller >= 0 {
+				r.callOwn = f.Facts.Symbols[c.Caller].Variants
+			}
 			clear(r.twinsOf)
 			target, conf := r.resolveCall(f, c, ok)
 			if target < 0 {
@@ -531,7 +534,7 @@ func (r *resolver) resolveCalls() {
 			}
 		}
 	}
-	r.callFile = nil
+	r.callFile, r.callOwn = nil, nil
 }
 
 func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (int32, graph.Confidence) {

@@ -187,9 +187,11 @@ type resolver struct {
 	// methodsByName is family -> method name -> methods, built on first
 	// use by the unique_method receiver fallback.
 	methodsByName map[string]map[string][]int32
-	// callFile is the file whose call is being resolved; twinsOf, for a
-	// target found there, every build-variant twin the call links to.
+	// callFile is the file whose call is being resolved and callOwn the
+	// caller's own variant constraints (its #ifdef branch); twinsOf, for
+	// a target found there, every build-variant twin the call links to.
 	callFile   *fileInfo
+	callOwn    []abi.Constraint
 	compatMemo map[filePair]bool // see filesCompatible
 	twinsOf    map[int32][]int32
 	stats      Stats
@@ -459,7 +461,7 @@ func (r *resolver) topIn(f *fileInfo, name string) []int32 {
 // fd_fake.go) owns the methods of the files built with it: the method's
 // file picks its twin as a call's file would.
 func (r *resolver) attachReceivers() {
-	defer func() { r.callFile = nil; clear(r.twinsOf) }()
+	defer func() { r.callFile, r.callOwn = nil, nil; clear(r.twinsOf) }()
 	for gi := range r.syms {
 		s := &r.syms[gi]
 		f := &r.files[s.file]
@@ -468,7 +470,7 @@ func (r *resolver) attachReceivers() {
 			continue
 		}
 		line := f.Facts.Symbols[s.local].Span.StartLine
-		r.callFile = f
+		r.callFile, r.callOwn = f, f.Facts.Symbols[s.local].Variants
 		if t := r.findType(f, recv, false); t >= 0 {
 			s.owner = t
 			r.edge(r.syms[t].id, s.id, "method", graph.Extracted, 0, f.Path, line)

@@ -281,6 +281,38 @@ func TestFilePrivate(t *testing.T) {
 	}
 }
 
+// TestSymbolVariantTwins: #ifdef twins in one file (C). Two definitions
+// of sys_open, one per branch of #ifdef _WIN32, are twins: a call outside
+// any branch links to both, one inside the _WIN32 branch to that twin only.
+func TestSymbolVariantTwins(t *testing.T) {
+	win := []abi.Constraint{{Axis: "defined:_WIN32", Values: []string{"1"}}}
+	notWin := []abi.Constraint{{Axis: "defined:_WIN32", Values: []string{"1"}, Negated: true}}
+	fn := func(name string, line uint32, v []abi.Constraint) abi.Symbol {
+		return abi.Symbol{Name: name, Kind: "function", Parent: -1, Span: sp(line), Variants: v}
+	}
+	files := []File{{Path: "io.c", Language: "c", Family: "c", ABI: 2, Facts: &abi.Facts{
+		Symbols: []abi.Symbol{fn("sys_open", 2, win), fn("sys_open", 5, notWin), fn("open_any", 8, nil), fn("open_win", 11, win)},
+		Calls:   []abi.Call{{Caller: 2, Name: "sys_open", Line: 9}, {Caller: 3, Name: "sys_open", Line: 12}},
+	}}}
+	g, _ := Build(files, Options{})
+	got := map[string][]string{}
+	for _, e := range g.Edges {
+		if e.Relation == "calls" {
+			got[e.Source] = append(got[e.Source], e.Target)
+		}
+	}
+	for k := range got {
+		slices.Sort(got[k])
+	}
+	want := map[string][]string{
+		"io_open_any": {"io_sys_open", "io_sys_open_overload_5"},
+		"io_open_win": {"io_sys_open"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls = %v, want %v", got, want)
+	}
+}
+
 func TestCompatible(t *testing.T) {
 	c := func(axis string, neg bool, v ...string) abi.Constraint {
 		return abi.Constraint{Axis: axis, Values: v, Negated: neg}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -120,5 +121,52 @@ func TestReceiverRefs(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("calls not reported: %v", want)
+	}
+}
+
+// TestIfdefVariants: a definition in an #if branch carries the branch's
+// condition as variant constraints; an #else the negation of a one-literal
+// condition; conditions it cannot read (||, comparisons) add nothing.
+func TestIfdefVariants(t *testing.T) {
+	src := `#ifndef IO_H
+#define IO_H
+#ifdef _WIN32
+static int sys_open(void) { return 1; }
+#elif defined(__linux__) && !HAVE_POSIX
+static int sys_open(void) { return 2; }
+#else
+static int sys_open(void) { return 3; }
+#endif
+#if A || B
+int either(void) { return 0; }
+#else
+int neither(void) { return 0; }
+#endif
+int plain(void) { return sys_open(); }
+#endif
+`
+	f := plugintest.ExtractSource(t, Extractor{}, "io.c", []byte(src))
+	guard := abi.Constraint{Axis: "defined:IO_H", Values: []string{"1"}, Negated: true}
+	win := abi.Constraint{Axis: "defined:_WIN32", Values: []string{"1"}}
+	notWin := win
+	notWin.Negated = true
+	want := map[uint32][]abi.Constraint{
+		4:  {guard, win},
+		6:  {guard, notWin, {Axis: "defined:__linux__", Values: []string{"1"}}, {Axis: "if:HAVE_POSIX", Values: []string{"1"}, Negated: true}},
+		8:  {guard, notWin}, // the #elif had two literals: its #else cannot negate them
+		11: {guard},
+		13: {guard},
+		15: {guard},
+	}
+	got := map[uint32][]abi.Constraint{}
+	for _, s := range f.Symbols {
+		if s.Kind == abi.KindFunction {
+			got[s.Span.StartLine] = s.Variants
+		}
+	}
+	for line, w := range want {
+		if !reflect.DeepEqual(got[line], w) {
+			t.Errorf("L%d: variants %+v, want %+v", line, got[line], w)
+		}
 	}
 }
