@@ -342,12 +342,14 @@ def main():
                 truth[key] = ("def", ids)
 
     checked = {f for _, u in parsed for (f, *_rest) in u.calls}
-    # Definitions clang compiled: a graph link at a site clang resolves to
-    # a twin of a definition in an #if branch clang never compiled
-    # (atomic.h's atomic_inc for __TINYC__ and _WIN32) is a build-variant
-    # link, listed and counted neither way.
-    compiled = {node_at(by_file, x[5][0], x[5][1], x[1]) for _, u in parsed for x in u.decls.values()
-                if x[4] and x[5][0] is not None}
+    # Declarations clang saw: a graph link at a site clang resolves, to a
+    # same-named definition clang never saw declared at all, is a link to a
+    # twin in an #if branch clang did not compile (atomic.h's atomic_inc
+    # for __TINYC__ and _WIN32): a build-variant link, listed and counted
+    # neither way. A target clang did see (a base class's pure virtual, a
+    # function of another namespace) stays a wrong link.
+    seen_decls = {node_at(by_file, x[5][0], x[5][1], x[1]) for _, u in parsed for x in u.decls.values()
+                  if x[5][0] is not None}
     correct, wrong, unverifiable, variants = [], [], [], []
     found = set()
     graph_sites = set()  # (file, line, name, target): a link's primary site and its other sites
@@ -369,7 +371,7 @@ def main():
         elif t[0] == "def" and e["target"] in t[1]:
             correct.append(key)
             found.add(key)
-        elif t[0] == "def" and e["target"] not in compiled and bare(nodes[e["target"]]["label"]) == name:
+        elif t[0] == "def" and e["target"] not in seen_decls and bare(nodes[e["target"]]["label"]) == name:
             variants.append((key, e["target"]))
         else:
             wrong.append((key, e["target"], t))
