@@ -652,16 +652,23 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 		return -1, ""
 	}
 	cands := r.byFamily[f.Family][c.Name]
-	n, t := 0, int32(-1)
+	var matching []int32
 	for _, x := range cands {
 		if ok(r.syms[x].kind) && !r.hiddenFrom(x, f) {
-			n++
-			t = x
+			matching = append(matching, x)
+		}
+	}
+	n := len(matching)
+	if n > 1 {
+		// One definition per #if branch or build: twins, not a guess
+		// among unrelated functions.
+		if t, isTwin := r.twinPick(matching); isTwin && t >= 0 {
+			return t, graph.Inferred
 		}
 	}
 	switch {
 	case n == 1:
-		return t, graph.Inferred
+		return matching[0], graph.Inferred
 	case n > 1:
 		r.stats.Ambiguous++
 	default:

@@ -283,7 +283,9 @@ func TestFilePrivate(t *testing.T) {
 
 // TestSymbolVariantTwins: #ifdef twins in one file (C). Two definitions
 // of sys_open, one per branch of #ifdef _WIN32, are twins: a call outside
-// any branch links to both, one inside the _WIN32 branch to that twin only.
+// any branch links to both, one inside the _WIN32 branch to that twin
+// only, and a call of another file reaching them as the family's only
+// definitions of the name to both.
 func TestSymbolVariantTwins(t *testing.T) {
 	win := []abi.Constraint{{Axis: "defined:_WIN32", Values: []string{"1"}}}
 	notWin := []abi.Constraint{{Axis: "defined:_WIN32", Values: []string{"1"}, Negated: true}}
@@ -293,6 +295,10 @@ func TestSymbolVariantTwins(t *testing.T) {
 	files := []File{{Path: "io.c", Language: "c", Family: "c", ABI: 2, Facts: &abi.Facts{
 		Symbols: []abi.Symbol{fn("sys_open", 2, win), fn("sys_open", 5, notWin), fn("open_any", 8, nil), fn("open_win", 11, win)},
 		Calls:   []abi.Call{{Caller: 2, Name: "sys_open", Line: 9}, {Caller: 3, Name: "sys_open", Line: 12}},
+	}}, {Path: "main.c", Language: "c", Family: "c", ABI: 2, Facts: &abi.Facts{
+		// Another file, no include: the family-wide guess finds the twins.
+		Symbols: []abi.Symbol{fn("main", 1, nil)},
+		Calls:   []abi.Call{{Caller: 0, Name: "sys_open", Line: 2}},
 	}}}
 	g, _ := Build(files, Options{})
 	got := map[string][]string{}
@@ -307,6 +313,7 @@ func TestSymbolVariantTwins(t *testing.T) {
 	want := map[string][]string{
 		"io_open_any": {"io_sys_open", "io_sys_open_overload_5"},
 		"io_open_win": {"io_sys_open"},
+		"main_main":   {"io_sys_open", "io_sys_open_overload_5"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("calls = %v, want %v", got, want)
