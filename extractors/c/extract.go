@@ -150,7 +150,7 @@ func (w *walker) visit(n extract.Node, c ctx) {
 	case k == g.funcDef:
 		w.function(n, c)
 		return
-	case k != 0 && (k == g.ppIf || k == g.ppIfdef || k == g.ppElif || k == g.ppElifdef):
+	case k != 0 && (k == g.ppIf || k == g.ppIfdef):
 		w.branch(n, c)
 		return
 	case k == g.structSpec || k == g.unionSpec || k == g.classSpec || k == g.enumSpec:

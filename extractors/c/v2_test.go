@@ -5,6 +5,7 @@ package main
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/plugins/plugintest"
@@ -126,7 +127,8 @@ func TestReceiverRefs(t *testing.T) {
 
 // TestIfdefVariants: a definition in an #if branch carries the branch's
 // condition as variant constraints; an #else the negation of a one-literal
-// condition; conditions it cannot read (||, comparisons) add nothing.
+// condition; conditions it cannot read (||, comparisons) add nothing but
+// the chain's own axis.
 func TestIfdefVariants(t *testing.T) {
 	src := `#ifndef IO_H
 #define IO_H
@@ -158,15 +160,30 @@ int plain(void) { return sys_open(); }
 		13: {guard},
 		15: {guard},
 	}
+	// Each branch of a chain also has the chain's axis ("#if io.c:3") with
+	// its ordinal: the three sys_open are 0, 1, 2 of one chain.
+	const g = "#if io.c:1=0" // the include guard's chain, around everything
+	chains := map[uint32]string{4: g + "#if io.c:3=0", 6: g + "#if io.c:3=1", 8: g + "#if io.c:3=2", 11: g + "#if io.c:10=0", 13: g + "#if io.c:10=1", 15: g}
 	got := map[uint32][]abi.Constraint{}
+	gotChain := map[uint32]string{}
 	for _, s := range f.Symbols {
-		if s.Kind == abi.KindFunction {
-			got[s.Span.StartLine] = s.Variants
+		if s.Kind != abi.KindFunction {
+			continue
+		}
+		for _, c := range s.Variants {
+			if strings.HasPrefix(c.Axis, "#if ") {
+				gotChain[s.Span.StartLine] += c.Axis + "=" + strings.Join(c.Values, ",")
+				continue
+			}
+			got[s.Span.StartLine] = append(got[s.Span.StartLine], c)
 		}
 	}
 	for line, w := range want {
 		if !reflect.DeepEqual(got[line], w) {
 			t.Errorf("L%d: variants %+v, want %+v", line, got[line], w)
+		}
+		if gotChain[line] != chains[line] {
+			t.Errorf("L%d: chain %q, want %q", line, gotChain[line], chains[line])
 		}
 	}
 }

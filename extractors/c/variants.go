@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"slices"
+	"strconv"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 	"github.com/synaptic-graph/synaptic/sdk/extract"
@@ -18,29 +19,38 @@ import (
 // and an #else negates its #if only when that was one literal: the
 // constraints always hold wherever the code is compiled, so they can only
 // fail to tell twins apart, never make two compatible definitions twins.
+// The branches of one chain also carry the chain's own axis, which tells
+// them apart exactly.
 
 // literalValue is the one value a literal constrains its axis to.
 var literalValue = []string{"1"}
 
-// branch walks an #if, #ifdef, #elif or #elifdef node: its body under the
-// condition, its #elif/#else alternative under the negation when it can
-// be written.
+// branch walks an #if or #ifdef chain: each branch's body under its
+// condition, the negations of the one-literal conditions before it, and
+// the chain's own axis ("#if io.c:3", value: the branch's ordinal), which
+// makes the branches of one chain exclusive however complex their
+// conditions.
 func (w *walker) branch(n extract.Node, c ctx) {
-	lits, exact := w.condition(n)
-	alt := w.t.Child(n, w.g.fAlternative)
-	inner := c
-	inner.cond = addConstraints(c.cond, lits...)
-	w.walkChildrenExcept(n, inner, alt)
-	if alt == extract.None {
-		return
+	t, g := w.t, w.g
+	axis := "#if " + w.f.Path + ":" + strconv.Itoa(int(t.StartLine(n)))
+	base := c.cond // grows by the negation of each one-literal condition
+	for k, b := 0, n; b != extract.None; k++ {
+		var lits []abi.Constraint
+		exact, alt := false, extract.None
+		if t.Kind(b) != g.ppElse {
+			lits, exact = w.condition(b)
+			alt = t.Child(b, g.fAlternative)
+		}
+		inner := c
+		inner.cond = addConstraints(base, append(lits, abi.Constraint{Axis: axis, Values: []string{strconv.Itoa(k)}})...)
+		w.walkChildrenExcept(b, inner, alt)
+		if exact && len(lits) == 1 {
+			neg := lits[0]
+			neg.Negated = !neg.Negated
+			base = addConstraints(base, neg)
+		}
+		b = alt
 	}
-	other := c
-	if exact && len(lits) == 1 {
-		neg := lits[0]
-		neg.Negated = !neg.Negated
-		other.cond = addConstraints(c.cond, neg)
-	}
-	w.walk(alt, other)
 }
 
 // addConstraints appends to a copy of cond, up to abi.MaxSymbolVariants
