@@ -73,16 +73,31 @@ if [ ! -f "$dir/.stamp" ] || [ "$(cat "$dir/.stamp")" != "$src" ]; then
 fi
 
 # The harness on its own fixture first (~1 s), so a broken harness fails
-# loudly instead of printing plausible numbers.
+# loudly instead of printing plausible numbers: the extraction as is, then
+# a copy of its graph with one wrong link added (main.c's call of the
+# external only_here() linked to other.c's static one), which the harness
+# must count.
 fx="$CACHE/callers-c/fixture-out"
 "$bin" extract --quiet --full --out "$fx" eval/callers-c/testdata/fixture >&2
-if ! t=$("$PYTHON" eval/callers-c/callers.py -src eval/callers-c/testdata/fixture -graph "$fx/graph.json" -clang "$CLANG" -clangxx "$CLANGXX" 2>&1); then
-	echo "$t" >&2
-	echo "eval-callers-c: the harness failed on its fixture" >&2
-	exit 1
-fi
+"$PYTHON" - "$fx/graph.json" "$fx/graph-wrong.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+g["links"].append({"source": "src_main_uses_external", "target": "src_other_only_here", "relation": "calls",
+                   "confidence": "INFERRED", "confidence_score": 0.8, "context": "call",
+                   "source_file": "src/main.c", "source_location": "L11", "weight": 1.0})
+json.dump(g, open(sys.argv[2], "w"))
+PY
 want=$(cat eval/callers-c/testdata/fixture.want)
-got=$(grep '^precision' <<<"$t")
+got=""
+for g in graph graph-wrong; do
+	if ! t=$("$PYTHON" eval/callers-c/callers.py -src eval/callers-c/testdata/fixture -graph "$fx/$g.json" -clang "$CLANG" -clangxx "$CLANGXX" 2>&1); then
+		echo "$t" >&2
+		echo "eval-callers-c: the harness failed on its fixture ($g.json)" >&2
+		exit 1
+	fi
+	got="$got${got:+
+}$(grep '^precision' <<<"$t")"
+done
 if [ "$got" != "$want" ]; then
 	echo "$t" >&2
 	echo "eval-callers-c: fixture: got '$got', want '$want'" >&2

@@ -12,6 +12,11 @@
 #   GOSRC_GRAPH=/tmp/gosrc-out/graph.json bash .ci/eval-callers.sh
 #                                       also an existing GOROOT/src extraction
 #
+# With a GOROOT/src graph (FULL=1 or GOSRC_GRAPH) a second table follows:
+# the build variants of package net (every function or method declared in
+# several files, e.g. sysSocket in sock_cloexec.go / sys_cloexec.go /
+# sock_windows.go), with go/types for this GOOS/GOARCH, cgo off, as truth.
+#
 # Extra arguments go to the evaluator (-v lists every missed and wrong
 # caller, -json FILE writes everything). Work files: $SYNAPTIC_EVAL_CACHE/callers
 # (default ~/.cache/synaptic-eval/callers). SYNAPTIC_BIN=path skips the
@@ -60,12 +65,18 @@ if [ "$LAYOUT" != gopath ]; then
 	graphs="${graphs:+$graphs,}$CACHE/mod-out/graph.json"
 fi
 
+gosrc=""
 if [ "${FULL:-0}" = 1 ]; then
 	"$bin" extract --quiet --full --out "$CACHE/gosrc-out" "$src" >&2
-	graphs="$graphs,$CACHE/gosrc-out/graph.json"
+	gosrc="$CACHE/gosrc-out/graph.json"
 elif [ -n "${GOSRC_GRAPH:-}" ]; then
-	graphs="$graphs,$GOSRC_GRAPH"
+	gosrc=$GOSRC_GRAPH
 fi
+graphs="$graphs${gosrc:+,$gosrc}"
 
 cd eval/callers
 go run ./cmd/callers -src "$src/net/http" -graph "$graphs" "$@"
+if [ -n "$gosrc" ]; then
+	echo
+	go run ./cmd/callers -src "$src/net" -pkgs . -set variants -graph "$gosrc" "$@"
+fi

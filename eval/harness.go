@@ -19,11 +19,15 @@ type Corpus struct {
 
 // Result is one question's outcome.
 type Result struct {
-	Q            Question
-	FirstRank    int // 1-based rank of the first expected hit; 0 if none
-	Found5       int // expected symbols found in the top 5
-	Found10      int // ... in the top 10
-	Missing      []Expect
+	Q         Question
+	FirstRank int // 1-based rank of the first expected hit; 0 if none
+	Found5    int // expected symbols found in the top 5
+	Found10   int // ... in the top 10
+	Missing   []Expect
+	// Ranks holds each expected symbol's 1-based rank among every ranked
+	// node (not only the top 10), 0 when the ranking never reached it: how
+	// far a miss is from the cut tells a ranking fault from a recall one.
+	Ranks        []int
 	AnswerTokens int
 	FileTokens   int // tokens of the distinct files the shown answer points into
 	Top          []string
@@ -55,11 +59,15 @@ func Evaluate(ctx context.Context, c Corpus, qs []Question) Summary {
 		r := Result{Q: q}
 		found5 := make([]bool, len(q.Expect))
 		found10 := make([]bool, len(q.Expect))
+		r.Ranks = make([]int, len(q.Expect))
 		for rank, n := range resp.Ranked {
 			hit := false
 			for k, exp := range q.Expect {
 				if Matches(c.Engine, n.Index, exp) {
 					hit = true
+					if r.Ranks[k] == 0 {
+						r.Ranks[k] = rank + 1
+					}
 					if rank < 5 {
 						found5[k] = true
 					}

@@ -52,6 +52,7 @@ type Engine struct {
 	prior     []float32 // node prior
 	nbPrior   []float32 // neighbour prior (repeated labels fade)
 	test      []bool    // test and benchmark nodes (see Tuning.TestDemote)
+	container []bool    // file, package and module nodes (see Tuning.ContainerShow)
 	avgDegree float64
 
 	idSorted bool      // node order is id order, so ties compare indices
@@ -134,6 +135,7 @@ func (e *Engine) build() {
 	e.prior = make([]float32, n)
 	e.nbPrior = make([]float32, n)
 	e.test = make([]bool, n)
+	e.container = make([]bool, n)
 	e.nodeFile = make([]int32, n)
 	e.ownerOf = e.owners()
 
@@ -156,6 +158,7 @@ func (e *Engine) build() {
 		labelCount[strings.ToLower(nd.Label)]++
 		e.prior[i] = float32(e.nodePrior(nd))
 		e.test[i] = nd.IsTest || graph.IsTestPath(nd.SourceFile)
+		e.container[i] = isContainer(nd.Kind)
 
 		countDF := func(t int32) {
 			if e.mark[t] != ni {
@@ -289,8 +292,7 @@ func (e *Engine) owners() []int32 {
 		if s < 0 || s == t {
 			continue
 		}
-		switch g.Nodes[s].Kind {
-		case "file", "package", "module", "":
+		if k := g.Nodes[s].Kind; k == "" || isContainer(k) {
 			continue
 		}
 		if own[t] < 0 || ed.Relation == "method" {
@@ -298,6 +300,11 @@ func (e *Engine) owners() []int32 {
 		}
 	}
 	return own
+}
+
+// isContainer reports the kinds that hold code rather than being code.
+func isContainer(kind string) bool {
+	return kind == "file" || kind == "package" || kind == "module"
 }
 
 // searchTerms reads the bounded aliases extractors attach as _search_terms

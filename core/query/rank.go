@@ -265,6 +265,16 @@ func (e *Engine) rank(p rankParams) ranking {
 	if nDisc >= 2 && e.t.PostDiversity > 0 {
 		diversify(out.hits, e, disc)
 	}
+	if e.t.TwinDemote != 1 {
+		e.demoteTwins(out.hits)
+	}
+	if e.t.ContainerShow != 1 {
+		for k := range out.hits {
+			if h := &out.hits[k]; !h.exact && e.container[h.node] {
+				h.score *= e.t.ContainerShow
+			}
+		}
+	}
 	e.sortHits(out.hits)
 	return out
 }
@@ -294,6 +304,43 @@ func diversify(hits []hit, e *Engine, full uint64) {
 		if a := allowance(h.sig); count[h.sig] > a {
 			h.score /= math.Pow(float64(count[h.sig]-a+1), e.t.PostDiversity)
 		}
+	}
+}
+
+// twinKey identifies a declaration up to build variants: directory, kind,
+// owner and bare label. Two nodes with one key are the same symbol
+// declared twice (per platform, per build tag, per fallback or overload).
+type twinKey struct {
+	dir, kind, owner, label string
+}
+
+func (e *Engine) twinKey(i int32) (twinKey, bool) {
+	n := &e.x.G.Nodes[i]
+	if n.SourceFile == "" || n.Kind == "file" {
+		return twinKey{}, false
+	}
+	k := twinKey{dir: n.SourceFile[:max(strings.LastIndexByte(n.SourceFile, '/'), 0)], kind: n.Kind, label: e.labelKey[i]}
+	if o := e.ownerOf[i]; o >= 0 {
+		k.owner = e.labelKey[o]
+	}
+	return k, true
+}
+
+// demoteTwins multiplies the score of every twin below the first by
+// TwinDemote, walking in score order. Exact matches keep their score.
+func (e *Engine) demoteTwins(hits []hit) {
+	e.sortHits(hits)
+	seen := map[twinKey]bool{}
+	for k := range hits {
+		h := &hits[k]
+		key, ok := e.twinKey(h.node)
+		if !ok {
+			continue
+		}
+		if seen[key] && !h.exact {
+			h.score *= e.t.TwinDemote
+		}
+		seen[key] = true
 	}
 }
 

@@ -273,3 +273,62 @@ func BenchmarkHugeQuestion(b *testing.B) {
 		e.Query(context.Background(), Request{Question: q.String()})
 	}
 }
+
+// TestTwinsTakeOneSeat: a symbol declared once per build (decode.go and
+// v2_decode.go in one package) appears once near the top; its twin is
+// demoted below a distinct match, except when the question names it.
+func TestTwinsTakeOneSeat(t *testing.T) {
+	b := &gb{}
+	b.node("json_decode_token", ".Token()", "json/stream.go", "method").
+		node("json_v2_token", ".Token()", "json/v2_stream.go", "method").
+		node("json_decoder", "Decoder", "json/stream.go", "struct").
+		node("json_decoder_v2", "Decoder", "json/v2_stream.go", "struct").
+		node("json_token_more", ".tokenMore()", "json/stream.go", "method").
+		edge("json_decoder", "method", "json_decode_token").
+		edge("json_decoder_v2", "method", "json_v2_token").
+		edge("json_decoder", "method", "json_token_more")
+	for _, tc := range []struct {
+		tune       float64
+		q          string
+		twinBefore bool // the second Token() ranks above tokenMore
+	}{
+		{1, "json decoder token stream", true},
+		{DefaultTuning.TwinDemote, "json decoder token stream", false},
+		{DefaultTuning.TwinDemote, "Decoder.Token", true}, // named: exact, not demoted
+	} {
+		tn := DefaultTuning
+		tn.TwinDemote = tc.tune
+		got := ids(query(b.engine(WithTuning(tn)), tc.q))
+		first := slices.Index(got, "json_decode_token")
+		second := max(first, slices.Index(got, "json_v2_token"))
+		if first < 0 {
+			first = slices.Index(got, "json_v2_token")
+		}
+		more := slices.Index(got, "json_token_more")
+		if first < 0 || second < 0 || more < 0 {
+			t.Fatalf("%q: ranked %q", tc.q, got)
+		}
+		if (second < more) != tc.twinBefore {
+			t.Errorf("TwinDemote=%v %q: ranked %q; twin above tokenMore = %v, want %v", tc.tune, tc.q, got, second < more, tc.twinBefore)
+		}
+	}
+}
+
+// TestContainersYieldTheirSeat: a file matching the question still passes
+// relevance to its symbols, but ranks below a symbol matching as well.
+func TestContainersYieldTheirSeat(t *testing.T) {
+	b := &gb{}
+	b.node("f_indent", "indent.go", "json/indent.go", "file").
+		node("fn_indent", "Indent()", "json/indent.go", "function").
+		node("fn_append", "appendIndent()", "json/indent.go", "function").
+		edge("f_indent", "contains", "fn_indent").
+		edge("f_indent", "contains", "fn_append")
+	got := ids(query(b.engine(), "json indent"))
+	if len(got) < 3 || slices.Index(got, "f_indent") < slices.Index(got, "fn_append") {
+		t.Errorf("ranked %q, want the file below both functions", got)
+	}
+	// Named, the file keeps its place.
+	if got := ids(query(b.engine(), "indent.go")); len(got) == 0 || got[0] != "f_indent" {
+		t.Errorf("indent.go: ranked %q, want the file first", got)
+	}
+}

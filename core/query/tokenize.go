@@ -193,11 +193,16 @@ func parseQuestion(q string, known func(string) bool, agentNouns, abbrev, synony
 			}
 		}
 		if synonyms {
-			for _, syn := range synonymTable[t] {
-				for _, v := range append([]string{syn}, inflections(syn)...) {
-					if !seen[v] && known(v) {
-						seen[v] = true
-						p.terms = append(p.terms, term{tok: v, weight: synonymWeight, mask: bit})
+			// The word's base forms reach the table too ("failures" →
+			// failure → error), and a synonym counts in the forms code
+			// writes it ("monitor" → watch → WatchedFileHandler).
+			for _, b := range append([]string{t}, inflections(t)...) {
+				for _, syn := range synonymTable[b] {
+					for _, v := range append(append([]string{syn}, inflections(syn)...), surfaceForms(syn)...) {
+						if !seen[v] && known(v) {
+							seen[v] = true
+							p.terms = append(p.terms, term{tok: v, weight: synonymWeight, mask: bit})
+						}
 					}
 				}
 			}
@@ -291,6 +296,18 @@ func stemVariants(stem string, add func(string)) {
 	if k := len(stem); k >= 2 && stem[k-1] == stem[k-2] && !strings.ContainsRune("aeiou", rune(stem[k-1])) {
 		add(stem[:k-1])
 	}
+}
+
+// surfaceForms are the inflected forms identifiers write a word in
+// ("watch" → watches, watched, watching), the other way from inflections.
+// Agent nouns (watcher) are left out: they name interfaces and types
+// (Marshaler, Decoder) far more often than the act. Callers keep only the
+// ones the graph contains.
+func surfaceForms(w string) []string {
+	if strings.HasSuffix(w, "e") {
+		return []string{w + "s", w + "d", w[:len(w)-1] + "ing"}
+	}
+	return []string{w + "s", w + "es", w + "ed", w + "ing"}
 }
 
 // agentForms relates agent nouns and verbs, the way code names them: a

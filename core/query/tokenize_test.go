@@ -152,3 +152,24 @@ func TestDerivations(t *testing.T) {
 		}
 	}
 }
+
+// TestSynonymsOfInflectedWords: a plural reaches the synonym table through
+// its base ("failures" → failure → error), and a synonym is found in the
+// forms code writes it ("monitor" → watch → watched).
+func TestSynonymsOfInflectedWords(t *testing.T) {
+	vocab := map[string]bool{"error": true, "watched": true, "marshaler": true}
+	known := func(s string) bool { return vocab[s] }
+	for _, tc := range []struct {
+		q, want string
+	}{{"failures", "error"}, {"monitor", "watched"}} {
+		p := parseQuestion(tc.q, known, false, false, true)
+		if !slices.ContainsFunc(p.terms, func(tm term) bool { return tm.tok == tc.want && tm.weight == synonymWeight }) {
+			t.Errorf("%q: terms %+v, want synonym %q", tc.q, p.terms, tc.want)
+		}
+	}
+	// Agent nouns are no surface form: "serialize" does not reach Marshaler.
+	p := parseQuestion("serialize", known, false, false, true)
+	if slices.ContainsFunc(p.terms, func(tm term) bool { return tm.tok == "marshaler" }) {
+		t.Errorf("serialize: terms %+v include marshaler", p.terms)
+	}
+}

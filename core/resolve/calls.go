@@ -395,7 +395,13 @@ func (r *resolver) member(index map[int32]map[string][]int32, t int32, name stri
 				continue
 			}
 			seen[c] = true
-			if ms := index[c][name]; len(ms) == 1 {
+			ms := index[c][name]
+			if tw := r.twinsOf[c]; len(tw) > 1 {
+				// c was picked among build-variant twins of one type:
+				// their members are the variants of c's.
+				ms = twinMembers(index, tw, name)
+			}
+			if len(ms) == 1 {
 				return ms[0]
 			} else if len(ms) > 1 {
 				// Overloads: several targets, link none; but build
@@ -407,6 +413,15 @@ func (r *resolver) member(index map[int32]map[string][]int32, t int32, name stri
 		queue = next
 	}
 	return -1
+}
+
+// twinMembers lists the members named name of every twin type, in twin order.
+func twinMembers(index map[int32]map[string][]int32, twins []int32, name string) []int32 {
+	var ms []int32
+	for _, t := range twins {
+		ms = append(ms, index[t][name]...)
+	}
+	return ms
 }
 
 // isCallTarget says which kinds a plain call in f may link to: functions
@@ -432,7 +447,10 @@ func (r *resolver) resolveCalls() {
 			if c.Caller >= 0 {
 				caller = r.syms[f.first+c.Caller].id
 			}
-			r.callFile = f
+			r.callFile, r.callOwn = f, nil
+			if c.Caller >= 0 {
+				r.callOwn = f.Facts.Symbols[c.Caller].Variants
+			}
 			clear(r.twinsOf)
 			target, conf := r.resolveCall(f, c, ok)
 			if target < 0 {
@@ -452,7 +470,7 @@ func (r *resolver) resolveCalls() {
 			}
 		}
 	}
-	r.callFile = nil
+	r.callFile, r.callOwn = nil, nil
 }
 
 func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (int32, graph.Confidence) {
@@ -581,16 +599,23 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 		return -1, ""
 	}
 	cands := r.byFamily[f.Family][c.Name]
-	n, t := 0, int32(-1)
+	var matching []int32
 	for _, x := range cands {
-		if ok(r.syms[x].kind) {
-			n++
-			t = x
+		if ok(r.syms[x].kind) && !r.hiddenFrom(x, f) {
+			matching = append(matching, x)
+		}
+	}
+	n := len(matching)
+	if n > 1 {
+		// One definition per #if branch or build: twins, not a guess
+		// among unrelated functions.
+		if t, isTwin := r.twinPick(matching); isTwin && t >= 0 {
+			return t, graph.Inferred
 		}
 	}
 	switch {
 	case n == 1:
-		return t, graph.Inferred
+		return matching[0], graph.Inferred
 	case n > 1:
 		r.stats.Ambiguous++
 	default:

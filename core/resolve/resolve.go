@@ -93,6 +93,7 @@ func Build(files []File, opts Options) (*graph.Graph, Stats) {
 	r.attachReceivers()
 	r.indexMembers()
 	r.resolveImports()
+	r.markImported()
 	r.resolveRelations()
 	r.resolveCalls()
 	r.resolveValueRefs()
@@ -150,8 +151,11 @@ type binding struct {
 }
 
 type resolver struct {
-	files    []fileInfo
-	syms     []sym
+	files []fileInfo
+	syms  []sym
+	// imported marks the files some import binds (an #include target):
+	// their file-private definitions are visible to the importers too.
+	imported []bool
 	nodes    []graph.Node
 	edges    []graph.Edge
 	ids      map[string]bool
@@ -168,9 +172,11 @@ type resolver struct {
 	// use by the unique_method receiver fallback.
 	methodsByName map[string]map[string][]int32
 	unlinked      map[int32][]string // caller -> names of its unlinked member calls (unlinked.go)
-	// callFile is the file whose call is being resolved; twinsOf, for a
-	// target found there, every build-variant twin the call links to.
+	// callFile is the file whose call is being resolved and callOwn the
+	// caller's own variant constraints (its #ifdef branch); twinsOf, for
+	// a target found there, every build-variant twin the call links to.
 	callFile   *fileInfo
+	callOwn    []abi.Constraint
 	compatMemo map[filePair]bool // see filesCompatible
 	twinsOf    map[int32][]int32
 	stats      Stats
@@ -430,7 +436,12 @@ func (r *resolver) topIn(f *fileInfo, name string) []int32 {
 // attachReceivers links methods declared outside their type (Go methods,
 // Rust impl blocks) to the type: same file, then same package, then a unique
 // type of that name in the family.
+//
+// A receiver type declared once per build (netFD in fd_posix.go and
+// fd_fake.go) owns the methods of the files built with it: the method's
+// file picks its twin as a call's file would.
 func (r *resolver) attachReceivers() {
+	defer func() { r.callFile, r.callOwn = nil, nil; clear(r.twinsOf) }()
 	for gi := range r.syms {
 		s := &r.syms[gi]
 		f := &r.files[s.file]
@@ -439,7 +450,7 @@ func (r *resolver) attachReceivers() {
 			continue
 		}
 		line := f.Facts.Symbols[s.local].Span.StartLine
-		r.callFile = f // a type with build-variant twins: each one f can be built with
+		r.callFile, r.callOwn = f, f.Facts.Symbols[s.local].Variants // a type with build-variant twins: each one f can be built with
 		clear(r.twinsOf)
 		if t := r.findType(f, recv, false); t >= 0 {
 			s.owner = t

@@ -1,5 +1,7 @@
 package resolve
 
+import "github.com/synaptic-graph/synaptic/sdk/abi"
+
 // Semantics are the call semantics a plugin declares for its languages
 // (plugin.toml [semantics], ABI v2). The resolver applies them to the
 // plugin's files instead of branching on language names. Zero values are
@@ -11,6 +13,11 @@ type Semantics struct {
 	// ImplicitThis: a plain call inside a class may name a method of the
 	// class or its bases (Java, Kotlin, C#, C++).
 	ImplicitThis bool
+	// FilePrivate: a file-level definition with private visibility is
+	// visible in its own file only (C and C++ static functions, an
+	// anonymous namespace), so no call of another file links to it, not
+	// even as the family's unique definition of the name.
+	FilePrivate bool
 	// ImportStubKind is the node kind of an import naming nothing in the
 	// tree ("" = "module").
 	ImportStubKind string
@@ -70,6 +77,39 @@ const (
 // keys, type references and declared semantics are then what resolution
 // uses, never a rule keyed on its language.
 func (f *fileInfo) v2() bool { return f.ABI >= 2 }
+
+// markImported records which files an import of another file binds.
+func (r *resolver) markImported() {
+	r.imported = make([]bool, len(r.files))
+	for fi := range r.files {
+		for _, bs := range r.files[fi].bindings {
+			for _, b := range bs {
+				if b.file >= 0 && b.file != int32(fi) {
+					r.imported[b.file] = true
+				}
+				if b.sym >= 0 && r.syms[b.sym].file != int32(fi) {
+					r.imported[r.syms[b.sym].file] = true
+				}
+			}
+		}
+	}
+}
+
+// hiddenFrom reports that symbol s is file-private (Semantics.FilePrivate)
+// and f cannot see it: f is another file and no file imports s's file.
+// A C static in a .c file nobody includes is its file's alone; one in a
+// header, or in a .c file a unity build includes, is seen by whatever
+// includes it, directly or through other headers, which the resolver
+// does not follow: those keep the family-wide guess.
+func (r *resolver) hiddenFrom(s int32, f *fileInfo) bool {
+	sy := &r.syms[s]
+	if sy.file == f.idx || r.imported[sy.file] {
+		return false
+	}
+	def := &r.files[sy.file]
+	d := &def.Facts.Symbols[sy.local]
+	return def.Semantics.FilePrivate && d.Parent < 0 && d.Visibility == abi.VisPrivate
+}
 
 // isSelf reports whether recv names the enclosing instance in f.
 func (f *fileInfo) isSelf(recv string) bool {

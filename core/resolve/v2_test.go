@@ -194,6 +194,132 @@ func TestBuildVariantTwins(t *testing.T) {
 	}
 }
 
+// TestBuildVariantMethodTwins: net's netFD is itself declared twice
+// (fd_posix.go for unix and windows, fd_fake.go for js) and its accept
+// method once per platform file. ln.fd.accept() in a file built for all
+// three links to each accept; the same call in a linux file only to the
+// unix one; and self calls inside a twin's method stay on its own build.
+func TestBuildVariantMethodTwins(t *testing.T) {
+	goos := func(v ...string) []abi.Constraint { return []abi.Constraint{{Axis: "goos", Values: v}} }
+	file := func(p string, v []abi.Constraint, syms []abi.Symbol, calls ...abi.Call) File {
+		return File{Path: p, Language: "go", Family: "go", Facts: &abi.Facts{Package: "net", File: abi.FileFacts{Variants: v}, Symbols: syms, Calls: calls}}
+	}
+	method := func(name string, line uint32) abi.Symbol {
+		return abi.Symbol{Name: name, Kind: "method", Parent: -1, Receiver: "netFD", Span: sp(line)}
+	}
+	files := []File{
+		file("net/fd_posix.go", goos("linux", "windows"), []abi.Symbol{{Name: "netFD", Kind: "struct", Parent: -1, Span: sp(1)}}),
+		file("net/fd_fake.go", goos("js"), []abi.Symbol{{Name: "netFD", Kind: "struct", Parent: -1, Span: sp(1)}, method("accept", 5)}),
+		file("net/fd_unix.go", goos("linux"), []abi.Symbol{method("accept", 5)}),
+		file("net/fd_windows.go", goos("windows"), []abi.Symbol{method("accept", 5)}),
+		file("net/sock_posix.go", goos("linux", "windows"), []abi.Symbol{method("dial", 3), method("connect", 9)},
+			abi.Call{Caller: 0, Name: "connect", Receiver: "fd", ReceiverType: "netFD", Line: 4}),
+		file("net/tcpsock.go", nil, []abi.Symbol{
+			{Name: "TCPListener", Kind: "struct", Parent: -1, Span: sp(1)},
+			{Name: "fd", Kind: "field", Parent: 0, Span: sp(2), Signature: &abi.Signature{Return: "netFD"}},
+		}),
+		file("net/tcpsock_posix.go", goos("linux", "windows", "js"), []abi.Symbol{{Name: "lnAccept", Kind: "function", Parent: -1, Span: sp(3)}},
+			abi.Call{Caller: 0, Name: "accept", Receiver: "ln.fd", ReceiverType: "TCPListener#fd", Line: 4}),
+		file("net/tcpsock_linux.go", goos("linux"), []abi.Symbol{{Name: "lnAcceptLinux", Kind: "function", Parent: -1, Span: sp(3)}},
+			abi.Call{Caller: 0, Name: "accept", Receiver: "ln.fd", ReceiverType: "TCPListener#fd", Line: 4}),
+	}
+	g, _ := Build(files, Options{})
+	fileOf := map[string]string{}
+	for _, n := range g.Nodes {
+		fileOf[n.ID] = n.SourceFile
+	}
+	got := map[string][]string{}
+	for _, e := range g.Edges {
+		if e.Relation == "calls" {
+			got[e.SourceFile] = append(got[e.SourceFile], fileOf[e.Target])
+		}
+	}
+	for f := range got {
+		slices.Sort(got[f])
+	}
+	want := map[string][]string{
+		"net/tcpsock_posix.go": {"net/fd_fake.go", "net/fd_unix.go", "net/fd_windows.go"},
+		"net/tcpsock_linux.go": {"net/fd_unix.go"},
+		"net/sock_posix.go":    {"net/sock_posix.go"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls by file = %v, want %v", got, want)
+	}
+}
+
+// TestFilePrivate: with file_private, a static function is reached from
+// its own file only; another file's call of that name stays unlinked
+// rather than guessed as the family's unique definition.
+func TestFilePrivate(t *testing.T) {
+	file := func(p string, sem Semantics, syms []abi.Symbol, calls ...abi.Call) File {
+		return File{Path: p, Language: "c", Family: "c", ABI: 2, Semantics: sem, Facts: &abi.Facts{Symbols: syms, Calls: calls}}
+	}
+	fn := func(name string, vis abi.Visibility, line uint32) abi.Symbol {
+		return abi.Symbol{Name: name, Kind: "function", Parent: -1, Visibility: vis, Span: sp(line)}
+	}
+	for _, tc := range []struct {
+		sem  Semantics
+		want map[string][]string // calling file -> target ids
+	}{
+		{Semantics{}, map[string][]string{"a.c": {"a_helper"}, "b.c": {"a_helper"}}},
+		{Semantics{FilePrivate: true}, map[string][]string{"a.c": {"a_helper"}}},
+	} {
+		files := []File{
+			file("a.c", tc.sem, []abi.Symbol{fn("helper", abi.VisPrivate, 1), fn("a_api", abi.VisPublic, 3)}, abi.Call{Caller: 1, Name: "helper", Line: 4}),
+			file("b.c", tc.sem, []abi.Symbol{fn("b_api", abi.VisPublic, 1)}, abi.Call{Caller: 0, Name: "helper", Line: 2}),
+		}
+		g, _ := Build(files, Options{})
+		got := map[string][]string{}
+		for _, e := range g.Edges {
+			if e.Relation == "calls" {
+				got[e.SourceFile] = append(got[e.SourceFile], e.Target)
+			}
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("FilePrivate=%v: calls %v, want %v", tc.sem.FilePrivate, got, tc.want)
+		}
+	}
+}
+
+// TestSymbolVariantTwins: #ifdef twins in one file (C). Two definitions
+// of sys_open, one per branch of #ifdef _WIN32, are twins: a call outside
+// any branch links to both, one inside the _WIN32 branch to that twin
+// only, and a call of another file reaching them as the family's only
+// definitions of the name to both.
+func TestSymbolVariantTwins(t *testing.T) {
+	win := []abi.Constraint{{Axis: "defined:_WIN32", Values: []string{"1"}}}
+	notWin := []abi.Constraint{{Axis: "defined:_WIN32", Values: []string{"1"}, Negated: true}}
+	fn := func(name string, line uint32, v []abi.Constraint) abi.Symbol {
+		return abi.Symbol{Name: name, Kind: "function", Parent: -1, Span: sp(line), Variants: v}
+	}
+	files := []File{{Path: "io.c", Language: "c", Family: "c", ABI: 2, Facts: &abi.Facts{
+		Symbols: []abi.Symbol{fn("sys_open", 2, win), fn("sys_open", 5, notWin), fn("open_any", 8, nil), fn("open_win", 11, win)},
+		Calls:   []abi.Call{{Caller: 2, Name: "sys_open", Line: 9}, {Caller: 3, Name: "sys_open", Line: 12}},
+	}}, {Path: "main.c", Language: "c", Family: "c", ABI: 2, Facts: &abi.Facts{
+		// Another file, no include: the family-wide guess finds the twins.
+		Symbols: []abi.Symbol{fn("main", 1, nil)},
+		Calls:   []abi.Call{{Caller: 0, Name: "sys_open", Line: 2}},
+	}}}
+	g, _ := Build(files, Options{})
+	got := map[string][]string{}
+	for _, e := range g.Edges {
+		if e.Relation == "calls" {
+			got[e.Source] = append(got[e.Source], e.Target)
+		}
+	}
+	for k := range got {
+		slices.Sort(got[k])
+	}
+	want := map[string][]string{
+		"io_open_any": {"io_sys_open", "io_sys_open_overload_5"},
+		"io_open_win": {"io_sys_open"},
+		"main_main":   {"io_sys_open", "io_sys_open_overload_5"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls = %v, want %v", got, want)
+	}
+}
+
 func TestCompatible(t *testing.T) {
 	c := func(axis string, neg bool, v ...string) abi.Constraint {
 		return abi.Constraint{Axis: axis, Values: v, Negated: neg}

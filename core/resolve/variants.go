@@ -1,6 +1,10 @@
 package resolve
 
-import "github.com/synaptic-graph/synaptic/sdk/abi"
+import (
+	"slices"
+
+	"github.com/synaptic-graph/synaptic/sdk/abi"
+)
 
 // Build variants. Same-named definitions in files whose FileFacts.Variants
 // exclude each other (exec_unix.go next to exec_windows.go, a //go:build
@@ -61,8 +65,37 @@ func compatible(a, b []abi.Constraint) bool {
 	return true
 }
 
+// variantsOf is s's build constraints: its file's, and its own (the
+// #ifdef branch it sits in) when it has any.
 func (r *resolver) variantsOf(s int32) []abi.Constraint {
-	return r.files[r.syms[s].file].Facts.File.Variants
+	f := r.fileOf(s)
+	own := f.Facts.Symbols[r.syms[s].local].Variants
+	if len(own) == 0 {
+		return f.Facts.File.Variants
+	}
+	return append(slices.Clip(f.Facts.File.Variants), own...)
+}
+
+func (r *resolver) hasOwnVariants(s int32) bool {
+	return len(r.fileOf(s).Facts.Symbols[r.syms[s].local].Variants) > 0
+}
+
+// symsCompatible reports whether definitions a and b can be built
+// together: their files' constraints (memoised) unless either has its own.
+func (r *resolver) symsCompatible(a, b int32) bool {
+	if !r.hasOwnVariants(a) && !r.hasOwnVariants(b) {
+		return r.filesCompatible(r.fileOf(a), r.fileOf(b))
+	}
+	return compatible(r.variantsOf(a), r.variantsOf(b))
+}
+
+// callerCompatible reports whether the call being resolved (callFile and
+// callOwn) can be built together with definition c.
+func (r *resolver) callerCompatible(c int32) bool {
+	if len(r.callOwn) == 0 && !r.hasOwnVariants(c) {
+		return r.filesCompatible(r.callFile, r.fileOf(c))
+	}
+	return compatible(append(slices.Clip(r.callFile.Facts.File.Variants), r.callOwn...), r.variantsOf(c))
 }
 
 // filePair keys the memo of compatible: a call resolution asks about the
@@ -110,14 +143,14 @@ func (r *resolver) twinPick(cands []int32) (t int32, ok bool) {
 	}
 	for i, a := range cands {
 		for _, b := range cands[i+1:] {
-			if r.filesCompatible(r.fileOf(a), r.fileOf(b)) {
+			if r.symsCompatible(a, b) {
 				return -1, false
 			}
 		}
 	}
 	var fits []int32
 	for _, c := range cands {
-		if r.filesCompatible(r.callFile, r.fileOf(c)) {
+		if r.callerCompatible(c) {
 			fits = append(fits, c)
 		}
 	}

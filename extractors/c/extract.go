@@ -65,10 +65,11 @@ type ctx struct {
 	class     int32
 	className string
 	fn        int32
-	ns        string         // the enclosing namespace path, "a::b"
-	anonNS    bool           // inside an anonymous namespace: internal linkage
-	access    abi.Visibility // the access of class members here
-	recovered bool           // in a class the grammar misread as a block (recoverClass)
+	ns        string           // the enclosing namespace path, "a::b"
+	anonNS    bool             // inside an anonymous namespace: internal linkage
+	access    abi.Visibility   // the access of class members here
+	recovered bool             // in a class the grammar misread as a block (recoverClass)
+	cond      []abi.Constraint // the #if branches around here (variants.go)
 }
 
 type walker struct {
@@ -149,6 +150,9 @@ func (w *walker) visit(n extract.Node, c ctx) {
 	case k == g.funcDef:
 		w.function(n, c)
 		return
+	case k != 0 && (k == g.ppIf || k == g.ppIfdef):
+		w.branch(n, c)
+		return
 	case k == g.structSpec || k == g.unionSpec || k == g.classSpec || k == g.enumSpec:
 		w.typeSpec(n, c, "")
 		return
@@ -182,10 +186,16 @@ func (w *walker) visit(n extract.Node, c ctx) {
 
 // walkChildren walks n's children; at the top level a Catch2 test macro
 // and the block after it are one test function.
-func (w *walker) walkChildren(n extract.Node, c ctx) {
+func (w *walker) walkChildren(n extract.Node, c ctx) { w.walkChildrenExcept(n, c, extract.None) }
+
+// walkChildrenExcept is walkChildren leaving out the child skip.
+func (w *walker) walkChildrenExcept(n extract.Node, c ctx, skip extract.Node) {
 	t := w.t
 	pending := extract.None // a top-level statement that may start a Catch2 test
 	for ch := range t.Children(n) {
+		if ch == skip {
+			continue
+		}
 		if pending != extract.None {
 			p := pending
 			pending = extract.None
@@ -209,6 +219,7 @@ func (w *walker) walkChildren(n extract.Node, c ctx) {
 // the doc comment above it.
 func (w *walker) symbol(s abi.Symbol, c ctx) int32 {
 	s.Parent = c.caller()
+	s.Variants = c.cond
 	if s.Name == "" {
 		return -1 // nothing to name it by (error recovery); its contents join the enclosing scope
 	}

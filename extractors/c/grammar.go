@@ -27,10 +27,12 @@ type grammar struct {
 	parenDecl, arrayDecl                                                         kind
 	labeled, statementIdent                                                      kind
 	parenExpr, pointerExpr, variadicParam, ellipsis                              kind
+	ppIf, ppIfdef, ppElse, ppElifdef, ppDefined, unaryExpr, binaryExpr           kind
 
 	fLabel                                                                      field
 	fName, fBody, fType, fDeclarator, fParameters, fValue, fPath, fDefaultValue field
 	fFunction, fArgument, fField, fScope, fArguments                            field
+	fCondition, fAlternative, fLeft, fRight                                     field
 }
 
 var (
@@ -79,6 +81,10 @@ func newGrammar(g *extract.Grammar) *grammar {
 		parenExpr: g.Kind("parenthesized_expression"), pointerExpr: g.Kind("pointer_expression"), variadicParam: g.Kind("variadic_parameter"), ellipsis: g.Kind("variadic_parameter_declaration"),
 
 		labeled: g.Kind("labeled_statement"), statementIdent: g.Kind("statement_identifier"),
+		ppIf: g.Kind("preproc_if"), ppIfdef: g.Kind("preproc_ifdef"), ppElse: g.Kind("preproc_else"),
+		ppElifdef: g.Kind("preproc_elifdef"), ppDefined: g.Kind("preproc_defined"),
+		unaryExpr: g.Kind("unary_expression"), binaryExpr: g.Kind("binary_expression"),
+		fCondition: g.Field("condition"), fAlternative: g.Field("alternative"), fLeft: g.Field("left"), fRight: g.Field("right"),
 		fLabel: g.Field("label"),
 		fName:  g.Field("name"), fBody: g.Field("body"), fType: g.Field("type"),
 		fDeclarator: g.Field("declarator"), fParameters: g.Field("parameters"),

@@ -3,7 +3,9 @@
 package main
 
 import (
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/plugins/plugintest"
@@ -120,5 +122,68 @@ func TestReceiverRefs(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("calls not reported: %v", want)
+	}
+}
+
+// TestIfdefVariants: a definition in an #if branch carries the branch's
+// condition as variant constraints; an #else the negation of a one-literal
+// condition; conditions it cannot read (||, comparisons) add nothing but
+// the chain's own axis.
+func TestIfdefVariants(t *testing.T) {
+	src := `#ifndef IO_H
+#define IO_H
+#ifdef _WIN32
+static int sys_open(void) { return 1; }
+#elif defined(__linux__) && !HAVE_POSIX
+static int sys_open(void) { return 2; }
+#else
+static int sys_open(void) { return 3; }
+#endif
+#if A || B
+int either(void) { return 0; }
+#else
+int neither(void) { return 0; }
+#endif
+int plain(void) { return sys_open(); }
+#endif
+`
+	f := plugintest.ExtractSource(t, Extractor{}, "io.c", []byte(src))
+	guard := abi.Constraint{Axis: "defined:IO_H", Values: []string{"1"}, Negated: true}
+	win := abi.Constraint{Axis: "defined:_WIN32", Values: []string{"1"}}
+	notWin := win
+	notWin.Negated = true
+	want := map[uint32][]abi.Constraint{
+		4:  {guard, win},
+		6:  {guard, notWin, {Axis: "defined:__linux__", Values: []string{"1"}}, {Axis: "if:HAVE_POSIX", Values: []string{"1"}, Negated: true}},
+		8:  {guard, notWin}, // the #elif had two literals: its #else cannot negate them
+		11: {guard},
+		13: {guard},
+		15: {guard},
+	}
+	// Each branch of a chain also has the chain's axis ("#if io.c:3") with
+	// its ordinal: the three sys_open are 0, 1, 2 of one chain.
+	const g = "#if io.c:1=0" // the include guard's chain, around everything
+	chains := map[uint32]string{4: g + "#if io.c:3=0", 6: g + "#if io.c:3=1", 8: g + "#if io.c:3=2", 11: g + "#if io.c:10=0", 13: g + "#if io.c:10=1", 15: g}
+	got := map[uint32][]abi.Constraint{}
+	gotChain := map[uint32]string{}
+	for _, s := range f.Symbols {
+		if s.Kind != abi.KindFunction {
+			continue
+		}
+		for _, c := range s.Variants {
+			if strings.HasPrefix(c.Axis, "#if ") {
+				gotChain[s.Span.StartLine] += c.Axis + "=" + strings.Join(c.Values, ",")
+				continue
+			}
+			got[s.Span.StartLine] = append(got[s.Span.StartLine], c)
+		}
+	}
+	for line, w := range want {
+		if !reflect.DeepEqual(got[line], w) {
+			t.Errorf("L%d: variants %+v, want %+v", line, got[line], w)
+		}
+		if gotChain[line] != chains[line] {
+			t.Errorf("L%d: chain %q, want %q", line, gotChain[line], chains[line])
+		}
 	}
 }

@@ -65,6 +65,7 @@ type Semantics struct {
 	ReceiverFallback ReceiverFallback // default none
 	TypeCall         TypeCall         // default constructor
 	ImplicitThis     bool             // a plain call in a class may name its methods (Java, C#, Kotlin, C++)
+	FilePrivate      bool             // a file-level private definition is visible in its own file only (C static)
 	ImportStub       ImportStub       // default module
 	SelfNames        []string         // receiver names meaning "this object" ("self", "this")
 	ImportSubmodules bool             // a name imported from a module may be a module below it (Rust use a::{b})
@@ -85,6 +86,7 @@ type rawSemantics struct {
 	ReceiverFallback string   `toml:"receiver_fallback"`
 	TypeCall         string   `toml:"type_call"`
 	ImplicitThis     bool     `toml:"implicit_this"`
+	FilePrivate      bool     `toml:"file_private"`
 	ImportStub       string   `toml:"import_stub"`
 	SelfNames        []string `toml:"self_names"`
 	ImportSubmodules bool     `toml:"import_submodules"`
@@ -159,6 +161,7 @@ func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
 	s.SubmoduleSeparator = r.SubmoduleSep
 	s.Reexports = r.Reexports
 	s.ImplicitThis = r.ImplicitThis
+	s.FilePrivate = r.FilePrivate
 	s.SelfNames = r.SelfNames
 	s.ImportSubmodules = r.ImportSubmodules
 	return s

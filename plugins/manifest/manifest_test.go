@@ -305,6 +305,7 @@ unqualified = "scope"
 receiver_fallback = "unique_method"
 type_call = "none"
 implicit_this = true
+file_private = true
 import_stub = "package"
 self_names = ["self"]
 submodule_separator = "::"
@@ -314,7 +315,7 @@ reexports = true
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallNone, ImplicitThis: true, ImportStub: ImportStubPackage, SelfNames: []string{"self"}, SubmoduleSeparator: "::", Reexports: true}
+	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallNone, ImplicitThis: true, FilePrivate: true, ImportStub: ImportStubPackage, SelfNames: []string{"self"}, SubmoduleSeparator: "::", Reexports: true}
 	if m.ABI != 2 || !reflect.DeepEqual(m.Project, &Project{Files: []string{"go.mod", "go.work"}}) || !reflect.DeepEqual(m.Semantics, want) {
 		t.Errorf("got abi %d, project %+v, semantics %+v", m.ABI, m.Project, m.Semantics)
 	}

@@ -70,7 +70,7 @@ var knownKeys = map[string][]string{
 	"rules":      {"targets", "doc", "examples", "rule"},
 	"rules.rule": {"id", "severity", "category", "title", "doc"},
 	"project":    {"files"},
-	"semantics":  {"unqualified", "receiver_fallback", "type_call", "implicit_this", "import_stub", "self_names", "submodule_separator", "reexports"},
+	"semantics":  {"unqualified", "receiver_fallback", "type_call", "implicit_this", "file_private", "import_stub", "self_names", "submodule_separator", "reexports", "import_submodules"},
 }
 
 func decode(data []byte, v any) (md toml.MetaData, err error) {

@@ -66,6 +66,11 @@ type Symbol struct {
 	// Doc is the first paragraph of the symbol's doc comment, whitespace
 	// collapsed, at most MaxDoc bytes (extract.DocText makes one).
 	Doc string
+	// Variants are the definition's own build-variant constraints, on
+	// top of its file's (ABI v2): the C #ifdef branch it sits in. Two
+	// same-named definitions whose constraints exclude each other are
+	// twins, as files are (see Constraint). At most MaxSymbolVariants.
+	Variants []Constraint
 }
 
 // Call is a call site.
@@ -182,7 +187,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendCallbackSection(appendV2Section(appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f), f), f)
+	return appendCallbackSection(appendSymbolVariantSection(appendV2Section(appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f), f), f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -286,6 +291,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	decodeDocSection(d, f)
 	decodeSQLSection(d, f)
 	decodeV2Section(d, f)
+	decodeSymbolVariantSection(d, f)
 	decodeCallbackSection(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err

@@ -329,11 +329,92 @@ func getOptTypeRef(d *Decoder) *TypeRef {
 	return getTypeRef(d)
 }
 
+// symbolVariantSectionTag starts the symbols' own variant constraints,
+// written after the v2 section and only when a symbol has some.
+const symbolVariantSectionTag = 'w'
+
+// MaxSymbolVariants bounds one symbol's constraints (nested #if depth).
+const MaxSymbolVariants = 32
+
+// appendSymbolVariantSection appends (index, constraints) for every symbol
+// with variants, in index order.
+func appendSymbolVariantSection(b []byte, f *Facts) []byte {
+	n := 0
+	for i := range f.Symbols {
+		if len(f.Symbols[i].Variants) > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return b
+	}
+	b = appendUvarint(append(b, symbolVariantSectionTag), uint64(n))
+	for i := range f.Symbols {
+		if vs := f.Symbols[i].Variants; len(vs) > 0 {
+			b = appendConstraints(appendUvarint(b, uint64(i)), vs)
+		}
+	}
+	return b
+}
+
+func appendConstraints(b []byte, cs []Constraint) []byte {
+	b = appendUvarint(b, uint64(len(cs)))
+	for _, c := range cs {
+		b = appendString(b, c.Axis)
+		b = appendStrings(b, c.Values)
+		b = appendBool(b, c.Negated)
+	}
+	return b
+}
+
+// decodeSymbolVariantSection reads the symbols' variants when they are
+// next; indexes rise strictly and stay in range.
+func decodeSymbolVariantSection(d *Decoder, f *Facts) {
+	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != symbolVariantSectionTag {
+		return
+	}
+	d.off++
+	last := -1
+	for range d.Len(2) {
+		i := int(d.Uvarint())
+		if d.err == nil && (i <= last || i >= len(f.Symbols)) {
+			d.fail(fmt.Errorf("abi: symbol variants index %d out of order or out of range", i))
+		}
+		last = i
+		n := d.Len(3)
+		if d.err != nil {
+			return
+		}
+		if n > MaxSymbolVariants {
+			d.fail(fmt.Errorf("abi: symbol %d has %d variant constraints (at most %d)", i, n, MaxSymbolVariants))
+			return
+		}
+		cs := make([]Constraint, n)
+		for k := range cs {
+			cs[k] = Constraint{Axis: d.String(), Values: getStrings(d), Negated: d.Bool()}
+		}
+		if d.err != nil {
+			return
+		}
+		f.Symbols[i].Variants = cs
+	}
+}
+
 // validateV2 checks the v2 facts' vocabularies and type references.
 func (f *Facts) validateV2() error {
 	for i, c := range f.File.Variants {
 		if c.Axis == "" || len(c.Values) == 0 {
 			return fmt.Errorf("abi: variant constraint %d needs an axis and at least one value", i)
+		}
+	}
+	for i := range f.Symbols {
+		if len(f.Symbols[i].Variants) > MaxSymbolVariants {
+			return fmt.Errorf("abi: symbol %d (%q) has %d variant constraints (at most %d)", i, f.Symbols[i].Name, len(f.Symbols[i].Variants), MaxSymbolVariants)
+		}
+		for k, c := range f.Symbols[i].Variants {
+			if c.Axis == "" || len(c.Values) == 0 {
+				return fmt.Errorf("abi: symbol %d (%q) variant constraint %d needs an axis and at least one value", i, f.Symbols[i].Name, k)
+			}
 		}
 	}
 	for i, im := range f.Imports {

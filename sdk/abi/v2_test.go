@@ -15,6 +15,7 @@ func v2Facts() *Facts {
 	f.Calls[0].ReceiverRef = &TypeRef{Steps: []TypeStep{{Op: StepResult, Name: "New"}, {Op: StepField, Name: "conn"}}}
 	f.Symbols[1].Signature.ReturnRef = &TypeRef{Steps: []TypeStep{{Op: StepNamed, Name: "error"}}}
 	f.Symbols[1].Signature.Params[0].TypeRef = &TypeRef{Steps: []TypeStep{{Op: StepNamed, Name: "context.Context"}}}
+	f.Symbols[1].Variants = []Constraint{{Axis: "defined:_WIN32", Values: []string{"1"}, Negated: true}, {Axis: "if:USE_SSL", Values: []string{"1"}}}
 	return f
 }
 
@@ -28,10 +29,17 @@ func TestV2FactsRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, f) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, f)
 	}
-	// A cut before the section is v1 facts (sections are optional); a
-	// cut inside it is an error.
+	// A cut before a section is the facts without it (sections are
+	// optional); a cut inside one is an error.
 	start := len(EncodeFacts(nil, sampleFacts()))
+	noSymVariants := *f
+	noSymVariants.Symbols = append([]Symbol(nil), f.Symbols...)
+	noSymVariants.Symbols[1].Variants = nil
+	between := len(EncodeFacts(nil, &noSymVariants))
 	for i := start + 1; i < len(b); i++ {
+		if i == between {
+			continue
+		}
 		if _, err := DecodeFacts(b[:i]); err == nil {
 			t.Fatalf("truncation at %d of %d accepted", i, len(b))
 		}
@@ -53,6 +61,15 @@ func TestV2FactsRejected(t *testing.T) {
 			f.Symbols[1].Signature.ReturnRef = &TypeRef{Steps: []TypeStep{{Op: StepElem}}}
 		}, "elem"},
 		"axis without values": {func(f *Facts) { f.File.Variants = []Constraint{{Axis: "goos"}} }, "variant"},
+		"symbol variant without axis": {func(f *Facts) {
+			f.Symbols[0].Variants = []Constraint{{Values: []string{"1"}}}
+		}, "variant constraint"},
+		"too many symbol variants": {func(f *Facts) {
+			f.Symbols[0].Variants = make([]Constraint, MaxSymbolVariants+1)
+			for i := range f.Symbols[0].Variants {
+				f.Symbols[0].Variants[i] = Constraint{Axis: "a", Values: []string{"1"}}
+			}
+		}, "at most"},
 	}
 	for name, tt := range tests {
 		f := v2Facts()

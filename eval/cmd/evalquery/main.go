@@ -82,7 +82,7 @@ func main() {
 				if len(r.Missing) == 0 && r.FirstRank == 1 {
 					continue
 				}
-				fmt.Printf("[%s] %q first=%d missing=%v\n    top: %s\n", name, r.Q.Text, r.FirstRank, r.Missing, strings.Join(r.Top, " | "))
+				fmt.Printf("[%s] %q first=%d missing=%v\n    ranks: %s\n    top: %s\n", name, r.Q.Text, r.FirstRank, r.Missing, ranks(r), strings.Join(r.Top, " | "))
 			}
 		}
 	}
@@ -120,6 +120,19 @@ func main() {
 	if failed {
 		os.Exit(1)
 	}
+}
+
+// ranks lists each expected symbol with its rank ("-" when unranked).
+func ranks(r eval.Result) string {
+	parts := make([]string, len(r.Q.Expect))
+	for k, x := range r.Q.Expect {
+		rk := "-"
+		if r.Ranks[k] > 0 {
+			rk = strconv.Itoa(r.Ranks[k])
+		}
+		parts[k] = x.String() + "=" + rk
+	}
+	return strings.Join(parts, " ")
 }
 
 // parseTune applies "-tune k=v,k=v" to a tuning (field names as in

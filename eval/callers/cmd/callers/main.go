@@ -14,6 +14,9 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -44,6 +47,106 @@ var targets = []struct {
 	{target{name: "(*Client).Do", fn: "Do", pkg: "net/http", recv: "Client", static: true}, false},
 	{target{name: "httptest.NewServer", fn: "NewServer", pkg: "net/http/httptest", static: true}, false},
 	{target{name: "RoundTrip (static + interface)", fn: "RoundTrip", recv: "*", static: true, dyn: true}, false},
+}
+
+// variantTargets are the functions and methods of the package at -src
+// declared in more than one file: build variants (sock_cloexec.go /
+// sys_cloexec.go / sock_windows.go …), found by parsing every non-test file
+// whatever its build constraints. A call must link to every twin that can
+// be built with the caller, so go/types for one GOOS/GOARCH gives the
+// callers a user expects. Run with -src GOROOT/src/net -set variants -pkgs .
+// on a GOROOT/src graph.
+func variantTargets(dir string) ([]struct {
+	target
+	sub bool
+}, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var pkg string
+	files := map[[2]string]map[string]bool{} // {recv, name} -> declaring files
+	for _, e := range ents {
+		n := e.Name()
+		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		if pkg == "" {
+			pkg = f.Name.Name
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Name.Name == "init" || fd.Name.Name == "_" {
+				continue
+			}
+			k := [2]string{recvTypeName(fd), fd.Name.Name}
+			if files[k] == nil {
+				files[k] = map[string]bool{}
+			}
+			files[k][n] = true
+		}
+	}
+	var keys [][2]string
+	for k, fs := range files {
+		if len(fs) > 1 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i][1] != keys[j][1] {
+			return keys[i][1] < keys[j][1]
+		}
+		return keys[i][0] < keys[j][0]
+	})
+	path := importPath(dir)
+	var out []struct {
+		target
+		sub bool
+	}
+	for _, k := range keys {
+		name := k[1]
+		if k[0] != "" {
+			name = "(*" + k[0] + ")." + k[1]
+		}
+		out = append(out, struct {
+			target
+			sub bool
+		}{target{name: fmt.Sprintf("%s (%d files)", name, len(files[k])), fn: k[1], pkg: path, recv: k[0], static: true}, false})
+	}
+	return out, nil
+}
+
+// recvTypeName is a method's receiver type name without '*' or type
+// parameters; "" for a function.
+func recvTypeName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return ""
+	}
+	t := fd.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	switch x := t.(type) {
+	case *ast.IndexExpr:
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// importPath is a GOROOT/src directory's import path ("net").
+func importPath(dir string) string {
+	src := filepath.Join(strings.TrimSpace(run("go", "env", "GOROOT")), "src") + string(filepath.Separator)
+	return filepath.ToSlash(strings.TrimPrefix(dir, src))
 }
 
 type row struct {
@@ -80,7 +183,22 @@ func main() {
 	prefix := flag.String("prefix", "auto", `source_file prefix of -src inside graph.json ("" for a copy of -src, "net/http/" for a GOROOT/src graph; auto detects)`)
 	verbose := flag.Bool("v", false, "list every missed and extra caller")
 	jsonOut := flag.String("json", "", "also write the rows, misses and extras of every graph as JSON to this file")
+	set := flag.String("set", "http", "target rows: http (net/http's callers) or variants (every function or method of the -src package declared in several files)")
+	pkgs := flag.String("pkgs", "./...", "package pattern below -src that go/types checks for truth")
 	flag.Parse()
+	rows := targets
+	var env []string
+	switch *set {
+	case "http":
+	case "variants":
+		var err error
+		if rows, err = variantTargets(*src); err != nil {
+			fail(err)
+		}
+		env = []string{"CGO_ENABLED=0"} // net's cgo files: see loadTruth
+	default:
+		fail(fmt.Errorf("-set %q: use http or variants", *set))
+	}
 	if *graphList == "" {
 		fail(fmt.Errorf("-graph is required"))
 	}
@@ -89,11 +207,11 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	ts := make([]*target, len(targets))
-	for i := range targets {
-		ts[i] = &targets[i].target
+	ts := make([]*target, len(rows))
+	for i := range rows {
+		ts[i] = &rows[i].target
 	}
-	tr, err := loadTruth(root, ts)
+	tr, err := loadTruth(root, *pkgs, env, ts)
 	if err != nil {
 		fail(err)
 	}
@@ -111,17 +229,17 @@ func main() {
 			fail(fmt.Errorf("%s: %v", gp, err))
 		}
 		ev := newEval(tr, g)
-		var rows []row
+		var scored []row
 		for i, t := range ts {
 			r := ev.score(t)
-			r.Sub = targets[i].sub
-			rows = append(rows, r)
+			r.Sub = rows[i].sub
+			scored = append(scored, r)
 		}
 		if i > 0 {
 			fmt.Println()
 		}
-		report(os.Stdout, gp, pfx, root, tr, rows, *verbose)
-		all = append(all, rows)
+		report(os.Stdout, gp, pfx, root, tr, scored, *verbose)
+		all = append(all, scored)
 	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(all, "", "  ")

@@ -107,17 +107,20 @@ type truth struct {
 	seen  map[string]map[token.Pos]bool // "target|file" -> call offsets already recorded
 }
 
-// loadTruth type-checks every package below root, tests and external test
-// packages included, and collects the call sites of every target.
-func loadTruth(root string, targets []*target) (*truth, error) {
+// loadTruth type-checks the packages pattern names below root ("./..."),
+// tests and external test packages included, and collects the call sites of
+// every target. env adds to the go command's environment (CGO_ENABLED=0:
+// cgo files are type-checked as generated copies outside root, so their
+// declarations and calls could not be mapped back).
+func loadTruth(root, pattern string, env []string, targets []*target) (*truth, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
 			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports,
 		Tests: true,
 		Dir:   root,
-		Env:   append(os.Environ(), "GOWORK=off", "GOFLAGS="),
+		Env:   append(append(os.Environ(), "GOWORK=off", "GOFLAGS="), env...),
 	}
-	pkgs, err := packages.Load(cfg, "./...")
+	pkgs, err := packages.Load(cfg, pattern)
 	if err != nil {
 		return nil, err
 	}
