@@ -72,7 +72,8 @@ type freshener struct {
 	again       bool          // ... and another must follow it
 	provisional int           // files patched in since the last exact graph
 	pending     int           // changed files left to the background run (over patchMax)
-	walked      time.Duration // the last Changes walk, for the log
+	walked      time.Duration // the last Changes, for the log
+	walkedTree  bool          // ... and whether it had to walk the tree
 	lastPatch   time.Time
 	servedAt    time.Time                       // when the served graph was made
 	state       atomic.Pointer[tools.Freshness] // what answers' _meta say, read without the lock
@@ -122,18 +123,21 @@ func (fr *freshener) check(ctx context.Context) string {
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
 	watching := fr.src.live()
+	var named *namedPaths // nil: stat (or walk) everything
 	switch {
 	case watching && fr.failed != "" && time.Since(fr.last) < fr.debounce:
 		return fr.note() // a failing catch-up is retried at the debounced pace
 	case watching:
-		if !fr.src.takeDirty() {
-			return fr.note() // no event since the last catch-up: nothing to walk
+		dirty, paths, all := fr.src.takeDirty()
+		if !dirty {
+			return fr.note() // no event since the last catch-up: nothing to stat
 		}
+		named = &namedPaths{paths, all}
 	case time.Since(fr.last) < fr.debounce:
 		return fr.note()
 	}
 	defer func() { fr.last = time.Now(); fr.publish() }()
-	if err := fr.catchUp(ctx); err != nil {
+	if err := fr.catchUp(ctx, named); err != nil {
 		if watching {
 			fr.src.markDirty()
 		}
@@ -152,10 +156,18 @@ func (fr *freshener) fail(err error) {
 	}
 }
 
+// namedPaths are the paths serve --watch's events named since the last
+// catch-up; all when it lost track (overflow, too many).
+type namedPaths struct {
+	paths []string
+	all   bool
+}
+
 // catchUp brings the served graph up to the tree: the first time by an
 // exact run (which also loads the plugins and the in-memory inputs),
 // then by patches, with the exact run behind them in the background.
-func (fr *freshener) catchUp(ctx context.Context) error {
+// named, when set, are the only paths that may have changed.
+func (fr *freshener) catchUp(ctx context.Context, named *namedPaths) error {
 	if fr.plugins == nil {
 		loaded, err := loadPlugins(ctx, fr.root, fr.pluginDirs, repoPluginsWanted(false), io.Discard)
 		if err != nil {
@@ -179,11 +191,17 @@ func (fr *freshener) catchUp(ctx context.Context) error {
 		return nil // the background run catches up with everything; its end is seen next
 	}
 	t0 := time.Now()
-	ch, err := fr.live.Changes(ctx)
+	var ch extract.Changes
+	var err error
+	if named != nil {
+		ch, err = fr.live.ChangesAt(ctx, named.paths, named.all)
+	} else {
+		ch, err = fr.live.Changes(ctx)
+	}
 	if err != nil {
 		return err
 	}
-	fr.walked = time.Since(t0)
+	fr.walked, fr.walkedTree = time.Since(t0), ch.Walked
 	switch {
 	case ch.Len() == 0 && !ch.Project:
 		return nil
@@ -214,9 +232,13 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 	fr.lastPatch = time.Now()
 	fr.servedAt = fr.lastPatch
 	fr.provisional += ch.Len()
-	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (walk %s, extract+resolve %s, patch %s, index %s)\n",
+	found := "stat"
+	if fr.walkedTree {
+		found = "walk"
+	}
+	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (%s %s, extract+resolve %s, patch %s, index %s)\n",
 		len(ch.Changed), len(ch.Removed), st.NodesRemoved, st.NodesAdded, st.EdgesRemoved, st.EdgesAdded,
-		fr.walked.Round(time.Millisecond), t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
+		found, fr.walked.Round(time.Millisecond), t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
 	fr.notifyAll()
 	fr.startExact(ctx)
 	return nil

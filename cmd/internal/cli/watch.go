@@ -38,13 +38,23 @@ type sourceWatcher struct {
 	dead  atomic.Bool
 	dirs  atomic.Int64 // directories watched, for the startup line
 
+	// The paths events named since the last takeDirty, so the catch-up
+	// stats only those; all when that is not enough (events were lost,
+	// or too many to be worth naming).
+	pmu   sync.Mutex
+	paths map[string]struct{}
+	all   bool
+
 	// The barrier: a file in a private directory on the same watcher.
 	// inotify queues events of one watcher in order, so once its event
 	// comes back, every event from before the query has been handled.
 	barrier string
 	bmu     sync.Mutex // one barrier at a time
-	ack     atomic.Pointer[chan struct{}]
-	once    sync.Once
+	// probe, when the platform has one, lets a clean query skip the
+	// barrier: see queueProbe. nil: every query takes the barrier.
+	probe atomic.Pointer[queueProbe]
+	ack   atomic.Pointer[chan struct{}]
+	once  sync.Once
 }
 
 // startSourceWatcher watches root's tracked directories. It fails, and
@@ -59,8 +69,9 @@ func startSourceWatcher(ctx context.Context, root, out string, log io.Writer) (*
 	if err != nil {
 		return nil, err
 	}
-	sw := &sourceWatcher{fs: fw, root: root, out: realPath(out), log: log}
+	sw := &sourceWatcher{fs: fw, root: root, out: realPath(out), log: log, paths: map[string]struct{}{}}
 	sw.dirty.Store(true) // nothing is known about edits made before the watch
+	sw.all = true
 	bdir, err := os.MkdirTemp("", "synaptic-watch-")
 	if err != nil {
 		fw.Close()
@@ -77,8 +88,12 @@ func startSourceWatcher(ctx context.Context, root, out string, log io.Writer) (*
 		os.RemoveAll(bdir)
 		return nil, err
 	}
+	if q, err := newQueueProbe(); err == nil {
+		sw.probe.Store(q)
+	}
 	if err := sw.addAll(dirs); err != nil {
 		fw.Close()
+		sw.dropProbe()
 		os.RemoveAll(bdir)
 		return nil, err
 	}
@@ -108,6 +123,9 @@ func (sw *sourceWatcher) addAll(dirs []string) error {
 			}
 			return fmt.Errorf("watch %s: %w", d, err)
 		}
+		if q := sw.probe.Load(); q != nil && q.add(d) != nil {
+			sw.dropProbe() // (a watch limit): queries take the barrier
+		}
 		sw.dirs.Add(1)
 	}
 	return nil
@@ -119,6 +137,7 @@ func (sw *sourceWatcher) loop(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			sw.fs.Close()
+			sw.dropProbe()
 			return
 		case ev, ok := <-sw.fs.Events:
 			if !ok {
@@ -146,7 +165,7 @@ func (sw *sourceWatcher) handleError(err error) bool {
 	}
 	// Events were lost: whatever they were, the tree changed, and
 	// directories made meanwhile are not watched yet.
-	sw.dirty.Store(true)
+	sw.markAll()
 	if err := sw.rescan(); err != nil {
 		sw.stop(err.Error())
 		return false
@@ -164,7 +183,7 @@ func (sw *sourceWatcher) handle(ev fsnotify.Event) {
 	if editorScratch(filepath.Base(ev.Name)) {
 		return
 	}
-	sw.dirty.Store(true)
+	sw.name(ev.Name)
 	if !ev.Has(fsnotify.Create) {
 		return
 	}
@@ -184,6 +203,31 @@ func (sw *sourceWatcher) handle(ev fsnotify.Event) {
 	}
 }
 
+// maxNamedPaths is how many changed paths a catch-up stats one by one;
+// past it (a checkout, a generator) it rescans the tree.
+const maxNamedPaths = 1000
+
+// name records an event's path and flips the dirty flag, in that order:
+// a takeDirty that sees the flag also sees the path.
+func (sw *sourceWatcher) name(p string) {
+	sw.pmu.Lock()
+	if len(sw.paths) < maxNamedPaths {
+		sw.paths[p] = struct{}{}
+	} else {
+		sw.all = true
+	}
+	sw.pmu.Unlock()
+	sw.dirty.Store(true)
+}
+
+// markAll asks the next catch-up to rescan everything.
+func (sw *sourceWatcher) markAll() {
+	sw.pmu.Lock()
+	sw.all = true
+	sw.pmu.Unlock()
+	sw.dirty.Store(true)
+}
+
 func (sw *sourceWatcher) rescan() error {
 	dirs, err := discover.Dirs(sw.root)
 	if err != nil {
@@ -195,29 +239,64 @@ func (sw *sourceWatcher) rescan() error {
 // stop ends watching for good and says so once; the freshener then uses
 // its debounced check.
 func (sw *sourceWatcher) stop(why string) {
-	sw.dirty.Store(true)
+	sw.markAll()
 	sw.dead.Store(true)
 	sw.once.Do(func() {
 		fmt.Fprintf(sw.log, "[synaptic] --watch: the file watcher stopped (%s); falling back to the debounced check\n", why)
 	})
 	sw.fs.Close()
+	sw.dropProbe()
+}
+
+func (sw *sourceWatcher) dropProbe() {
+	if q := sw.probe.Swap(nil); q != nil {
+		q.close()
+	}
 }
 
 func (sw *sourceWatcher) live() bool { return sw != nil && !sw.dead.Load() }
 
-// takeDirty reports whether anything changed since the last call and
-// clears the flag, after making sure every event queued before now has
-// been read. Clearing comes before the catch-up walks, so an edit made
-// during it is seen by the next call.
-func (sw *sourceWatcher) takeDirty() bool {
-	if !sw.live() || !sw.sync() {
-		return true
+// takeDirty reports whether anything changed since the last call, with
+// the paths the events named (all: rescan instead), and clears both,
+// after making sure every event queued before now has been read.
+// Clearing comes before the catch-up stats, so an edit made during it
+// is seen by the next call.
+//
+// A clean query costs one ioctl: an event queued before it is on the
+// probe's queue too, unless a drain took it, and every drain is followed
+// by the barrier and the flag's swap below, which hand that event's path
+// to the catch-up. So an empty probe queue with the flag down proves
+// there is nothing to catch up with.
+func (sw *sourceWatcher) takeDirty() (dirty bool, paths []string, all bool) {
+	if !sw.live() {
+		return true, nil, true
 	}
-	return sw.dirty.Swap(false)
+	q := sw.probe.Load()
+	if q != nil && !sw.dirty.Load() && q.quiet() {
+		return false, nil, false
+	}
+	if q != nil {
+		q.drain()
+	}
+	if !sw.sync() {
+		return true, nil, true
+	}
+	if !sw.dirty.Swap(false) {
+		return false, nil, false
+	}
+	sw.pmu.Lock()
+	defer sw.pmu.Unlock()
+	for p := range sw.paths {
+		paths = append(paths, p)
+	}
+	all = sw.all
+	clear(sw.paths)
+	sw.all = false
+	return true, paths, all
 }
 
-// markDirty asks for another catch-up (the last one failed).
-func (sw *sourceWatcher) markDirty() { sw.dirty.Store(true) }
+// markDirty asks for another catch-up of everything (the last one failed).
+func (sw *sourceWatcher) markDirty() { sw.markAll() }
 
 // sync touches the barrier file and waits for its event.
 func (sw *sourceWatcher) sync() bool {
