@@ -38,10 +38,16 @@ type PatchStats struct {
 // x indexes g when the caller has it (the served snapshot does): edge
 // endpoints are then checked by node number instead of by id.
 func (g *Graph) Apply(p Patch, x *Index) (*Graph, PatchStats) {
-	var st PatchStats
 	if x != nil && x.G != g {
 		x = nil
 	}
+	ng, st, _ := g.apply(p, x)
+	return ng, st
+}
+
+// apply is Apply, also saying where each record came from.
+func (g *Graph) apply(p Patch, x *Index) (*Graph, PatchStats, *Provenance) {
+	var st PatchStats
 	inFiles := p.member()
 	dropped := map[string]*Node{}
 	droppedAt := make([]bool, len(g.Nodes))
@@ -60,7 +66,7 @@ func (g *Graph) Apply(p Patch, x *Index) (*Graph, PatchStats) {
 	added := p.newNodes(g.Nodes, dropped, fileComm)
 	st.NodesAdded = len(added)
 	// One copy of each big slice: records are moved once, merged in order.
-	nodes, _ := mergeNodes(g.Nodes, added, func(n *Node) bool { _, d := dropped[n.ID]; return !d })
+	nodes, nodeFrom := mergeNodes(g.Nodes, added, func(n *Node) bool { _, d := dropped[n.ID]; return !d })
 	has := func(id string) bool {
 		_, ok := slices.BinarySearchFunc(nodes, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
 		return ok
@@ -96,7 +102,7 @@ func (g *Graph) Apply(p Patch, x *Index) (*Graph, PatchStats) {
 	sitesInFiles := func(e *Edge) bool {
 		return len(e.Sites) > 0 && slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) })
 	}
-	edges, n, _ := mergeEdges(g.Edges, fresh, keep, sitesInFiles, func(e *Edge) {
+	edges, n, edgeFrom := mergeEdges(g.Edges, fresh, keep, sitesInFiles, func(e *Edge) {
 		e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return inFiles(s.SourceFile) })
 		if len(e.Sites) == 0 {
 			e.Sites = nil
@@ -105,7 +111,16 @@ func (g *Graph) Apply(p Patch, x *Index) (*Graph, PatchStats) {
 	st.EdgesAdded = n
 	out := *g
 	out.Nodes, out.Edges = nodes, edges
-	return &out, st
+	pv := &Provenance{Base: x, NodeFrom: nodeFrom, EdgeFrom: edgeFrom, OldToNew: make([]int32, len(g.Nodes))}
+	for i := range pv.OldToNew {
+		pv.OldToNew[i] = -1
+	}
+	for i, o := range nodeFrom {
+		if o >= 0 {
+			pv.OldToNew[o] = int32(i)
+		}
+	}
+	return &out, st, pv
 }
 
 // member returns the test for "is in p.Files": a few string compares

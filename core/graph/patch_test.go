@@ -112,3 +112,89 @@ func TestMergeNodesKeepsOrder(t *testing.T) {
 		t.Errorf("from %v, want %v", from, want)
 	}
 }
+
+// TestApplyIndexedMatchesNewIndex: the index carried over a patch
+// answers every lookup as an index built from scratch on the same graph.
+func TestApplyIndexedMatchesNewIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	files := []string{"a.go", "b.go", "c.go"}
+	mkNode := func(file string, k int) Node {
+		return Node{ID: fmt.Sprintf("%s::f%d", file, k), Label: fmt.Sprintf("F%d()", k%5), SourceFile: file, Kind: "function"}
+	}
+	for round := range 200 {
+		g := &Graph{}
+		for _, f := range files {
+			g.Nodes = append(g.Nodes, Node{ID: f, Label: f, SourceFile: f, Kind: "file"})
+			for k := range r.IntN(6) {
+				g.Nodes = append(g.Nodes, mkNode(f, k))
+			}
+		}
+		randEdge := func(nodes []Node, file string) Edge {
+			return Edge{Source: nodes[r.IntN(len(nodes))].ID, Target: nodes[r.IntN(len(nodes))].ID, Relation: "calls",
+				Confidence: Extracted, SourceFile: file, SourceLocation: fmt.Sprintf("L%d", r.IntN(9))}
+		}
+		for range r.IntN(30) {
+			g.Edges = append(g.Edges, randEdge(g.Nodes, files[r.IntN(len(files))]))
+		}
+		g.Canonicalize()
+		x := NewIndex(g)
+		// Patch one file: some of its functions again, some new, some gone.
+		f := files[r.IntN(len(files))]
+		p := Patch{Files: map[string]bool{f: true}}
+		if r.IntN(4) > 0 { // else the file is deleted
+			p.Nodes = append(p.Nodes, Node{ID: f, Label: f, SourceFile: f, Kind: "file"})
+			for k := range r.IntN(8) {
+				if r.IntN(3) > 0 {
+					p.Nodes = append(p.Nodes, mkNode(f, k))
+				}
+			}
+		}
+		if len(p.Nodes) > 0 {
+			all := append(slices.Clone(g.Nodes), p.Nodes...)
+			for range r.IntN(8) {
+				e := randEdge(all, f)
+				e.Source = p.Nodes[r.IntN(len(p.Nodes))].ID
+				p.Edges = append(p.Edges, e)
+			}
+		}
+		ng, _ := g.Apply(p, x)
+		want := NewIndex(ng)
+		got, _ := g.ApplyIndexed(p, x)
+		if !reflect.DeepEqual(got.G, ng) {
+			t.Fatalf("round %d: ApplyIndexed's graph differs from Apply's", round)
+		}
+		if err := sameLookups(got, want); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+	}
+}
+
+// sameLookups compares two indexes of one graph through their methods.
+func sameLookups(a, b *Index) error {
+	sorted := func(v []int32) []int32 { v = slices.Clone(v); slices.Sort(v); return v }
+	for i := range a.G.Nodes {
+		n := &a.G.Nodes[i]
+		k := int32(i)
+		switch {
+		case a.ID(n.ID) != b.ID(n.ID):
+			return fmt.Errorf("ID(%s): %d vs %d", n.ID, a.ID(n.ID), b.ID(n.ID))
+		case !slices.Equal(a.WithLabel(n.Label), b.WithLabel(n.Label)):
+			return fmt.Errorf("WithLabel(%s): %v vs %v", n.Label, a.WithLabel(n.Label), b.WithLabel(n.Label))
+		case !slices.Equal(a.FileNodes(n.SourceFile), b.FileNodes(n.SourceFile)):
+			return fmt.Errorf("FileNodes(%s) differ", n.SourceFile)
+		case !slices.Equal(sorted(a.Out(k)), sorted(b.Out(k))) || !slices.Equal(sorted(a.In(k)), sorted(b.In(k))):
+			return fmt.Errorf("adjacency of %s differs", n.ID)
+		}
+	}
+	for e := range a.G.Edges {
+		s1, t1 := a.Ends(int32(e))
+		s2, t2 := b.Ends(int32(e))
+		if s1 != s2 || t1 != t2 {
+			return fmt.Errorf("Ends(%d): %d,%d vs %d,%d", e, s1, t1, s2, t2)
+		}
+	}
+	if a.ID("nope") != -1 {
+		return fmt.Errorf("ID of a missing node is %d", a.ID("nope"))
+	}
+	return nil
+}

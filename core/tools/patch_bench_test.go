@@ -10,7 +10,8 @@ import (
 
 // BenchmarkPatchSnapshot is serve's provisional update after a one-file
 // edit, without the extraction: graph.Apply of the file's own nodes and
-// edges plus one new function, then the snapshot the catalog serves.
+// edges plus one new function, then the snapshot the catalog serves;
+// rebuilt from scratch, and carried over (ApplyIndexed, SetPatched).
 // The graph is $SYNAPTIC_BENCH_GRAPH (e.g. the GOROOT/src graph.json).
 //
 //	SYNAPTIC_BENCH_GRAPH=/path/graph.json go test -run '^$' -bench BenchmarkPatchSnapshot ./core/tools
@@ -38,16 +39,34 @@ func BenchmarkPatchSnapshot(b *testing.B) {
 	fresh := p.Nodes[0]
 	fresh.ID, fresh.Label = fresh.ID+"_bench", "BenchFresh()"
 	p.Nodes = append(p.Nodes, fresh)
-	s := newSnapshot(g, Options{})
-	var apply, snap time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		ng, _ := s.g.Apply(p, s.x)
-		t1 := time.Now()
-		s = newSnapshot(ng, Options{})
-		apply += t1.Sub(t0)
-		snap += time.Since(t1)
+	for _, carried := range []bool{false, true} {
+		name := "rebuilt"
+		if carried {
+			name = "carried"
+		}
+		b.Run(name, func(b *testing.B) {
+			c := New(Options{})
+			c.SetGraph(g)
+			var apply, snap time.Duration
+			for b.Loop() {
+				s := c.current()
+				t0 := time.Now()
+				if carried {
+					x, _ := s.g.ApplyIndexed(p, s.x)
+					t1 := time.Now()
+					c.SetPatched(x)
+					apply += t1.Sub(t0)
+					snap += time.Since(t1)
+					continue
+				}
+				ng, _ := s.g.Apply(p, s.x)
+				t1 := time.Now()
+				c.snap.Store(newSnapshot(ng, Options{}))
+				apply += t1.Sub(t0)
+				snap += time.Since(t1)
+			}
+			b.ReportMetric(float64(apply.Microseconds())/1000/float64(b.N), "apply-ms")
+			b.ReportMetric(float64(snap.Microseconds())/1000/float64(b.N), "snapshot-ms")
+		})
 	}
-	b.ReportMetric(float64(apply.Microseconds())/1000/float64(b.N), "apply-ms")
-	b.ReportMetric(float64(snap.Microseconds())/1000/float64(b.N), "snapshot-ms")
 }

@@ -69,6 +69,7 @@ type freshener struct {
 	// lacks it, so its graph is not served and it runs again.
 	gen         uint64
 	running     bool          // an exact run is in flight
+	stopExact   func()        // interrupts the exact run in flight (a newer edit makes it stale)
 	again       bool          // ... and another must follow it
 	provisional int           // files patched in since the last exact graph
 	pending     int           // changed files left to the background run (over patchMax)
@@ -213,8 +214,14 @@ func (fr *freshener) catchUp(ctx context.Context, named *namedPaths) error {
 	return fr.patch(ctx, ch)
 }
 
-// patch applies ch to the served graph and starts the exact run.
+// patch applies ch to the served graph and starts the exact run. An
+// exact run in flight is interrupted first: it lacks this edit, so its
+// graph would not be served, and it would take the cores this answer
+// needs.
 func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
+	if fr.stopExact != nil {
+		fr.stopExact()
+	}
 	t0 := time.Now()
 	p, err := fr.live.Patch(ctx, ch)
 	if err != nil {
@@ -225,9 +232,9 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 		return errors.New("no graph is being served")
 	}
 	t1 := time.Now()
-	g, st := cur.G.Apply(p, cur)
+	x, st := cur.G.ApplyIndexed(p, cur)
 	t2 := time.Now()
-	fr.cat.SetGraph(g)
+	fr.cat.SetPatched(x)
 	fr.gen++
 	fr.lastPatch = time.Now()
 	fr.servedAt = fr.lastPatch
@@ -370,13 +377,22 @@ func (fr *freshener) exactLoop(ctx context.Context) {
 		fr.mu.Lock()
 		gen := fr.gen
 		fr.again = false
+		runCtx, stop := context.WithCancel(ctx)
+		fr.stopExact = stop
 		fr.mu.Unlock()
-		sum, err := fr.runExact(ctx)
+		sum, err := fr.runExact(runCtx)
+		stopped := runCtx.Err() != nil
+		stop()
 		var live *extract.Live
 		if err == nil {
 			live, _ = extract.OpenLive(fr.extractOptions())
 		}
 		fr.mu.Lock()
+		fr.stopExact = nil
+		if err != nil && stopped {
+			fr.mu.Unlock()
+			continue // interrupted by a newer patch: run again once edits pause
+		}
 		if err != nil {
 			fr.fail(err)
 			fr.running = false
