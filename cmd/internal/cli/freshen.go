@@ -19,9 +19,15 @@ import (
 )
 
 // defaultFreshenDebounce is how long after one staleness check the next
-// request trusts it: long enough that a burst of calls pays for one walk,
-// short enough that an edit is seen by the next question an assistant
-// asks after making it.
+// request trusts it: long enough that a burst of calls pays for one stat
+// pass, short enough that an edit is seen by the next question an
+// assistant asks after making it. The promise: a request that comes more
+// than this after the previous check stats every tracked file (and the
+// directories and ignore files that decide which files are tracked)
+// after it arrived, so it sees every edit saved before it. A background
+// poller could not keep that promise (an edit saved just after its pass
+// and just before a request is missed), which is why a clean query pays
+// for the stat pass here and only --watch gets it down to one ioctl.
 const defaultFreshenDebounce = 250 * time.Millisecond
 
 // autofreshOff is newFreshener's reason when the user switched it off.
@@ -40,9 +46,10 @@ const defaultPatchMaxFiles = 200
 const exactQuiet = time.Second
 
 // freshener keeps the served graph current with the source tree (serve's
-// auto-freshen). Before a data request, debounced, it walks the tree
-// against what was last extracted (extract.Live) and patches the changed
-// files into the served graph in memory: their nodes and edges replaced,
+// auto-freshen). Before a data request, debounced, it stats the tree
+// against what was last extracted (extract.Live; serve --watch: only the
+// paths events named) and patches the changed files into the served
+// graph in memory: their nodes and edges replaced,
 // resolved with the rest of their directory. Links only the whole graph
 // can settle (other packages' calls into them, unique-name guesses) and
 // communities come from the exact incremental extraction that then runs

@@ -37,6 +37,9 @@ type sourceWatcher struct {
 	dirty atomic.Bool
 	dead  atomic.Bool
 	dirs  atomic.Int64 // directories watched, for the startup line
+	// watched are the directories added, so a new tree is listed until
+	// nothing in it is new (the loop's goroutine only, once it runs).
+	watched map[string]bool
 
 	// The paths events named since the last takeDirty, so the catch-up
 	// stats only those; all when that is not enough (events were lost,
@@ -69,7 +72,7 @@ func startSourceWatcher(ctx context.Context, root, out string, log io.Writer) (*
 	if err != nil {
 		return nil, err
 	}
-	sw := &sourceWatcher{fs: fw, root: root, out: realPath(out), log: log, paths: map[string]struct{}{}}
+	sw := &sourceWatcher{fs: fw, root: root, out: realPath(out), log: log, paths: map[string]struct{}{}, watched: map[string]bool{}}
 	sw.dirty.Store(true) // nothing is known about edits made before the watch
 	sw.all = true
 	bdir, err := os.MkdirTemp("", "synaptic-watch-")
@@ -91,7 +94,7 @@ func startSourceWatcher(ctx context.Context, root, out string, log io.Writer) (*
 	if q, err := newQueueProbe(); err == nil {
 		sw.probe.Store(q)
 	}
-	if err := sw.addAll(dirs); err != nil {
+	if _, err := sw.addAll(dirs); err != nil {
 		fw.Close()
 		sw.dropProbe()
 		os.RemoveAll(bdir)
@@ -111,8 +114,11 @@ func realPath(p string) string {
 	return p
 }
 
-// addAll watches dirs, except the output directory and what lies below it.
-func (sw *sourceWatcher) addAll(dirs []string) error {
+// addAll watches dirs, except the output directory and what lies below
+// it, and reports how many it had never watched before. Only the loop's
+// goroutine calls it once the loop runs.
+func (sw *sourceWatcher) addAll(dirs []string) (int, error) {
+	added := 0
 	for _, d := range dirs {
 		if d == sw.out || strings.HasPrefix(d, sw.out+string(filepath.Separator)) {
 			continue
@@ -121,14 +127,18 @@ func (sw *sourceWatcher) addAll(dirs []string) error {
 			if errors.Is(err, os.ErrNotExist) {
 				continue // gone since it was listed: its parent's event says so
 			}
-			return fmt.Errorf("watch %s: %w", d, err)
+			return added, fmt.Errorf("watch %s: %w", d, err)
 		}
 		if q := sw.probe.Load(); q != nil && q.add(d) != nil {
 			sw.dropProbe() // (a watch limit): queries take the barrier
 		}
-		sw.dirs.Add(1)
+		if !sw.watched[d] { // (added again anyway: a directory removed and made again lost its watch)
+			sw.watched[d] = true
+			added++
+			sw.dirs.Add(1)
+		}
 	}
-	return nil
+	return added, nil
 }
 
 func (sw *sourceWatcher) loop(ctx context.Context) {
@@ -193,13 +203,22 @@ func (sw *sourceWatcher) handle(ev fsnotify.Event) {
 	}
 	// A new directory (made, or moved in): watch it and what is already
 	// below it. Files written before the watch took are caught by the
-	// catch-up this event already asked for.
-	dirs, err := discover.Dirs(ev.Name)
-	if err != nil {
-		return // vanished again
-	}
-	if err := sw.addAll(dirs); err != nil {
-		sw.stop(err.Error())
+	// catch-up this event already asked for. A subdirectory made after
+	// the listing but before its parent's watch took has no event of its
+	// own, so the tree is listed again until a listing finds nothing new.
+	for {
+		dirs, err := discover.Dirs(ev.Name)
+		if err != nil {
+			return // vanished again
+		}
+		added, err := sw.addAll(dirs)
+		if err != nil {
+			sw.stop(err.Error())
+			return
+		}
+		if added == 0 {
+			return
+		}
 	}
 }
 
@@ -233,7 +252,8 @@ func (sw *sourceWatcher) rescan() error {
 	if err != nil {
 		return err
 	}
-	return sw.addAll(dirs)
+	_, err = sw.addAll(dirs)
+	return err
 }
 
 // stop ends watching for good and says so once; the freshener then uses
