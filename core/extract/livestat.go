@@ -60,9 +60,10 @@ func (l *Live) Changes(ctx context.Context) (Changes, error) {
 }
 
 // ChangesAt is Changes when a file watcher names the paths (absolute)
-// that changed: only those are stat'ed. A path the last walk did not
-// list that now exists (a new file or directory) walks instead, as does
-// all (the watcher lost events). A listed file that is gone is removed.
+// that changed: only those are stat'ed. A new file is taken or left out
+// by the walk's rules applied to its path; a new directory, a changed
+// ignore file, or all (the watcher lost events) walk instead. A listed
+// file that is gone is removed.
 func (l *Live) ChangesAt(ctx context.Context, paths []string, all bool) (Changes, error) {
 	if all || l.walk == nil {
 		return l.walkChanges(ctx)
@@ -77,8 +78,15 @@ func (l *Live) ChangesAt(ctx context.Context, paths []string, all bool) (Changes
 		if l.walk.isInput(p) {
 			return l.walkChanges(ctx) // an ignore file or a directory itself changed
 		}
-		if _, err := os.Lstat(p); err == nil {
-			return l.walkChanges(ctx) // a new file or directory: the walk's rules decide
+		if fi, err := os.Lstat(p); err == nil {
+			i, ok := l.admit(p, fi)
+			if !ok {
+				return l.walkChanges(ctx) // a new directory, or a file only a walk can place
+			}
+			if i >= 0 {
+				idx = append(idx, i)
+			}
+			continue
 		}
 		if rel, ok := l.walk.relOf(p); ok {
 			if _, known := l.seen[rel]; known {
@@ -96,6 +104,33 @@ func (l *Live) ChangesAt(ctx context.Context, paths []string, all bool) (Changes
 	slices.Sort(ch.Removed)
 	ch.Removed = slices.Compact(ch.Removed)
 	return ch, nil
+}
+
+// admit decides on a file the last walk did not list, by the walk's
+// rules applied to its path (discover.Admit): ok false when only a walk
+// can (a directory, a link on the way); else i is its place in the walk
+// state, where it is added, or -1 when the walk would leave it out.
+func (l *Live) admit(p string, fi os.FileInfo) (i int, ok bool) {
+	rel, inside := l.walk.relOf(p)
+	if !inside || !fi.Mode().IsRegular() {
+		return 0, false
+	}
+	f, listed, sure := discover.Admit(l.repo, l.walk.root, rel, discover.Options{Match: l.wants})
+	switch {
+	case !sure:
+		return 0, false
+	case !listed:
+		return -1, true
+	}
+	ws := l.walk
+	ws.byAbs[f.Abs] = len(ws.files)
+	ws.files = append(ws.files, f)
+	return len(ws.files) - 1, true
+}
+
+// wants is the walk's Match: the files a plugin takes, and project files.
+func (l *Live) wants(rel string) bool {
+	return l.opts.Route(rel) != nil || isV1ProjectFile(rel) || l.projects.wants(rel)
 }
 
 // relOf is the slash path under the walked root of an absolute path.
