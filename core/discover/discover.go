@@ -127,6 +127,21 @@ type Result struct {
 	Skipped      []Skip // sorted by Rel, then Reason
 	IgnoredCount int    // paths excluded by ignore files; an ignored directory counts once
 	PrunedDirs   int    // noise directories not entered
+	// Inputs are the directories the walk read and the ignore files it
+	// applied, each stat'ed before it was read, sorted by Abs: while none
+	// of them changes, a new walk would list the same paths (a name can
+	// only appear or vanish by changing its directory), so a caller
+	// following edits can stat these and its files instead of walking.
+	Inputs []Input
+}
+
+// Input is one directory or ignore file a walk read, as stat'ed just
+// before reading it: a later stat that differs means the walk is stale.
+// Size is -1 for an ignore file that was absent.
+type Input struct {
+	Abs     string
+	Size    int64
+	ModTime time.Time
 }
 
 // Walk lists the files under root that extraction should consider. It
@@ -172,6 +187,7 @@ func Walk(root string, opts Options) (*Result, error) {
 	}
 	w.followLinks()
 
+	slices.SortFunc(w.res.Inputs, func(a, b Input) int { return strings.Compare(a.Abs, b.Abs) })
 	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
 	slices.SortFunc(w.res.Skipped, func(a, b Skip) int {
 		return cmp.Or(strings.Compare(a.Rel, b.Rel), strings.Compare(string(a.Reason), string(b.Reason)))
@@ -213,6 +229,7 @@ type linkDir struct {
 type acc struct {
 	files   []File
 	skips   []Skip
+	inputs  []Input
 	ignored int
 	pruned  int
 	pending []linkDir
@@ -227,6 +244,7 @@ func (w *walker) merge(a *acc) {
 	defer w.mu.Unlock()
 	w.res.Files = append(w.res.Files, a.files...)
 	w.res.Skipped = append(w.res.Skipped, a.skips...)
+	w.res.Inputs = append(w.res.Inputs, a.inputs...)
 	w.res.IgnoredCount += a.ignored
 	w.res.PrunedDirs += a.pruned
 	w.pending = append(w.pending, a.pending...)
@@ -262,7 +280,13 @@ func (w *walker) readExclude() *ignoreFile {
 			gitDir = common
 		}
 	}
-	data, err := safefile.ReadPath(filepath.Join(gitDir, "info", "exclude"), maxIgnoreBytes)
+	p := filepath.Join(gitDir, "info", "exclude")
+	in := Input{Abs: p, Size: -1} // absent: its appearing changes the walk too
+	if fi, err := os.Stat(p); err == nil {
+		in.Size, in.ModTime = fi.Size(), fi.ModTime()
+	}
+	w.res.Inputs = append(w.res.Inputs, in)
+	data, err := safefile.ReadPath(p, maxIgnoreBytes)
 	if err != nil {
 		return nil
 	}
@@ -288,6 +312,9 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 		return nil
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil {
+		a.inputs = append(a.inputs, Input{Abs: abs, Size: fi.Size(), ModTime: fi.ModTime()})
+	}
 	entries, err := f.ReadDir(-1)
 	if err != nil {
 		if isRoot {
@@ -397,7 +424,11 @@ func (w *walker) readIgnore(a *acc, dirAbs, dirRel string, e fs.DirEntry) (f *ig
 	if !e.Type().IsRegular() {
 		return nil, true // a directory or link by that name: just walked as such
 	}
-	data, err := safefile.ReadPath(filepath.Join(dirAbs, e.Name()), maxIgnoreBytes)
+	p := filepath.Join(dirAbs, e.Name())
+	if fi, err := e.Info(); err == nil {
+		a.inputs = append(a.inputs, Input{Abs: p, Size: fi.Size(), ModTime: fi.ModTime()})
+	}
+	data, err := safefile.ReadPath(p, maxIgnoreBytes)
 	if err != nil {
 		a.skip(rel, SkipUnreadable, "ignore file not applied: "+err.Error())
 		return nil, false

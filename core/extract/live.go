@@ -33,6 +33,9 @@ type Live struct {
 	// info (and cache keys) as a Run.
 	projects *projectRun
 	facts    map[string]cachedFile // by path; failed files hold their Skip
+	// walk is the last walk, while stat'ing its inputs and files is known
+	// to find every change (nil: the next Changes walks).
+	walk *walkState
 }
 
 // stamp is what the walk's stat says about a file.
@@ -48,7 +51,10 @@ type Changes struct {
 	// Project: a go.mod or package.json changed, which can move every
 	// import; only a full Run is right then.
 	Project bool
-	jobs    []*job
+	// Walked: found by a walk, because stat'ing the last one could not
+	// vouch for the tree (for the log).
+	Walked bool
+	jobs   []*job
 }
 
 // Len is the number of changed source files.
@@ -130,12 +136,20 @@ func openLive(opts Options, root string, repo *os.Root) (*Live, error) {
 	for rel, e := range m.Files {
 		l.seen[rel] = stamp{e.Size, e.MTime}
 	}
+	current := true
 	for _, j := range routed {
 		if _, ok := l.seen[j.file.Rel]; !ok {
 			if c, ok := facts[j.file.Rel]; ok && c.Skip != "" {
 				l.seen[j.file.Rel] = stampOf(j.file)
+			} else {
+				current = false // a file the Run did not see: the first Changes walks
 			}
 		}
+	}
+	// Every routed file known, and no other: stat'ing the walk finds
+	// what changed since.
+	if current && len(l.seen) == len(routed) {
+		l.walk = newWalkState(l.opts.Root, walked)
 	}
 	l.resolve = resolve.Options{}
 	return l, nil
@@ -146,9 +160,9 @@ func stampOf(f discover.File) stamp { return stamp{f.Size, mtime(f.ModTime)} }
 // Close releases the repository handle.
 func (l *Live) Close() error { return l.repo.Close() }
 
-// Changes walks the tree (the same discovery rules as Run) and compares
-// each file's size and mtime with what was last extracted.
-func (l *Live) Changes(ctx context.Context) (Changes, error) {
+// walkChanges walks the tree (the same discovery rules as Run) and
+// compares each file's size and mtime with what was last extracted.
+func (l *Live) walkChanges(ctx context.Context) (Changes, error) {
 	walked, err := walkInputs(l.opts.Root, l.opts.Route, l.projects)
 	if err != nil {
 		return Changes{}, err
@@ -156,7 +170,7 @@ func (l *Live) Changes(ctx context.Context) (Changes, error) {
 	if err := ctx.Err(); err != nil {
 		return Changes{}, err
 	}
-	var ch Changes
+	ch := Changes{Walked: true}
 	var sum Summary
 	projects := 0
 	for _, f := range walked.Files {
@@ -184,6 +198,7 @@ func (l *Live) Changes(ctx context.Context) (Changes, error) {
 	}
 	slices.Sort(ch.Changed)
 	slices.Sort(ch.Removed)
+	l.walk = newWalkState(l.opts.Root, walked)
 	return ch, nil
 }
 

@@ -29,8 +29,13 @@ type Index struct {
 	// so walks never go back through the id map.
 	src, dst []int32
 	owners   ownerTable // built on first use (names.go)
-	qualOnce sync.Once
-	qual     []atomic.Pointer[string] // Qualified, per node, filled on first use
+	// from, for an index carried over a patch (ApplyIndexed), says how;
+	// such an index has no byID map (sortedIDs: ID bisects the nodes,
+	// which a patch keeps in id order).
+	from      *Provenance
+	sortedIDs bool
+	qualOnce  sync.Once
+	qual      []atomic.Pointer[string] // Qualified, per node, filled on first use
 }
 
 // groups maps a key to a set of node indices, in ascending order.
@@ -137,33 +142,7 @@ func NewIndex(g *Graph) *Index {
 		return unsafe.Slice(unsafe.StringData(f), len(f)), f, f != ""
 	})
 	x.src, x.dst = endpoints(g, x.byID, parsed)
-	outDeg := make([]int32, n+1)
-	inDeg := make([]int32, n+1)
-	for i := range g.Edges {
-		if s := x.src[i]; s >= 0 {
-			outDeg[s+1]++
-			inDeg[x.dst[i]+1]++
-		}
-	}
-	for i := 0; i < n; i++ {
-		outDeg[i+1] += outDeg[i]
-		inDeg[i+1] += inDeg[i]
-	}
-	x.outOff, x.inOff = outDeg, inDeg
-	x.outEdges = make([]int32, outDeg[n])
-	x.inEdges = make([]int32, inDeg[n])
-	outNext := slices.Clone(outDeg[:n])
-	inNext := slices.Clone(inDeg[:n])
-	for i := range g.Edges {
-		s, t := x.src[i], x.dst[i]
-		if s < 0 {
-			continue
-		}
-		x.outEdges[outNext[s]] = int32(i)
-		outNext[s]++
-		x.inEdges[inNext[t]] = int32(i)
-		inNext[t]++
-	}
+	x.adjacency(n)
 	return x
 }
 
@@ -281,6 +260,9 @@ func (x *Index) Edge(i int32) *Edge { return &x.G.Edges[i] }
 
 // ID returns the index of the node with id, or -1.
 func (x *Index) ID(id string) int32 {
+	if x.byID == nil && x.sortedIDs {
+		return idSearch(x.G.Nodes, id)
+	}
 	if i, ok := x.byID[id]; ok {
 		return i
 	}

@@ -323,6 +323,9 @@ func (x *Index) Nearest(ref string, k int) []int32 {
 			continue
 		}
 		members := x.byLabel.items[x.byLabel.off[g]:x.byLabel.off[g+1]]
+		if len(members) == 0 {
+			continue // a label a patch removed (its key stays in the shared map)
+		}
 		best = append(best, near{x.byDegree(members)[0], d})
 	}
 	slices.SortFunc(best, func(a, b near) int {

@@ -38,10 +38,16 @@ type PatchStats struct {
 // x indexes g when the caller has it (the served snapshot does): edge
 // endpoints are then checked by node number instead of by id.
 func (g *Graph) Apply(p Patch, x *Index) (*Graph, PatchStats) {
-	var st PatchStats
 	if x != nil && x.G != g {
 		x = nil
 	}
+	ng, st, _ := g.apply(p, x)
+	return ng, st
+}
+
+// apply is Apply, also saying where each record came from.
+func (g *Graph) apply(p Patch, x *Index) (*Graph, PatchStats, *Provenance) {
+	var st PatchStats
 	inFiles := p.member()
 	dropped := map[string]*Node{}
 	droppedAt := make([]bool, len(g.Nodes))
@@ -60,7 +66,7 @@ func (g *Graph) Apply(p Patch, x *Index) (*Graph, PatchStats) {
 	added := p.newNodes(g.Nodes, dropped, fileComm)
 	st.NodesAdded = len(added)
 	// One copy of each big slice: records are moved once, merged in order.
-	nodes := mergeNodes(g.Nodes, added, func(n *Node) bool { _, d := dropped[n.ID]; return !d })
+	nodes, nodeFrom := mergeNodes(g.Nodes, added, func(n *Node) bool { _, d := dropped[n.ID]; return !d })
 	has := func(id string) bool {
 		_, ok := slices.BinarySearchFunc(nodes, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
 		return ok
@@ -93,18 +99,28 @@ func (g *Graph) Apply(p Patch, x *Index) (*Graph, PatchStats) {
 		}
 		return true
 	}
-	edges, n := mergeEdges(g.Edges, fresh, keep, func(e *Edge) {
-		if slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) }) {
-			e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return inFiles(s.SourceFile) })
-			if len(e.Sites) == 0 {
-				e.Sites = nil
-			}
+	sitesInFiles := func(e *Edge) bool {
+		return len(e.Sites) > 0 && slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) })
+	}
+	edges, n, edgeFrom := mergeEdges(g.Edges, fresh, keep, sitesInFiles, func(e *Edge) {
+		e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return inFiles(s.SourceFile) })
+		if len(e.Sites) == 0 {
+			e.Sites = nil
 		}
 	})
 	st.EdgesAdded = n
 	out := *g
 	out.Nodes, out.Edges = nodes, edges
-	return &out, st
+	pv := &Provenance{Base: x, NodeFrom: nodeFrom, EdgeFrom: edgeFrom, OldToNew: make([]int32, len(g.Nodes))}
+	for i := range pv.OldToNew {
+		pv.OldToNew[i] = -1
+	}
+	for i, o := range nodeFrom {
+		if o >= 0 {
+			pv.OldToNew[o] = int32(i)
+		}
+	}
+	return &out, st, pv
 }
 
 // member returns the test for "is in p.Files": a few string compares
@@ -158,58 +174,119 @@ func (p Patch) newNodes(old []Node, dropped map[string]*Node, fileComm map[strin
 }
 
 // mergeNodes merges the id-sorted nodes a keeps with the id-sorted b
-// (ids are distinct) into a new slice.
-func mergeNodes(a, b []Node, keep func(*Node) bool) []Node {
-	out := make([]Node, 0, len(a)+len(b))
-	j := 0
-	for i := range a {
-		for j < len(b) && b[j].ID < a[i].ID {
-			out = append(out, b[j])
-			j++
-		}
-		if keep(&a[i]) {
-			out = append(out, a[i])
+// (ids are distinct) into a new slice. Runs of kept nodes are copied in
+// bulk: a patch keeps all but a few of a large graph's records. from[k]
+// is the index in a of out[k], or -1 for one of b.
+func mergeNodes(a, b []Node, keep func(*Node) bool) (out []Node, from []int32) {
+	out = make([]Node, 0, len(a)+len(b))
+	from = make([]int32, 0, len(a)+len(b))
+	run := 0 // start of the pending run of kept nodes of a
+	flush := func(end int) {
+		out = append(out, a[run:end]...)
+		for i := run; i < end; i++ {
+			from = append(from, int32(i))
 		}
 	}
-	return append(out, b[j:]...)
+	j := 0
+	for i := range a {
+		if j < len(b) && b[j].ID < a[i].ID {
+			flush(i)
+			run = i
+			for j < len(b) && b[j].ID < a[i].ID {
+				out = append(out, b[j])
+				from = append(from, -1)
+				j++
+			}
+		}
+		if !keep(&a[i]) {
+			flush(i)
+			run = i + 1
+		}
+	}
+	flush(len(a))
+	for ; j < len(b); j++ {
+		out = append(out, b[j])
+		from = append(from, -1)
+	}
+	return out, from
 }
 
 // mergeEdges merges the sorted fresh edges into the sorted edges keep
-// accepts (each passed through fix) into a new slice; a fresh edge with
-// the key of another becomes one of its sites, as Canonicalize would
-// have made it. It returns the edges and how many records were added.
-func mergeEdges(edges, fresh []Edge, keep func(int, *Edge) bool, fix func(*Edge)) ([]Edge, int) {
+// accepts into a new slice; an edge fix must change (its sites name a
+// replaced file) is passed through fix on a copy. A fresh edge with the
+// key of another becomes one of its sites, as Canonicalize would have
+// made it. Kept edges between two fresh ones are copied in bulk: they
+// are canonical already, so only an edge next to a fresh one can share
+// its key. It returns the edges, how many records were added, and for
+// each edge the index in edges it came from (-1: fresh).
+func mergeEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(*Edge) bool, fix func(*Edge)) ([]Edge, int, []int32) {
 	out := make([]Edge, 0, len(edges)+len(fresh))
+	from := make([]int32, 0, len(edges)+len(fresh))
 	added := 0
-	put := func(e Edge) {
+	put := func(e Edge, at int32) {
 		if k := len(out) - 1; k >= 0 && out[k].Key() == e.Key() {
 			addSite(&out[k], e)
 			return
 		}
 		out = append(out, e)
+		from = append(from, at)
+	}
+	run := 0
+	flush := func(end int) {
+		out = append(out, edges[run:end]...)
+		for i := run; i < end; i++ {
+			from = append(from, int32(i))
+		}
+		run = end
+	}
+	// at[j]: the first edge fresh[j] sorts before, found by bisection, so
+	// the loop compares no strings.
+	at := make([]int, len(fresh))
+	for j := range fresh {
+		at[j], _ = slices.BinarySearchFunc(edges, &fresh[j], func(e Edge, f *Edge) int {
+			if compareEdges(f, &e) < 0 {
+				return 1
+			}
+			return -1
+		})
 	}
 	j := 0
+	afterFresh := false // the next kept edge may share the key of the fresh one before it
 	for i := range edges {
 		e := &edges[i]
 		if !keep(i, e) {
+			flush(i)
+			run = i + 1
 			continue
 		}
-		for j < len(fresh) && compareEdges(&fresh[j], e) < 0 {
-			n := len(out)
-			put(fresh[j])
-			added += len(out) - n
-			j++
+		if j < len(fresh) && at[j] <= i {
+			flush(i)
+			for j < len(fresh) && at[j] <= i {
+				n := len(out)
+				put(fresh[j], -1)
+				added += len(out) - n
+				j++
+			}
+			afterFresh = true
 		}
-		c := *e
-		fix(&c)
-		put(c)
+		if afterFresh || needsFix(e) {
+			flush(i)
+			c := *e
+			if needsFix(e) {
+				fix(&c)
+			}
+			put(c, int32(i))
+			run = i + 1
+			afterFresh = false
+		}
 	}
+	flush(len(edges))
 	for ; j < len(fresh); j++ {
 		n := len(out)
-		put(fresh[j])
+		put(fresh[j], -1)
 		added += len(out) - n
 	}
-	return out, added
+	return out, added, from
 }
 
 // addSite records e's places as sites of the edge with the same key.

@@ -164,6 +164,23 @@ func (c *Catalog) SetGraph(g *graph.Graph) {
 	go s.queryIndex()
 }
 
+// SetPatched publishes x, an index carried over a patch of the served
+// graph (graph.ApplyIndexed): the per-graph tables are carried over too
+// when x was patched from the snapshot being served, and the query index
+// is left to the first query_graph, so an answer right after an edit does
+// not wait for tables it does not read.
+func (c *Catalog) SetPatched(x *graph.Index) {
+	prev := c.current()
+	var p *perf
+	if pv := x.Provenance(); prev != nil && pv != nil && pv.Base == prev.x {
+		p = patchedPerf(prev.p, prev.x, x)
+	}
+	if p == nil {
+		p = newPerf(x.G, x)
+	}
+	c.snap.Store(newSnapshotOf(x, p, c.opts))
+}
+
 // LoadGraph reads a graph.json and publishes it; on error the serving
 // snapshot is kept.
 func (c *Catalog) LoadGraph(path string) error {

@@ -64,6 +64,77 @@ func newPerf(g *graph.Graph, x *graph.Index) *perf {
 	return p
 }
 
+// patchedPerf carries prev (of the index old) over to x, a patch of it:
+// nodes whose degree did not change keep their relative order, so only
+// the patch's nodes and those whose degree it changed are sorted and
+// merged in, and edges keep their relation ids. nil when that cannot be
+// (a new relation name, or nodes out of id order): build it afresh.
+func patchedPerf(prev *perf, old, x *graph.Index) *perf {
+	pv := x.Provenance()
+	if !prev.idSorted || pv == nil {
+		return nil
+	}
+	p := &perf{idSorted: true, relNames: prev.relNames}
+	p.relID = make([]uint16, len(x.G.Edges))
+	var names map[string]uint16
+	for e, o := range pv.EdgeFrom {
+		if o >= 0 {
+			p.relID[e] = prev.relID[o]
+			continue
+		}
+		if names == nil {
+			names = make(map[string]uint16, len(prev.relNames))
+			for k, r := range prev.relNames {
+				names[r] = uint16(k)
+			}
+		}
+		k, ok := names[x.G.Edges[e].Relation]
+		if !ok {
+			return nil
+		}
+		p.relID[e] = k
+	}
+	n := len(x.G.Nodes)
+	moved := make([]bool, n)
+	var resorted []int32
+	for i, o := range pv.NodeFrom {
+		if o < 0 || old.Degree(o) != x.Degree(int32(i)) {
+			moved[i] = true
+			resorted = append(resorted, int32(i))
+		}
+	}
+	byRank := func(a, b int32) int {
+		if d := x.Degree(b) - x.Degree(a); d != 0 {
+			return d
+		}
+		return int(a) - int(b)
+	}
+	slices.SortFunc(resorted, byRank)
+	prevOrder := make([]int32, len(prev.rank))
+	for i, r := range prev.rank {
+		prevOrder[r] = int32(i)
+	}
+	p.rank = make([]int32, n)
+	pos, j := int32(0), 0
+	place := func(i int32) { p.rank[i] = pos; pos++ }
+	for _, o := range prevOrder {
+		m := pv.OldToNew[o]
+		if m < 0 || moved[m] {
+			continue
+		}
+		for j < len(resorted) && byRank(resorted[j], m) < 0 {
+			place(resorted[j])
+			j++
+		}
+		place(m)
+	}
+	for ; j < len(resorted); j++ {
+		place(resorted[j])
+	}
+	p.pool.New = func() any { return &scratch{} }
+	return p
+}
+
 // idCompare orders nodes by id without touching strings when it can.
 func (p *perf) idCompare(g *graph.Graph, a, b int32) int {
 	if p.idSorted {

@@ -58,7 +58,13 @@ type repoCount struct {
 
 func newSnapshot(g *graph.Graph, opts Options) *snapshot {
 	x := graph.NewIndex(g)
-	s := &snapshot{g: g, x: x, p: newPerf(g, x), opts: opts}
+	return newSnapshotOf(x, newPerf(g, x), opts)
+}
+
+// newSnapshotOf is the snapshot of an indexed graph with its perf.
+func newSnapshotOf(x *graph.Index, p *perf, opts Options) *snapshot {
+	g := x.G
+	s := &snapshot{g: g, x: x, p: p, opts: opts}
 	byRepo := map[string]*repoCount{}
 	for i := range g.Nodes {
 		if r := g.Nodes[i].Repo; r != "" {

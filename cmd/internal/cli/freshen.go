@@ -18,9 +18,15 @@ import (
 )
 
 // defaultFreshenDebounce is how long after one staleness check the next
-// request trusts it: long enough that a burst of calls pays for one walk,
-// short enough that an edit is seen by the next question an assistant
-// asks after making it.
+// request trusts it: long enough that a burst of calls pays for one stat
+// pass, short enough that an edit is seen by the next question an
+// assistant asks after making it. The promise: a request that comes more
+// than this after the previous check stats every tracked file (and the
+// directories and ignore files that decide which files are tracked)
+// after it arrived, so it sees every edit saved before it. A background
+// poller could not keep that promise (an edit saved just after its pass
+// and just before a request is missed), which is why a clean query pays
+// for the stat pass here and only --watch gets it down to one ioctl.
 const defaultFreshenDebounce = 250 * time.Millisecond
 
 // autofreshOff is newFreshener's reason when the user switched it off.
@@ -39,9 +45,10 @@ const defaultPatchMaxFiles = 200
 const exactQuiet = time.Second
 
 // freshener keeps the served graph current with the source tree (serve's
-// auto-freshen). Before a data request, debounced, it walks the tree
-// against what was last extracted (extract.Live) and patches the changed
-// files into the served graph in memory: their nodes and edges replaced,
+// auto-freshen). Before a data request, debounced, it stats the tree
+// against what was last extracted (extract.Live; serve --watch: only the
+// paths events named) and patches the changed files into the served
+// graph in memory: their nodes and edges replaced,
 // resolved with the rest of their directory. Links only the whole graph
 // can settle (other packages' calls into them, unique-name guesses) and
 // communities come from the exact incremental extraction that then runs
@@ -68,10 +75,12 @@ type freshener struct {
 	// lacks it, so its graph is not served and it runs again.
 	gen         uint64
 	running     bool          // an exact run is in flight
+	stopExact   func()        // interrupts the exact run in flight (a newer edit makes it stale)
 	again       bool          // ... and another must follow it
 	provisional int           // files patched in since the last exact graph
 	pending     int           // changed files left to the background run (over patchMax)
-	walked      time.Duration // the last Changes walk, for the log
+	walked      time.Duration // the last Changes, for the log
+	walkedTree  bool          // ... and whether it had to walk the tree
 	lastPatch   time.Time
 	servedAt    time.Time                       // when the served graph was made
 	state       atomic.Pointer[tools.Freshness] // what answers' _meta say, read without the lock
@@ -125,18 +134,21 @@ func (fr *freshener) check(ctx context.Context) string {
 	fr.mu.Lock()
 	defer fr.mu.Unlock()
 	watching := fr.src.live()
+	var named *namedPaths // nil: stat (or walk) everything
 	switch {
 	case watching && fr.failed != "" && time.Since(fr.last) < fr.debounce:
 		return fr.note() // a failing catch-up is retried at the debounced pace
 	case watching:
-		if !fr.src.takeDirty() {
-			return fr.note() // no event since the last catch-up: nothing to walk
+		dirty, paths, all := fr.src.takeDirty()
+		if !dirty {
+			return fr.note() // no event since the last catch-up: nothing to stat
 		}
+		named = &namedPaths{paths, all}
 	case time.Since(fr.last) < fr.debounce:
 		return fr.note()
 	}
 	defer func() { fr.last = time.Now(); fr.publish() }()
-	if err := fr.catchUp(ctx); err != nil {
+	if err := fr.catchUp(ctx, named); err != nil {
 		if watching {
 			fr.src.markDirty()
 		}
@@ -155,10 +167,18 @@ func (fr *freshener) fail(err error) {
 	}
 }
 
+// namedPaths are the paths serve --watch's events named since the last
+// catch-up; all when it lost track (overflow, too many).
+type namedPaths struct {
+	paths []string
+	all   bool
+}
+
 // catchUp brings the served graph up to the tree: the first time by an
 // exact run (which also loads the plugins and the in-memory inputs),
 // then by patches, with the exact run behind them in the background.
-func (fr *freshener) catchUp(ctx context.Context) error {
+// named, when set, are the only paths that may have changed.
+func (fr *freshener) catchUp(ctx context.Context, named *namedPaths) error {
 	if fr.plugins == nil {
 		loaded, err := loadPlugins(ctx, fr.root, fr.pluginDirs, repoPluginsWanted(false), io.Discard)
 		if err != nil {
@@ -195,11 +215,17 @@ func (fr *freshener) catchUp(ctx context.Context) error {
 		return nil // the background run catches up with everything; its end is seen next
 	}
 	t0 := time.Now()
-	ch, err := fr.live.Changes(ctx)
+	var ch extract.Changes
+	var err error
+	if named != nil {
+		ch, err = fr.live.ChangesAt(ctx, named.paths, named.all)
+	} else {
+		ch, err = fr.live.Changes(ctx)
+	}
 	if err != nil {
 		return err
 	}
-	fr.walked = time.Since(t0)
+	fr.walked, fr.walkedTree = time.Since(t0), ch.Walked
 	switch {
 	case ch.Len() == 0 && !ch.Project:
 		return nil
@@ -211,8 +237,14 @@ func (fr *freshener) catchUp(ctx context.Context) error {
 	return fr.patch(ctx, ch)
 }
 
-// patch applies ch to the served graph and starts the exact run.
+// patch applies ch to the served graph and starts the exact run. An
+// exact run in flight is interrupted first: it lacks this edit, so its
+// graph would not be served, and it would take the cores this answer
+// needs.
 func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
+	if fr.stopExact != nil {
+		fr.stopExact()
+	}
 	t0 := time.Now()
 	p, err := fr.live.Patch(ctx, ch)
 	if err != nil {
@@ -223,16 +255,20 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 		return errors.New("no graph is being served")
 	}
 	t1 := time.Now()
-	g, st := cur.G.Apply(p, cur)
+	x, st := cur.G.ApplyIndexed(p, cur)
 	t2 := time.Now()
-	fr.cat.SetGraph(g)
+	fr.cat.SetPatched(x)
 	fr.gen++
 	fr.lastPatch = time.Now()
 	fr.servedAt = fr.lastPatch
 	fr.provisional += ch.Len()
-	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (walk %s, extract+resolve %s, patch %s, index %s)\n",
+	found := "stat"
+	if fr.walkedTree {
+		found = "walk"
+	}
+	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (%s %s, extract+resolve %s, patch %s, index %s)\n",
 		len(ch.Changed), len(ch.Removed), st.NodesRemoved, st.NodesAdded, st.EdgesRemoved, st.EdgesAdded,
-		fr.walked.Round(time.Millisecond), t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
+		found, fr.walked.Round(time.Millisecond), t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
 	fr.notifyAll()
 	fr.startExact(ctx)
 	return nil
@@ -367,10 +403,15 @@ func (fr *freshener) exactLoop(ctx context.Context) {
 		fr.mu.Lock()
 		gen := fr.gen
 		fr.again = false
+		runCtx, stop := context.WithCancel(ctx)
+		fr.stopExact = stop
 		fr.mu.Unlock()
-		sum, err := fr.runExact(ctx)
+		sum, err := fr.runExact(runCtx)
+		stopped := runCtx.Err() != nil
+		stop()
 		if isBusy(err) { // another process writes: its graph.json is reloaded when it lands; then this run keeps it
 			fr.mu.Lock()
+			fr.stopExact = nil
 			fr.otherWriter()
 			stop := fr.closing.Load() // the other writer has the same tree to write
 			if stop {
@@ -388,6 +429,11 @@ func (fr *freshener) exactLoop(ctx context.Context) {
 			live, _ = extract.OpenLive(fr.extractOptions())
 		}
 		fr.mu.Lock()
+		fr.stopExact = nil
+		if err != nil && stopped {
+			fr.mu.Unlock()
+			continue // interrupted by a newer patch: run again once edits pause
+		}
 		if cannotPersist(err) {
 			fr.persistOff(err)
 			fr.running = false

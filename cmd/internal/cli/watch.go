@@ -42,17 +42,27 @@ type sourceWatcher struct {
 	// so serve leaves inotify watches to the user's other tools; past it
 	// the watcher stops and the debounced check takes over.
 	maxDirs int64
-	// watched is the set of directories watched (touched by the start and
-	// then by the event loop only).
+	// watched are the directories added, so a new tree is listed until
+	// nothing in it is new (the loop's goroutine only, once it runs).
 	watched map[string]bool
+
+	// The paths events named since the last takeDirty, so the catch-up
+	// stats only those; all when that is not enough (events were lost,
+	// or too many to be worth naming).
+	pmu   sync.Mutex
+	paths map[string]struct{}
+	all   bool
 
 	// The barrier: a file in a private directory on the same watcher.
 	// inotify queues events of one watcher in order, so once its event
 	// comes back, every event from before the query has been handled.
 	barrier string
 	bmu     sync.Mutex // one barrier at a time
-	ack     atomic.Pointer[chan struct{}]
-	once    sync.Once
+	// probe, when the platform has one, lets a clean query skip the
+	// barrier: see queueProbe. nil: every query takes the barrier.
+	probe atomic.Pointer[queueProbe]
+	ack   atomic.Pointer[chan struct{}]
+	once  sync.Once
 }
 
 // startSourceWatcher watches root's tracked directories. It fails, and
@@ -67,8 +77,9 @@ func startSourceWatcher(ctx context.Context, root, out string, log io.Writer) (*
 	if err != nil {
 		return nil, err
 	}
-	sw := &sourceWatcher{fs: fw, root: root, out: realPath(out), log: log, maxDirs: watchMaxDirs(), watched: map[string]bool{}}
+	sw := &sourceWatcher{fs: fw, root: root, out: realPath(out), log: log, maxDirs: watchMaxDirs(), paths: map[string]struct{}{}, watched: map[string]bool{}}
 	sw.dirty.Store(true) // nothing is known about edits made before the watch
+	sw.all = true
 	bdir, err := os.MkdirTemp("", "synaptic-watch-")
 	if err != nil {
 		fw.Close()
@@ -85,8 +96,12 @@ func startSourceWatcher(ctx context.Context, root, out string, log io.Writer) (*
 		os.RemoveAll(bdir)
 		return nil, err
 	}
-	if err := sw.addAll(dirs); err != nil {
+	if q, err := newQueueProbe(); err == nil {
+		sw.probe.Store(q)
+	}
+	if _, err := sw.addAll(dirs); err != nil {
 		fw.Close()
+		sw.dropProbe()
 		os.RemoveAll(bdir)
 		return nil, err
 	}
@@ -115,8 +130,11 @@ func realPath(p string) string {
 	return p
 }
 
-// addAll watches dirs, except the output directory and what lies below it.
-func (sw *sourceWatcher) addAll(dirs []string) error {
+// addAll watches dirs, except the output directory and what lies below
+// it, and reports how many it had never watched before. Only the loop's
+// goroutine calls it once the loop runs.
+func (sw *sourceWatcher) addAll(dirs []string) (int, error) {
+	added := 0
 	for _, d := range dirs {
 		if d == sw.out || strings.HasPrefix(d, sw.out+string(filepath.Separator)) {
 			continue
@@ -125,18 +143,24 @@ func (sw *sourceWatcher) addAll(dirs []string) error {
 			continue // a rescan lists it again
 		}
 		if sw.maxDirs > 0 && int64(len(sw.watched)) >= sw.maxDirs {
-			return fmt.Errorf("more than %d directories to watch ($%s)", sw.maxDirs, watchMaxDirsEnv)
+			return added, fmt.Errorf("more than %d directories to watch ($%s)", sw.maxDirs, watchMaxDirsEnv)
 		}
 		if err := sw.fs.Add(d); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				continue // gone since it was listed: its parent's event says so
 			}
-			return fmt.Errorf("watch %s: %w", d, err)
+			return added, fmt.Errorf("watch %s: %w", d, err)
 		}
-		sw.watched[d] = true
-		sw.dirs.Store(int64(len(sw.watched)))
+		if q := sw.probe.Load(); q != nil && q.add(d) != nil {
+			sw.dropProbe() // (a watch limit): queries take the barrier
+		}
+		if !sw.watched[d] { // (added again anyway: a directory removed and made again lost its watch)
+			sw.watched[d] = true
+			added++
+			sw.dirs.Add(1)
+		}
 	}
-	return nil
+	return added, nil
 }
 
 func (sw *sourceWatcher) loop(ctx context.Context) {
@@ -145,6 +169,7 @@ func (sw *sourceWatcher) loop(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			sw.fs.Close()
+			sw.dropProbe()
 			return
 		case ev, ok := <-sw.fs.Events:
 			if !ok {
@@ -172,7 +197,7 @@ func (sw *sourceWatcher) handleError(err error) bool {
 	}
 	// Events were lost: whatever they were, the tree changed, and
 	// directories made meanwhile are not watched yet.
-	sw.dirty.Store(true)
+	sw.markAll()
 	if err := sw.rescan(); err != nil {
 		sw.stop(err.Error())
 		return false
@@ -190,7 +215,7 @@ func (sw *sourceWatcher) handle(ev fsnotify.Event) {
 	if editorScratch(filepath.Base(ev.Name)) {
 		return
 	}
-	sw.dirty.Store(true)
+	sw.name(ev.Name)
 	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 		delete(sw.watched, ev.Name) // a watched directory gone: its watch is too
 		sw.dirs.Store(int64(len(sw.watched)))
@@ -204,14 +229,48 @@ func (sw *sourceWatcher) handle(ev fsnotify.Event) {
 	}
 	// A new directory (made, or moved in): watch it and what is already
 	// below it. Files written before the watch took are caught by the
-	// catch-up this event already asked for.
-	dirs, err := discover.Dirs(ev.Name)
-	if err != nil {
-		return // vanished again
+	// catch-up this event already asked for. A subdirectory made after
+	// the listing but before its parent's watch took has no event of its
+	// own, so the tree is listed again until a listing finds nothing new.
+	for {
+		dirs, err := discover.Dirs(ev.Name)
+		if err != nil {
+			return // vanished again
+		}
+		added, err := sw.addAll(dirs)
+		if err != nil {
+			sw.stop(err.Error())
+			return
+		}
+		if added == 0 {
+			return
+		}
 	}
-	if err := sw.addAll(dirs); err != nil {
-		sw.stop(err.Error())
+}
+
+// maxNamedPaths is how many changed paths a catch-up stats one by one;
+// past it (a checkout, a generator) it rescans the tree.
+const maxNamedPaths = 1000
+
+// name records an event's path and flips the dirty flag, in that order:
+// a takeDirty that sees the flag also sees the path.
+func (sw *sourceWatcher) name(p string) {
+	sw.pmu.Lock()
+	if len(sw.paths) < maxNamedPaths {
+		sw.paths[p] = struct{}{}
+	} else {
+		sw.all = true
 	}
+	sw.pmu.Unlock()
+	sw.dirty.Store(true)
+}
+
+// markAll asks the next catch-up to rescan everything.
+func (sw *sourceWatcher) markAll() {
+	sw.pmu.Lock()
+	sw.all = true
+	sw.pmu.Unlock()
+	sw.dirty.Store(true)
 }
 
 func (sw *sourceWatcher) rescan() error {
@@ -219,35 +278,71 @@ func (sw *sourceWatcher) rescan() error {
 	if err != nil {
 		return err
 	}
-	return sw.addAll(dirs)
+	_, err = sw.addAll(dirs)
+	return err
 }
 
 // stop ends watching for good and says so once; the freshener then uses
 // its debounced check.
 func (sw *sourceWatcher) stop(why string) {
-	sw.dirty.Store(true)
+	sw.markAll()
 	sw.dead.Store(true)
 	sw.once.Do(func() {
 		fmt.Fprintf(sw.log, "[synaptic] --watch: the file watcher stopped (%s); falling back to the debounced check\n", why)
 	})
 	sw.fs.Close()
+	sw.dropProbe()
+}
+
+func (sw *sourceWatcher) dropProbe() {
+	if q := sw.probe.Swap(nil); q != nil {
+		q.close()
+	}
 }
 
 func (sw *sourceWatcher) live() bool { return sw != nil && !sw.dead.Load() }
 
-// takeDirty reports whether anything changed since the last call and
-// clears the flag, after making sure every event queued before now has
-// been read. Clearing comes before the catch-up walks, so an edit made
-// during it is seen by the next call.
-func (sw *sourceWatcher) takeDirty() bool {
-	if !sw.live() || !sw.sync() {
-		return true
+// takeDirty reports whether anything changed since the last call, with
+// the paths the events named (all: rescan instead), and clears both,
+// after making sure every event queued before now has been read.
+// Clearing comes before the catch-up stats, so an edit made during it
+// is seen by the next call.
+//
+// A clean query costs one ioctl: an event queued before it is on the
+// probe's queue too, unless a drain took it, and every drain is followed
+// by the barrier and the flag's swap below, which hand that event's path
+// to the catch-up. So an empty probe queue with the flag down proves
+// there is nothing to catch up with.
+func (sw *sourceWatcher) takeDirty() (dirty bool, paths []string, all bool) {
+	if !sw.live() {
+		return true, nil, true
 	}
-	return sw.dirty.Swap(false)
+	q := sw.probe.Load()
+	if q != nil && !sw.dirty.Load() && q.quiet() {
+		return false, nil, false
+	}
+	if q != nil {
+		q.drain()
+	}
+	if !sw.sync() {
+		return true, nil, true
+	}
+	if !sw.dirty.Swap(false) {
+		return false, nil, false
+	}
+	sw.pmu.Lock()
+	defer sw.pmu.Unlock()
+	for p := range sw.paths {
+		paths = append(paths, p)
+	}
+	all = sw.all
+	clear(sw.paths)
+	sw.all = false
+	return true, paths, all
 }
 
-// markDirty asks for another catch-up (the last one failed).
-func (sw *sourceWatcher) markDirty() { sw.dirty.Store(true) }
+// markDirty asks for another catch-up of everything (the last one failed).
+func (sw *sourceWatcher) markDirty() { sw.markAll() }
 
 // sync touches the barrier file and waits for its event.
 func (sw *sourceWatcher) sync() bool {

@@ -1,0 +1,200 @@
+package graph
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// naiveMergeEdges is mergeEdges one record at a time, as it was before
+// runs were copied in bulk: the reference the fast merge must match.
+func naiveMergeEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(*Edge) bool, fix func(*Edge)) []Edge {
+	var out []Edge
+	put := func(e Edge) {
+		if k := len(out) - 1; k >= 0 && out[k].Key() == e.Key() {
+			addSite(&out[k], e)
+			return
+		}
+		out = append(out, e)
+	}
+	j := 0
+	for i := range edges {
+		e := &edges[i]
+		if !keep(i, e) {
+			continue
+		}
+		for j < len(fresh) && compareEdges(&fresh[j], e) < 0 {
+			put(fresh[j])
+			j++
+		}
+		c := *e
+		if needsFix(&c) {
+			fix(&c)
+		}
+		put(c)
+	}
+	for ; j < len(fresh); j++ {
+		put(fresh[j])
+	}
+	return out
+}
+
+// TestMergeEdgesMatchesNaive: on random canonical graphs and patches,
+// the bulk merge gives the same edges as merging one at a time, and
+// from names each kept edge's origin.
+func TestMergeEdgesMatchesNaive(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ids := []string{"a", "b", "c", "d"}
+	files := []string{"x.go", "y.go"}
+	edge := func() Edge {
+		return Edge{Source: ids[r.IntN(len(ids))], Target: ids[r.IntN(len(ids))], Relation: "calls",
+			SourceFile: files[r.IntN(len(files))], SourceLocation: fmt.Sprintf("L%d", r.IntN(5)), Confidence: Extracted}
+	}
+	for round := range 500 {
+		g := &Graph{}
+		for range r.IntN(12) {
+			g.Edges = append(g.Edges, edge())
+		}
+		g.Canonicalize()
+		var fresh []Edge
+		for range r.IntN(4) {
+			fresh = append(fresh, edge())
+		}
+		slices.SortFunc(fresh, func(a, b Edge) int { return compareEdges(&a, &b) })
+		drop := files[r.IntN(len(files))]
+		keep := func(_ int, e *Edge) bool { return e.SourceFile != drop || r.IntN(2) == 0 }
+		decisions := make([]bool, len(g.Edges))
+		for i := range g.Edges {
+			decisions[i] = keep(i, &g.Edges[i])
+		}
+		kept := func(i int, _ *Edge) bool { return decisions[i] }
+		needsFix := func(e *Edge) bool {
+			return slices.ContainsFunc(e.Sites, func(s Site) bool { return s.SourceFile == drop })
+		}
+		fix := func(e *Edge) {
+			e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return s.SourceFile == drop })
+			if len(e.Sites) == 0 {
+				e.Sites = nil
+			}
+		}
+		want := naiveMergeEdges(g.Edges, fresh, kept, needsFix, fix)
+		got, _, from := mergeEdges(g.Edges, fresh, kept, needsFix, fix)
+		if len(got) == 0 && len(want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: got\n%v\nwant\n%v", round, got, want)
+		}
+		for k, i := range from {
+			if i >= 0 && got[k].Key() != g.Edges[i].Key() {
+				t.Fatalf("round %d: from[%d] = %d names another edge", round, k, i)
+			}
+		}
+	}
+}
+
+// TestMergeNodesKeepsOrder: kept and added nodes come out in id order
+// and from names each kept node's index.
+func TestMergeNodesKeepsOrder(t *testing.T) {
+	a := []Node{{ID: "b"}, {ID: "d"}, {ID: "f"}, {ID: "h"}}
+	b := []Node{{ID: "a"}, {ID: "e"}, {ID: "i"}}
+	out, from := mergeNodes(a, b, func(n *Node) bool { return n.ID != "d" })
+	var got []string
+	for _, n := range out {
+		got = append(got, n.ID)
+	}
+	if want := []string{"a", "b", "e", "f", "h", "i"}; !slices.Equal(got, want) {
+		t.Errorf("ids %v, want %v", got, want)
+	}
+	if want := []int32{-1, 0, -1, 2, 3, -1}; !slices.Equal(from, want) {
+		t.Errorf("from %v, want %v", from, want)
+	}
+}
+
+// TestApplyIndexedMatchesNewIndex: the index carried over a patch
+// answers every lookup as an index built from scratch on the same graph.
+func TestApplyIndexedMatchesNewIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	files := []string{"a.go", "b.go", "c.go"}
+	mkNode := func(file string, k int) Node {
+		return Node{ID: fmt.Sprintf("%s::f%d", file, k), Label: fmt.Sprintf("F%d()", k%5), SourceFile: file, Kind: "function"}
+	}
+	for round := range 200 {
+		g := &Graph{}
+		for _, f := range files {
+			g.Nodes = append(g.Nodes, Node{ID: f, Label: f, SourceFile: f, Kind: "file"})
+			for k := range r.IntN(6) {
+				g.Nodes = append(g.Nodes, mkNode(f, k))
+			}
+		}
+		randEdge := func(nodes []Node, file string) Edge {
+			return Edge{Source: nodes[r.IntN(len(nodes))].ID, Target: nodes[r.IntN(len(nodes))].ID, Relation: "calls",
+				Confidence: Extracted, SourceFile: file, SourceLocation: fmt.Sprintf("L%d", r.IntN(9))}
+		}
+		for range r.IntN(30) {
+			g.Edges = append(g.Edges, randEdge(g.Nodes, files[r.IntN(len(files))]))
+		}
+		g.Canonicalize()
+		x := NewIndex(g)
+		// Patch one file: some of its functions again, some new, some gone.
+		f := files[r.IntN(len(files))]
+		p := Patch{Files: map[string]bool{f: true}}
+		if r.IntN(4) > 0 { // else the file is deleted
+			p.Nodes = append(p.Nodes, Node{ID: f, Label: f, SourceFile: f, Kind: "file"})
+			for k := range r.IntN(8) {
+				if r.IntN(3) > 0 {
+					p.Nodes = append(p.Nodes, mkNode(f, k))
+				}
+			}
+		}
+		if len(p.Nodes) > 0 {
+			all := append(slices.Clone(g.Nodes), p.Nodes...)
+			for range r.IntN(8) {
+				e := randEdge(all, f)
+				e.Source = p.Nodes[r.IntN(len(p.Nodes))].ID
+				p.Edges = append(p.Edges, e)
+			}
+		}
+		ng, _ := g.Apply(p, x)
+		want := NewIndex(ng)
+		got, _ := g.ApplyIndexed(p, x)
+		if !reflect.DeepEqual(got.G, ng) {
+			t.Fatalf("round %d: ApplyIndexed's graph differs from Apply's", round)
+		}
+		if err := sameLookups(got, want); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+	}
+}
+
+// sameLookups compares two indexes of one graph through their methods.
+func sameLookups(a, b *Index) error {
+	sorted := func(v []int32) []int32 { v = slices.Clone(v); slices.Sort(v); return v }
+	for i := range a.G.Nodes {
+		n := &a.G.Nodes[i]
+		k := int32(i)
+		switch {
+		case a.ID(n.ID) != b.ID(n.ID):
+			return fmt.Errorf("ID(%s): %d vs %d", n.ID, a.ID(n.ID), b.ID(n.ID))
+		case !slices.Equal(a.WithLabel(n.Label), b.WithLabel(n.Label)):
+			return fmt.Errorf("WithLabel(%s): %v vs %v", n.Label, a.WithLabel(n.Label), b.WithLabel(n.Label))
+		case !slices.Equal(a.FileNodes(n.SourceFile), b.FileNodes(n.SourceFile)):
+			return fmt.Errorf("FileNodes(%s) differ", n.SourceFile)
+		case !slices.Equal(sorted(a.Out(k)), sorted(b.Out(k))) || !slices.Equal(sorted(a.In(k)), sorted(b.In(k))):
+			return fmt.Errorf("adjacency of %s differs", n.ID)
+		}
+	}
+	for e := range a.G.Edges {
+		s1, t1 := a.Ends(int32(e))
+		s2, t2 := b.Ends(int32(e))
+		if s1 != s2 || t1 != t2 {
+			return fmt.Errorf("Ends(%d): %d,%d vs %d,%d", e, s1, t1, s2, t2)
+		}
+	}
+	if a.ID("nope") != -1 {
+		return fmt.Errorf("ID of a missing node is %d", a.ID("nope"))
+	}
+	return nil
+}
