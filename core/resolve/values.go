@@ -38,7 +38,9 @@ func (r *resolver) resolveValueRefs() {
 			r.callFile = f
 			clear(r.twinsOf)
 			t, conf := r.resolveCall(f, &c, onlyFunctions)
-			if t < 0 || r.syms[t].id == from || !onlyFunctions(r.syms[t].kind) {
+			// A method is a value only through its receiver (s.handle,
+			// self.on_click): a bound method.
+			if t < 0 || r.syms[t].id == from || !onlyFunctions(r.syms[t].kind) && (c.Receiver == "" || r.syms[t].kind != "method") {
 				continue
 			}
 			twins := r.twinsOf[t]

@@ -167,6 +167,8 @@ func (x *state) run() {
 			x.bindLocals(i, i)
 		case actBindExcept:
 			x.bindExcept(i)
+		case actDefault:
+			x.defaultValue(i)
 		case actBindComp:
 			for c := range t.NamedChildren(i) {
 				if t.Kind(c) == l.forInClause {
@@ -826,6 +828,7 @@ func (x *state) call(i extract.Node) {
 		x.crossLang(i, fn)
 		x.callee(i, fn)
 	}
+	x.argumentValues(i)
 }
 
 // decorator reports a bare decorator (@cache, @app.route without

@@ -26,6 +26,7 @@ const (
 	actBindAll    // as_pattern_target (with … as x): every name in it is a local
 	actBindExcept // except_clause: `except E as e` makes e a local
 	actBindComp   // comprehensions: their for … in targets, before the body is walked
+	actDefault    // default_parameter, typed_default_parameter: a function value (values.go)
 )
 
 // lang holds the kind and field ids the extractor needs for one grammar,
@@ -75,6 +76,8 @@ func newLang(g *extract.Grammar) *lang {
 	set("named_expression", actBindName)
 	set("as_pattern_target", actBindAll)
 	set("except_clause", actBindExcept)
+	set("default_parameter", actDefault)
+	set("typed_default_parameter", actDefault)
 	for _, c := range []string{"list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"} {
 		set(c, actBindComp)
 	}
