@@ -149,7 +149,10 @@ func (c *Catalog) finder(mode finderMode) func(context.Context, *snapshot, json.
 		}
 		if total == 0 {
 			if mode == callersMode {
-				switch twins := s.twinNote(i); {
+				twins := s.twinNote(i)
+				switch {
+				case twins != "" && unlinked != "":
+					b.WriteString(": none linked. " + twins + "\nAlso: " + unlinked)
 				case twins != "":
 					b.WriteString(": none linked. " + twins)
 				case unlinked != "":
