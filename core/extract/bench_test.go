@@ -37,7 +37,7 @@ func BenchmarkResolveCached(b *testing.B) {
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	b.ResetTimer()
 	for b.Loop() {
-		g, _ := resolve.Build(files, resolve.Options{})
+		g, _ := resolve.Build(files)
 		_ = g
 	}
 }
@@ -109,7 +109,7 @@ func BenchmarkPatchOneFile(b *testing.B) {
 	var resolveT, applyT time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		part, _ := resolve.Build(files, resolve.Options{})
+		part, _ := resolve.Build(files)
 		t1 := time.Now()
 		g.Apply(graph.Patch{Files: map[string]bool{changed: true}, Nodes: part.Nodes, Edges: part.Edges}, x)
 		resolveT, applyT = resolveT+t1.Sub(t0), applyT+time.Since(t1)

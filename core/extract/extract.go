@@ -405,7 +405,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files, resolve.Options{})
+	g, rs := resolve.Build(files)
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}

@@ -25,7 +25,6 @@ type Live struct {
 	opts    Options
 	repo    *os.Root
 	langs   map[string]*Language
-	resolve resolve.Options
 	seen    map[string]stamp // source files as last extracted
 	project map[string]stamp // go.mod and package.json files, and every plugin's project files
 	// projects is the project step of the last open: the plugins' entry
@@ -151,7 +150,6 @@ func openLive(opts Options, root string, repo *os.Root) (*Live, error) {
 	if current && len(l.seen) == len(routed) {
 		l.walk = newWalkState(l.opts.Root, walked)
 	}
-	l.resolve = resolve.Options{}
 	return l, nil
 }
 
@@ -234,7 +232,7 @@ func (l *Live) Patch(ctx context.Context, ch Changes) (graph.Patch, error) {
 		files = append(files, resolve.File{Path: rel, Language: lang.Name, Family: lang.Family, Facts: c.Facts, Generated: c.Generated,
 			ABI: lang.ABI, Semantics: lang.Semantics})
 	}
-	g, _ := resolve.Build(files, l.resolve)
+	g, _ := resolve.Build(files)
 	p.Nodes, p.Edges = g.Nodes, g.Edges
 	return p, nil
 }

@@ -51,7 +51,7 @@ func TestPatchAgreesWithFullResolution(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			old, _ := resolve.Build(before, resolve.Options{})
+			old, _ := resolve.Build(before)
 			files := map[string]resolve.File{}
 			for _, f := range before {
 				files[f.Path] = f
@@ -72,8 +72,8 @@ func TestPatchAgreesWithFullResolution(t *testing.T) {
 					part = append(part, files[k])
 				}
 			}
-			exact, _ := resolve.Build(all, resolve.Options{})
-			pg, _ := resolve.Build(part, resolve.Options{})
+			exact, _ := resolve.Build(all)
+			pg, _ := resolve.Build(part)
 			p.Nodes, p.Edges = pg.Nodes, pg.Edges
 			got, _ := old.Apply(p, nil)
 			viaIndex, _ := old.Apply(p, graph.NewIndex(old))

@@ -28,7 +28,7 @@ func TestChannels(t *testing.T) {
 			},
 		}},
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	var got []string
 	for _, e := range g.Edges {
 		if e.Relation == "calls_service" || e.Relation == "handled_by" {

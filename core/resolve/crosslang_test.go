@@ -39,7 +39,7 @@ func TestCrossLanguage(t *testing.T) {
 		{Path: "native/fast.c", Family: "cc", Facts: &abi.Facts{Symbols: []abi.Symbol{fn("fast_sum", 3), fn("twice", 9)}}},
 		{Path: "native/other.c", Family: "cc", Facts: &abi.Facts{Symbols: []abi.Symbol{fn("twice", 1)}}},
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	var got []string
 	for _, e := range g.Edges {
 		if e.Relation == "invokes" || e.Relation == "binds_native" {

@@ -17,7 +17,7 @@ func TestDocsOnNodes(t *testing.T) {
 			{Name: "plain", Kind: "function", Parent: -1, Span: sp(9)},
 		},
 	}}}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	docs := map[string]string{}
 	for _, n := range g.Nodes {
 		docs[n.Label] = n.Doc

@@ -37,7 +37,7 @@ func TestDynamicSites(t *testing.T) {
 			Symbols: []abi.Symbol{{Name: "start", Kind: "function", Parent: -1, Span: sp(1)}}, // another family: not a candidate
 		}},
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	var links []string
 	for _, e := range g.Edges {
 		if e.Relation == "dynamic_ref" {

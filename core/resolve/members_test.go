@@ -71,7 +71,7 @@ func TestImportTypeMembers(t *testing.T) {
 			},
 		}),
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	want := []string{".join()@p/Util.toy:EXTRACTED", ".size()@p/Util.toy:EXTRACTED", ".split()@p/Util.toy:EXTRACTED"}
 	if got := callsFrom(t, g, ".run()", "q/Use.toy"); !slices.Equal(got, want) {
 		t.Errorf("run calls %v, want %v", got, want)
@@ -104,7 +104,7 @@ func TestImportSubmodules(t *testing.T) {
 				Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(3)}},
 				Calls:   []abi.Call{{Caller: 0, Name: "parse", Receiver: "ast", Line: 4}, {Caller: 0, Name: "helper", Line: 5}},
 			}),
-		}, Options{})
+		})
 		return g
 	}
 	sem := Semantics{Unqualified: UnqualifiedScope, ImportSubmodules: true}
@@ -152,7 +152,7 @@ func TestScopeQualifiedTypes(t *testing.T) {
 				{Caller: 1, Name: "m", Receiver: "e", ReceiverRef: named("q.C"), Line: 4},
 			},
 		}),
-	}, Options{})
+	})
 	if got, want := callsFrom(t, g, ".run()", "x/D.toy"), []string{".m()@p/q/C.toy:EXTRACTED"}; !slices.Equal(got, want) {
 		t.Errorf("run calls %v, want %v (p.q.C is a scope's type, q.C is not)", got, want)
 	}

@@ -53,12 +53,8 @@ type Stats struct {
 // InferredScore is the confidence score of unique-name links.
 const InferredScore = 0.8
 
-// Options carry repository facts that are not in any one file.
-type Options struct {
-}
-
 // Build resolves files into a canonical graph. files may be in any order.
-func Build(files []File, opts Options) (*graph.Graph, Stats) {
+func Build(files []File) (*graph.Graph, Stats) {
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	r := &resolver{

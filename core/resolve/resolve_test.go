@@ -74,7 +74,7 @@ func edgeSet(g *graph.Graph) map[string]graph.Edge {
 }
 
 func TestBuild(t *testing.T) {
-	g, st := Build(goFacts("example.com/m", fixture()), Options{})
+	g, st := Build(goFacts("example.com/m", fixture()))
 	edges := edgeSet(g)
 	tests := []struct {
 		edge  string
@@ -127,12 +127,12 @@ func TestBuild(t *testing.T) {
 func TestBuildDeterministic(t *testing.T) {
 	files := fixture()
 	var want bytes.Buffer
-	g, _ := Build(goFacts("", files), Options{})
+	g, _ := Build(goFacts("", files))
 	_ = graph.Write(&want, g)
 	for i := 0; i < len(files); i++ {
 		rot := append(append([]File{}, files[i:]...), files[:i]...)
 		var got bytes.Buffer
-		g, _ := Build(goFacts("", rot), Options{})
+		g, _ := Build(goFacts("", rot))
 		_ = graph.Write(&got, g)
 		if !bytes.Equal(want.Bytes(), got.Bytes()) {
 			t.Fatalf("rotation %d changed the output", i)
@@ -160,7 +160,7 @@ func TestQualifiedExternalTypeNotInferred(t *testing.T) {
 			Symbols: []abi.Symbol{{Name: "Response", Kind: "struct", Parent: -1, Span: sp(1)}, {Name: "Body", Kind: "method", Receiver: "Response", Parent: -1, Span: sp(3)}},
 		}},
 	}
-	g, _ := Build(goFacts("", files), Options{})
+	g, _ := Build(goFacts("", files))
 	edges := edgeSet(g)
 	if _, ok := edges["a_a_do -calls-> q_q_response_body"]; ok {
 		t.Error("call through an external qualified receiver type linked to a repo method")
@@ -201,7 +201,7 @@ func TestImportedNameNotInferred(t *testing.T) {
 			},
 		}},
 	}
-	g, _ := Build(goFacts("", files), Options{})
+	g, _ := Build(goFacts("", files))
 	for _, e := range g.Edges {
 		if strings.HasPrefix(e.Target, "asyncio_queues") && e.Source != "asyncio_queues_py" && !strings.HasPrefix(e.Source, "asyncio") {
 			t.Errorf("%s -%s-> %s: an imported name was linked to a same-named declaration elsewhere", e.Source, e.Relation, e.Target)
@@ -229,7 +229,7 @@ func TestGoImportSkipsIgnoredMain(t *testing.T) {
 			Calls:   []abi.Call{{Caller: 0, Name: "HandleFunc", Receiver: "http", Line: 5}},
 		}},
 	}
-	g, _ := Build(goFacts("", files), Options{})
+	g, _ := Build(goFacts("", files))
 	if _, ok := edgeSet(g)["net_http_pprof_pprof_init -calls-> net_http_server_handlefunc"]; !ok {
 		t.Error("call into a directory that also holds an ignored main package not resolved")
 	}
@@ -237,7 +237,7 @@ func TestGoImportSkipsIgnoredMain(t *testing.T) {
 	for i := range files {
 		files[i].Path = strings.TrimPrefix(files[i].Path, "net/http/")
 	}
-	g, _ = Build(goFacts("net/http", files), Options{})
+	g, _ = Build(goFacts("net/http", files))
 	if _, ok := edgeSet(g)["pprof_pprof_init -calls-> server_handlefunc"]; !ok {
 		t.Error("import of the root package not resolved through the GOPATH-style import path")
 	}
@@ -279,7 +279,7 @@ func TestReceiverFromCallResult(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(goFacts("example.com/m", files), Options{})
+	g, st := Build(goFacts("example.com/m", files))
 	edges := edgeSet(g)
 	for _, k := range []string{"cmd_main_main -calls-> srv_srv_server_serve", "srv_srv_local -calls-> srv_srv_server_serve"} {
 		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
@@ -318,7 +318,7 @@ func TestReceiverFromConversion(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(goFacts("example.com/m", files), Options{})
+	g, st := Build(goFacts("example.com/m", files))
 	edges := edgeSet(g)
 	for _, k := range []string{"srv_index_index -calls-> srv_srv_handlerfunc_servehttp", "cmd_main_main -calls-> srv_srv_handlerfunc_servehttp"} {
 		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
@@ -358,7 +358,7 @@ func TestReceiverFromImportedCall(t *testing.T) {
 			},
 		}),
 	}
-	g, st := Build(goFacts("", files), Options{})
+	g, st := Build(goFacts("", files))
 	if e, ok := edgeSet(g)["src_audit_audit -calls-> src_observable_observable_subscribe"]; !ok || e.Confidence != graph.Extracted || len(e.Sites) != 0 {
 		t.Fatalf("want exactly the innerFrom(x).subscribe() call linked, got %+v (found %v)", e, ok)
 	}
@@ -417,7 +417,7 @@ func TestReceiverFromCallbackParam(t *testing.T) {
 			},
 		}),
 	}
-	g, st := Build(goFacts("", files), Options{})
+	g, st := Build(goFacts("", files))
 	e, ok := edgeSet(g)["src_map_map -calls-> src_subscriber_subscriber_next"]
 	if !ok || e.Confidence != graph.Extracted || len(e.Sites) != 2 {
 		t.Fatalf("want the three Subscriber.next calls (L4, L5, L8) linked, got %+v (found %v)", e, ok)
@@ -451,7 +451,7 @@ func TestNestedFunctionCalls(t *testing.T) {
 			{Caller: 8, Name: "k", Line: 13}, // n: k is m's, not visible
 		},
 	}}}
-	g, _ := Build(goFacts("", files), Options{})
+	g, _ := Build(goFacts("", files))
 	linked := map[string]bool{}
 	for _, e := range g.Edges {
 		if e.Relation == "calls" {
@@ -510,7 +510,7 @@ func TestReceiverMemberChain(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(goFacts("example.com/m", files), Options{})
+	g, st := Build(goFacts("example.com/m", files))
 	e, ok := edgeSet(g)["cmd_main_main -calls-> srv_srv_header_get"]
 	if !ok || e.Confidence != graph.Extracted {
 		t.Fatalf("missing EXTRACTED main -> Header.Get (%+v)", e)
@@ -553,7 +553,7 @@ func TestPackageVarReceiver(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(goFacts("example.com/m", files), Options{})
+	g, st := Build(goFacts("example.com/m", files))
 	if e, ok := edgeSet(g)["cmd_main_main -calls-> srv_srv_client_do"]; !ok || len(e.Sites) != 0 {
 		t.Fatalf("want exactly the srv.DefaultClient call linked, got %+v (found %v)", e, ok)
 	}
@@ -597,7 +597,7 @@ func TestUnqualifiedPackageVarReceiver(t *testing.T) {
 			},
 		}},
 	}
-	g, st := Build(goFacts("example.com/m", files), Options{})
+	g, st := Build(goFacts("example.com/m", files))
 	edges := edgeSet(g)
 	for _, k := range []string{"srv_use_use -calls-> srv_srv_client_do", "srv_srv_test_testdo -calls-> srv_srv_client_do", "srv_srv_test_testdo -calls-> srv_srv_newclient"} {
 		if e, ok := edges[k]; !ok || e.Confidence != graph.Extracted {
@@ -631,7 +631,7 @@ func TestWildcardImportTypes(t *testing.T) {
 			},
 		}},
 	}
-	g, _ := Build(goFacts("example.com/m", files), Options{})
+	g, _ := Build(goFacts("example.com/m", files))
 	e, ok := edgeSet(g)["srv_srv_test_testserve -calls-> srv_srv_server_serve"]
 	if !ok || 1+len(e.Sites) != 2 {
 		t.Fatalf("want both dot-import calls linked, got %+v (found %v)", e, ok)

@@ -57,7 +57,7 @@ func TestRoutes(t *testing.T) {
 			Channels: []abi.ChannelSite{route(0, abi.ChannelSend, "* http://localhost:5000/api/users/{}", "", 4)}, // method unknown: every route of the path
 		}},
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	var got []string
 	for _, e := range g.Edges {
 		if e.Relation == "calls_service" || e.Relation == "handled_by" {
@@ -105,7 +105,7 @@ func TestRouteScores(t *testing.T) {
 			},
 		}},
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	var got []string
 	for _, e := range g.Edges {
 		if e.Relation == "calls_service" {

@@ -39,7 +39,7 @@ func TestSubmoduleSeparator(t *testing.T) {
 				},
 			}),
 		}
-		g, _ := Build(files, Options{})
+		g, _ := Build(files)
 		got := map[string]bool{}
 		for k := range edgeSet(g) {
 			got[k] = true
@@ -107,7 +107,7 @@ func TestReexports(t *testing.T) {
 				},
 			}),
 		}
-		g, _ := Build(files, Options{})
+		g, _ := Build(files)
 		got := map[string]bool{}
 		for _, e := range g.Edges {
 			if e.Relation == "calls" {
@@ -166,7 +166,7 @@ func TestFallbackImports(t *testing.T) {
 			},
 		}),
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	got := map[string][]string{}
 	for _, e := range g.Edges {
 		if e.Relation == "calls" {

@@ -69,7 +69,7 @@ func v2Fixture(sem Semantics) []File {
 }
 
 func TestResolveV2(t *testing.T) {
-	g, _ := Build(v2Fixture(Semantics{Unqualified: UnqualifiedScope, TypeCall: TypeCallNone, SelfNames: []string{"self"}}), Options{})
+	g, _ := Build(v2Fixture(Semantics{Unqualified: UnqualifiedScope, TypeCall: TypeCallNone, SelfNames: []string{"self"}}))
 	byID := func(id string) graph.Node {
 		for _, n := range g.Nodes {
 			if n.ID == id {
@@ -131,7 +131,7 @@ func TestResolveV2(t *testing.T) {
 	// a type constructs it, and with unique_method a receiver of unknown
 	// type (self too, now that no self names are declared) reaches the
 	// only method of that name.
-	g, _ = Build(v2Fixture(Semantics{ReceiverFallback: ReceiverFallbackUniqueMethod}), Options{})
+	g, _ = Build(v2Fixture(Semantics{ReceiverFallback: ReceiverFallbackUniqueMethod}))
 	want = []string{".Flush()@lib/flush.toy:INFERRED", ".Reset()@a/two.toy:INFERRED", "Conn@a/two.toy:EXTRACTED", "F()@a/one.toy:EXTRACTED", "loose()@lib/util.toy:INFERRED"}
 	if got := calls(id(".Close()", "a/two.toy")); !slices.Equal(got, want) {
 		t.Errorf("Close calls %v with default semantics, want %v", got, want)
@@ -165,7 +165,7 @@ func TestBuildVariantTwins(t *testing.T) {
 		caller("net/sock_windows.go", goos(false, "windows")),
 		caller("net/sock_any.go", goos(true, "plan9")),
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	got := map[string][]string{}
 	for _, e := range g.Edges {
 		if e.Relation == "calls" {
@@ -186,7 +186,7 @@ func TestBuildVariantTwins(t *testing.T) {
 
 	// Not twins when one file says nothing of its variants: ambiguous, as before.
 	files[1].Facts.File.Variants = nil
-	g, _ = Build(files[:3], Options{})
+	g, _ = Build(files[:3])
 	for _, e := range g.Edges {
 		if e.Relation == "calls" {
 			t.Errorf("without variants on one definition, a call was linked: %+v", e)
@@ -223,7 +223,7 @@ func TestBuildVariantMethodTwins(t *testing.T) {
 		file("net/tcpsock_linux.go", goos("linux"), []abi.Symbol{{Name: "lnAcceptLinux", Kind: "function", Parent: -1, Span: sp(3)}},
 			abi.Call{Caller: 0, Name: "accept", Receiver: "ln.fd", ReceiverType: "TCPListener#fd", Line: 4}),
 	}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	fileOf := map[string]string{}
 	for _, n := range g.Nodes {
 		fileOf[n.ID] = n.SourceFile
@@ -268,7 +268,7 @@ func TestFilePrivate(t *testing.T) {
 			file("a.c", tc.sem, []abi.Symbol{fn("helper", abi.VisPrivate, 1), fn("a_api", abi.VisPublic, 3)}, abi.Call{Caller: 1, Name: "helper", Line: 4}),
 			file("b.c", tc.sem, []abi.Symbol{fn("b_api", abi.VisPublic, 1)}, abi.Call{Caller: 0, Name: "helper", Line: 2}),
 		}
-		g, _ := Build(files, Options{})
+		g, _ := Build(files)
 		got := map[string][]string{}
 		for _, e := range g.Edges {
 			if e.Relation == "calls" {
@@ -300,7 +300,7 @@ func TestSymbolVariantTwins(t *testing.T) {
 		Symbols: []abi.Symbol{fn("main", 1, nil)},
 		Calls:   []abi.Call{{Caller: 0, Name: "sys_open", Line: 2}},
 	}}}
-	g, _ := Build(files, Options{})
+	g, _ := Build(files)
 	got := map[string][]string{}
 	for _, e := range g.Edges {
 		if e.Relation == "calls" {
