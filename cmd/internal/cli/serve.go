@@ -224,18 +224,20 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	hs := mcp.NewHTTPServer(h, mcp.HTTPLimits{}) // h itself, so its event streams get the stream write timeout
 	hs.Handler = catalogFromQuery(h)
 	mcpURL := "http://" + addr + "/mcp"
-	if f.readyFile != "" {
-		if err := publishReadyFile(f.readyFile, addr, mcpURL); err != nil {
-			ln.Close()
-			return err
-		}
-	}
+	// The ready file comes last: whoever waits for it may read the
+	// warnings and the banner at once.
 	if guards.Exposed() {
 		fmt.Fprintf(stdio.Err, "[synaptic] warning: listening on all interfaces (%s) without --api-key: anyone who can reach this port can read the graph and the source under %s\n", addr, f.sourceRoot)
 	}
 	fmt.Fprintf(stdio.Err, "[synaptic] MCP server ready on %s\n", mcpURL)
 	if viewer.HasLib() {
 		fmt.Fprintf(stdio.Err, "[synaptic] viewer on http://%s/\n", addr)
+	}
+	if f.readyFile != "" {
+		if err := publishReadyFile(f.readyFile, addr, mcpURL); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	group.Add(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
