@@ -200,8 +200,9 @@ func startHTTPWithin(t, owner testing.TB, timeout time.Duration, env []string, a
 		s.mcpURL = "http://" + s.addr + "/mcp"
 	}
 	s.base = "http://" + s.addr
-	// The banner is written before the ready file, but it reaches the
-	// buffer through a copying goroutine: wait for it to land.
+	// Stderr reaches the buffer through a copying goroutine, and the
+	// banner follows the ready file: wait for it, and so for every
+	// startup line before it (the wildcard warning among them).
 	waitFor(t, timeout, "the ready banner on stderr", func() bool {
 		return strings.Contains(s.stderr.String(), "[synaptic] MCP server ready on ")
 	})

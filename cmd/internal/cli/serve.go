@@ -224,20 +224,21 @@ func serveHTTP(ctx context.Context, cancel context.CancelFunc, group *run.Group,
 	hs := mcp.NewHTTPServer(h, mcp.HTTPLimits{}) // h itself, so its event streams get the stream write timeout
 	hs.Handler = catalogFromQuery(h)
 	mcpURL := "http://" + addr + "/mcp"
-	// The ready file comes last: whoever waits for it may read the
-	// warnings and the banner at once.
 	if guards.Exposed() {
 		fmt.Fprintf(stdio.Err, "[synaptic] warning: listening on all interfaces (%s) without --api-key: anyone who can reach this port can read the graph and the source under %s\n", addr, f.sourceRoot)
 	}
-	fmt.Fprintf(stdio.Err, "[synaptic] MCP server ready on %s\n", mcpURL)
-	if viewer.HasLib() {
-		fmt.Fprintf(stdio.Err, "[synaptic] viewer on http://%s/\n", addr)
-	}
+	// The warning precedes the ready file, so whoever waits for the file
+	// has been warned; the banner follows it, so a server that could not
+	// publish the file never claims to be ready.
 	if f.readyFile != "" {
 		if err := publishReadyFile(f.readyFile, addr, mcpURL); err != nil {
 			ln.Close()
 			return err
 		}
+	}
+	fmt.Fprintf(stdio.Err, "[synaptic] MCP server ready on %s\n", mcpURL)
+	if viewer.HasLib() {
+		fmt.Fprintf(stdio.Err, "[synaptic] viewer on http://%s/\n", addr)
 	}
 	group.Add(func() error {
 		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
