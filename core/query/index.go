@@ -54,6 +54,7 @@ type Engine struct {
 	test      []bool    // test and benchmark nodes (see Tuning.TestDemote)
 	container []bool    // file, package and module nodes (see Tuning.ContainerShow)
 	avgDegree float64
+	calledBy  []int32 // incoming calls per node, when Tuning.Central is on
 
 	idSorted bool      // node order is id order, so ties compare indices
 	pool     sync.Pool // *scratch
@@ -256,6 +257,16 @@ func (e *Engine) build() {
 		e.nbPrior[i] = 1
 		if c > 2 {
 			e.nbPrior[i] = float32(math.Max(math.Sqrt(2/float64(c)), 0.35))
+		}
+	}
+	if e.t.Central > 0 {
+		e.calledBy = make([]int32, n)
+		for k := range g.Edges {
+			if g.Edges[k].Relation == "calls" {
+				if _, t := e.x.Ends(int32(k)); t >= 0 {
+					e.calledBy[t]++
+				}
+			}
 		}
 	}
 	e.idSorted = slices.IsSortedFunc(g.Nodes, func(a, b graph.Node) int { return strings.Compare(a.ID, b.ID) })

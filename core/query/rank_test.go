@@ -247,7 +247,7 @@ func TestHugeQuestionIsBounded(t *testing.T) {
 	if !strings.HasPrefix(r.Text, "(question cut to its first 8 KiB") {
 		t.Errorf("no cut note: %.120q", r.Text)
 	}
-	p := parseQuestion(q.String(), func(string) bool { return true }, false, false, false)
+	p := parseQuestion(q.String(), func(string) bool { return true }, variants{})
 	if len(p.names) > maxConcepts || len(p.concepts) > maxConcepts {
 		t.Errorf("names %d, concepts %d: unbounded", len(p.names), len(p.concepts))
 	}
