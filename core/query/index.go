@@ -158,7 +158,7 @@ func (e *Engine) build() {
 		e.keyCount[e.labelKey[i]]++
 		labelCount[strings.ToLower(nd.Label)]++
 		e.prior[i] = float32(e.nodePrior(nd))
-		e.test[i] = nd.IsTest || graph.IsTestPath(nd.SourceFile)
+		e.test[i] = nd.IsTest || graph.IsTestPath(nd.SourceFile) || (e.t.TestSupport && testSupportPath(nd.SourceFile))
 		e.container[i] = isContainer(nd.Kind)
 
 		countDF := func(t int32) {
@@ -282,6 +282,22 @@ func pathTokens(p string) []string {
 		p = p[:dot]
 	}
 	return Tokenize(p)
+}
+
+// testSupportPath reports a file of a test-support package: a directory
+// named like Go's httptest, iotest or fstest ("…test"). Its code exists
+// for tests (fake servers, failing readers) and repeats the words of what
+// it fakes, so ranking treats it as test code.
+func testSupportPath(p string) bool {
+	dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
+	for dir != "" {
+		seg := dir[strings.LastIndexByte(dir, '/')+1:]
+		if len(seg) > 4 && strings.HasSuffix(seg, "test") {
+			return true
+		}
+		dir = dir[:max(strings.LastIndexByte(dir, '/'), 0)]
+	}
+	return false
 }
 
 // owners maps each member (method, field, nested definition) to the type

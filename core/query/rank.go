@@ -106,7 +106,7 @@ func (p rankParams) mode() string {
 func (e *Engine) rank(p rankParams) ranking {
 	n := len(e.x.G.Nodes)
 	known := func(t string) bool { i, ok := e.tok[t]; return ok && (e.df[i] > 0 || e.docDF[i] > 0) }
-	pq := parseQuestion(p.question, known, variants{agentNouns: e.t.AgentNouns, abbrev: e.t.Abbrev, synonyms: e.t.Synonyms, surface: e.t.SurfaceForms})
+	pq := parseQuestion(p.question, known, variants{agentNouns: e.t.AgentNouns, abbrev: e.t.Abbrev, synonyms: e.t.Synonyms, surface: e.t.SurfaceForms, plurals: e.t.Plurals})
 	concepts := pq.concepts
 	out := ranking{concepts: concepts}
 	if n == 0 {
@@ -600,19 +600,27 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 					s.acc[o] += offer
 					offer = math.Min(s.acc[o], it.rel)
 				}
-				r := e.combine(s.rel[o], offer)
+				r := math.Max(s.rel[o], offer)
+				if !e.container[it.node] {
+					// A file's words are o's path channel already.
+					r = e.combine(s.rel[o], offer)
+				}
+				src := it.node // the neighbour that set o's score, for Explain
+				if offer <= s.rel[o] {
+					src = -1
+				}
 				if s.state[o] == 2 {
 					// Settled already (a seed settles first at its own
 					// score): keep the best score any path gives it.
 					if k := (r + p.bonus[o]) * e.hubPenalty(o, e.lexicalLed(s, o, r)); e.t.Raise && k > hits[s.pos[o]].score {
 						hits[s.pos[o]].score = k
 						if p.trace != nil {
-							p.trace.offer(o, it.node, ed, r, k)
+							p.trace.offer(o, src, ed, r, k)
 						}
 					}
 					continue
 				}
-				push(o, r, it.depth+1, false, it.node, ed)
+				push(o, r, it.depth+1, false, src, ed)
 			}
 		}
 		visit(e.x.Out(it.node))
@@ -623,8 +631,9 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 
 // combine is a node's relevance from its own lexical score and one
 // neighbour's offer: the better of the two, plus Blend times the other,
-// so a callee of the best match that also matches a word or two outranks
-// a partial name match nothing relevant links to.
+// so between equal matches the one that relevant code calls, owns or is
+// called by ranks first. Offers from files and packages are not blended:
+// their words are the path channel of what they hold.
 func (e *Engine) combine(lex, offer float64) float64 {
 	hi, lo := lex, offer
 	if lo > hi {

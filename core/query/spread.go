@@ -77,7 +77,7 @@ func (e *Engine) spreadFactor(ed int32, forward bool) float64 {
 	case "method", "contains", "inherits", "implements":
 		f = e.t.SpreadMember
 	default:
-		f = e.t.RefDecay
+		f = e.t.SpreadRef
 	}
 	if !forward {
 		f *= e.t.SpreadBack

@@ -130,7 +130,7 @@ type parsed struct {
 // beside inflections (see Tuning: AgentNouns, Abbrev, Synonyms,
 // SurfaceForms).
 type variants struct {
-	agentNouns, abbrev, synonyms, surface bool
+	agentNouns, abbrev, synonyms, surface, plurals bool
 }
 
 // parseQuestion turns a question into weighted terms. known reports whether
@@ -189,6 +189,10 @@ func parseQuestion(q string, known func(string) bool, vs variants) parsed {
 			// The other direction: "field" finds typeFields, "limit" a
 			// doc's "limiting".
 			forms = append(forms, surfaceForms(t)...)
+		}
+		if vs.plurals && !vs.surface {
+			// Only the plural: "field" finds typeFields.
+			forms = append(forms, surfaceForms(t)[:1]...)
 		}
 		if vs.agentNouns {
 			forms = append(forms, agentForms(t)...)

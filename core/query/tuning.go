@@ -20,6 +20,10 @@ type Tuning struct {
 	// TestPrior multiplies test nodes (original 0.85): questions ask how
 	// code works, and tests repeat the words of what they test.
 	TestPrior float64
+	// TestSupport counts test-support packages (httptest, iotest:
+	// directories named "…test") as test code for TestPrior and
+	// TestDemote.
+	TestSupport bool
 	// TestDemote multiplies test and benchmark nodes once more, in
 	// matching and in expansion, when the question is not about tests (no
 	// test/bench/spec word, no context_filter naming tests): otherwise
@@ -56,6 +60,8 @@ type Tuning struct {
 	// word ("field" → fields, "limit" → limiting) at the inflection
 	// weight: inflections only go from the question's form to the base.
 	SurfaceForms bool
+	// Plurals adds only the plural of SurfaceForms.
+	Plurals bool
 	// Abbrev adds graph-confirmed identifier abbreviations ("connection"
 	// → conn, "ctx" → context) at the inflection weight.
 	Abbrev bool
@@ -102,6 +108,8 @@ type Tuning struct {
 	// word itself. 0 turns it off.
 	Spread, SpreadNorm, SpreadMember, SpreadBack, SpreadUnmatched float64
 	SpreadSeeds                                                   int
+	// SpreadRef weighs every other edge (references, imports).
+	SpreadRef float64
 	// SpreadRecv divides a neighbour's share by its own degree^SpreadRecv
 	// (a helper called by every match is not what they are about), and
 	// SpreadMax keeps a neighbour's best share instead of their sum.
