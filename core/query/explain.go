@@ -168,7 +168,7 @@ func (x *Explained) Format(ex Explanation) string {
 		b.WriteString(" | seed")
 	}
 	if ex.Via >= 0 {
-		rel := ""
+		rel := "unlinked call"
 		if ex.ViaEdge >= 0 {
 			rel = g.G.Edges[ex.ViaEdge].Relation
 		}

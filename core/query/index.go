@@ -54,7 +54,8 @@ type Engine struct {
 	test      []bool    // test and benchmark nodes (see Tuning.TestDemote)
 	container []bool    // file, package and module nodes (see Tuning.ContainerShow)
 	avgDegree float64
-	calledBy  []int32 // incoming calls per node, when Tuning.Central is on
+	calledBy  []int32           // incoming calls per node, when Tuning.Central is on
+	unlinked  map[int32][]int32 // node → methods its unlinked calls may reach (see unlinked.go)
 
 	idSorted bool      // node order is id order, so ties compare indices
 	pool     sync.Pool // *scratch
@@ -259,6 +260,7 @@ func (e *Engine) build() {
 			e.nbPrior[i] = float32(math.Max(math.Sqrt(2/float64(c)), 0.35))
 		}
 	}
+	e.unlinked = e.unlinkedTargets()
 	if e.t.Central > 0 {
 		e.calledBy = make([]int32, n)
 		for k := range g.Edges {

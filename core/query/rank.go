@@ -625,6 +625,22 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 		}
 		visit(e.x.Out(it.node))
 		visit(e.x.In(it.node))
+		for _, o := range e.unlinked[it.node] {
+			// An unlinked call: weaker than a resolved one (the receiver
+			// may be of another type), pushed only, never raising.
+			if s.state[o] == 2 || (p.keep != nil && !p.keep(o)) {
+				continue
+			}
+			offer := it.rel * e.t.Decay * e.t.Unlinked * float64(e.nbPrior[o]) * float64(e.prior[o])
+			if e.test[o] {
+				offer *= p.demote
+			}
+			src := it.node
+			if offer <= s.rel[o] {
+				src = -1
+			}
+			push(o, math.Max(s.rel[o], offer), it.depth+1, false, src, -1)
+		}
 	}
 	return hits
 }

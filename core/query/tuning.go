@@ -130,6 +130,10 @@ type Tuning struct {
 	// incoming calls): between equal matches, the one code calls more
 	// is more likely what a question is about. 0 turns it off.
 	Central float64
+	// Unlinked scales what a node passes along its unlinked calls (calls
+	// on receivers of unknown type, see unlinked.go) to the few methods
+	// of that name; 0 turns it off.
+	Unlinked float64
 	// Blend adds this fraction of the lesser of a node's own lexical
 	// score and a neighbour's offer to the greater (see combine). 0 is
 	// the original's max.
