@@ -50,6 +50,7 @@ type Engine struct {
 	keyCount  map[string]int32
 	ownerOf   []int32   // node → owning type node, -1
 	prior     []float32 // node prior
+	size      []float32 // size prior of lexical matches (Tuning.SizeExp), nil when off
 	nbPrior   []float32 // neighbour prior (repeated labels fade)
 	test      []bool    // test and benchmark nodes (see Tuning.TestDemote)
 	container []bool    // file, package and module nodes (see Tuning.ContainerShow)
@@ -135,6 +136,9 @@ func (e *Engine) build() {
 	e.doc.norm = make([]float32, n)
 	e.labelKey = make([]string, n)
 	e.prior = make([]float32, n)
+	if e.t.SizeExp != 0 {
+		e.size = make([]float32, n)
+	}
 	e.nbPrior = make([]float32, n)
 	e.test = make([]bool, n)
 	e.container = make([]bool, n)
@@ -159,6 +163,9 @@ func (e *Engine) build() {
 		e.keyCount[e.labelKey[i]]++
 		labelCount[strings.ToLower(nd.Label)]++
 		e.prior[i] = float32(e.nodePrior(nd))
+		if e.t.SizeExp != 0 {
+			e.size[i] = float32(e.sizePrior(nd))
+		}
 		e.test[i] = nd.IsTest || graph.IsTestPath(nd.SourceFile) || (e.t.TestSupport && testSupportPath(nd.SourceFile))
 		e.container[i] = isContainer(nd.Kind)
 
@@ -252,6 +259,9 @@ func (e *Engine) build() {
 			e.path.post[t] = append(e.path.post[t], int32(f))
 		}
 		e.path.norm[f] = invSqrt(len(toks))
+	}
+	if e.size != nil {
+		e.centerSizes()
 	}
 	for i := range g.Nodes {
 		c := labelCount[strings.ToLower(g.Nodes[i].Label)]
@@ -394,6 +404,47 @@ func (e *Engine) nodePrior(n *graph.Node) float64 {
 	}
 	return 1.0
 }
+
+// sizePrior favours longer functions and methods by
+// log2(2+lines)^SizeExp (centerSizes then divides by the median
+// function's): between equal matches, the body that does the work
+// (conn.serve, Task.__step) is more often the answer than a one-line
+// accessor or wrapper. Types are left out: a class's span holds all its
+// methods.
+func (e *Engine) sizePrior(n *graph.Node) float64 {
+	if e.t.SizeExp == 0 || n.Span == nil {
+		return 1
+	}
+	if !isFunctionKind(n.Kind) {
+		return 1
+	}
+	lines := max(n.Span.EndLine-n.Span.StartLine+1, 1)
+	return math.Pow(math.Log2(2+float64(lines)), e.t.SizeExp)
+}
+
+// centerSizes divides every function's size prior by the median one, so
+// a function of median length weighs what a type or a variable does and
+// only the short and the long ones move.
+func (e *Engine) centerSizes() {
+	var fs []float32
+	for i, v := range e.size {
+		if isFunctionKind(e.x.G.Nodes[i].Kind) && e.x.G.Nodes[i].Span != nil {
+			fs = append(fs, v)
+		}
+	}
+	if len(fs) == 0 {
+		return
+	}
+	slices.Sort(fs)
+	mid := fs[len(fs)/2]
+	for i, v := range e.size {
+		if isFunctionKind(e.x.G.Nodes[i].Kind) && e.x.G.Nodes[i].Span != nil {
+			e.size[i] = v / mid
+		}
+	}
+}
+
+func isFunctionKind(k string) bool { return k == "function" || k == "method" || k == "constructor" }
 
 // idf is ln((N+1)/(1+df)) + 1 over the union of channels.
 func (e *Engine) idf(t int32) float64 {

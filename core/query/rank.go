@@ -202,11 +202,14 @@ func (e *Engine) rank(p rankParams) ranking {
 			boost = p.demote
 		}
 		v *= cov * boost * float64(e.prior[i])
+		if e.size != nil {
+			v *= float64(e.size[i])
+		}
 		if e.t.Central > 0 {
 			v *= 1 + e.t.Central*math.Log1p(float64(e.calledBy[i]))
 		}
 		if p.trace != nil {
-			p.trace.lexical(i, cov, boost, float64(e.prior[i]), v)
+			p.trace.lexical(i, cov, boost, v/max(s.rel[i]*cov*boost, 1e-300), v)
 		}
 		s.rel[i] = v
 		if v > 0 {
@@ -591,6 +594,9 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 					nb = 1
 				}
 				offer := it.rel * e.t.Decay * e.relationFactor(ed) * nb * float64(e.prior[o])
+				if e.size != nil {
+					offer *= float64(e.size[o])
+				}
 				if e.test[o] {
 					offer *= p.demote
 				}

@@ -134,6 +134,12 @@ type Tuning struct {
 	// on receivers of unknown type, see unlinked.go) to the few methods
 	// of that name; 0 turns it off.
 	Unlinked float64
+	// SizeExp is the exponent of the size prior of functions and
+	// methods, log2(2+lines)^SizeExp over the median function's (see
+	// sizePrior): it multiplies their lexical score and what expansion
+	// offers them. Long bodies do the work a question asks about; a
+	// median-length function weighs what a type does. 0 turns it off.
+	SizeExp float64
 	// Blend adds this fraction of the lesser of a node's own lexical
 	// score and a neighbour's offer to the greater (see combine). 0 is
 	// the original's max.
@@ -150,7 +156,7 @@ var DefaultTuning = Tuning{
 	TestPrior: 0.5, TestDemote: 0.25, MemberPrior: 0.3, VarPrior: 0.3, FilePrior: 0.5,
 	ExactBoost: 2.0, Decay: 0.5, RefDecay: 0.5, PostDiversity: 0, HubExp: 1, HubLexical: 0,
 	Abbrev: true, Synonyms: true, OwnedMembers: true, Raise: true,
-	TwinDemote: 0.3, ContainerShow: 0.5, FamilyDemote: 1, CovFloor: 0.25,
+	TwinDemote: 0.3, ContainerShow: 0.5, FamilyDemote: 1, CovFloor: 0.25, SizeExp: 0.2,
 }
 
 // OriginalTuning is the reference implementation's constants, kept for the
