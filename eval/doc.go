@@ -6,5 +6,7 @@
 // tokens vs the tokens of the files the answer points into).
 //
 // The questions live in questions/<corpus>.txt; .ci/eval.sh prepares the
-// corpora, extracts them and runs cmd/evalquery.
+// corpora, extracts them and runs cmd/evalquery. Explain (evalquery
+// -explain) tells why each missed symbol ranks where it does, so a
+// ranking change can aim at a measured cause.
 package eval

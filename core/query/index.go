@@ -50,10 +50,13 @@ type Engine struct {
 	keyCount  map[string]int32
 	ownerOf   []int32   // node → owning type node, -1
 	prior     []float32 // node prior
+	size      []float32 // size prior of lexical matches (Tuning.SizeExp), nil when off
 	nbPrior   []float32 // neighbour prior (repeated labels fade)
 	test      []bool    // test and benchmark nodes (see Tuning.TestDemote)
 	container []bool    // file, package and module nodes (see Tuning.ContainerShow)
 	avgDegree float64
+	calledBy  []int32           // incoming calls per node, when Tuning.Central is on
+	unlinked  map[int32][]int32 // node → methods its unlinked calls may reach (see unlinked.go)
 
 	idSorted bool      // node order is id order, so ties compare indices
 	pool     sync.Pool // *scratch
@@ -133,6 +136,9 @@ func (e *Engine) build() {
 	e.doc.norm = make([]float32, n)
 	e.labelKey = make([]string, n)
 	e.prior = make([]float32, n)
+	if e.t.SizeExp != 0 {
+		e.size = make([]float32, n)
+	}
 	e.nbPrior = make([]float32, n)
 	e.test = make([]bool, n)
 	e.container = make([]bool, n)
@@ -157,7 +163,10 @@ func (e *Engine) build() {
 		e.keyCount[e.labelKey[i]]++
 		labelCount[strings.ToLower(nd.Label)]++
 		e.prior[i] = float32(e.nodePrior(nd))
-		e.test[i] = nd.IsTest || graph.IsTestPath(nd.SourceFile)
+		if e.t.SizeExp != 0 {
+			e.size[i] = float32(e.sizePrior(nd))
+		}
+		e.test[i] = nd.IsTest || graph.IsTestPath(nd.SourceFile) || (e.t.TestSupport && testSupportPath(nd.SourceFile))
 		e.container[i] = isContainer(nd.Kind)
 
 		countDF := func(t int32) {
@@ -251,11 +260,25 @@ func (e *Engine) build() {
 		}
 		e.path.norm[f] = invSqrt(len(toks))
 	}
+	if e.size != nil {
+		e.centerSizes()
+	}
 	for i := range g.Nodes {
 		c := labelCount[strings.ToLower(g.Nodes[i].Label)]
 		e.nbPrior[i] = 1
 		if c > 2 {
 			e.nbPrior[i] = float32(math.Max(math.Sqrt(2/float64(c)), 0.35))
+		}
+	}
+	e.unlinked = e.unlinkedTargets()
+	if e.t.Central > 0 {
+		e.calledBy = make([]int32, n)
+		for k := range g.Edges {
+			if g.Edges[k].Relation == "calls" {
+				if _, t := e.x.Ends(int32(k)); t >= 0 {
+					e.calledBy[t]++
+				}
+			}
 		}
 	}
 	e.idSorted = slices.IsSortedFunc(g.Nodes, func(a, b graph.Node) int { return strings.Compare(a.ID, b.ID) })
@@ -271,6 +294,22 @@ func pathTokens(p string) []string {
 		p = p[:dot]
 	}
 	return Tokenize(p)
+}
+
+// testSupportPath reports a file of a test-support package: a directory
+// named like Go's httptest, iotest or fstest ("…test"). Its code exists
+// for tests (fake servers, failing readers) and repeats the words of what
+// it fakes, so ranking treats it as test code.
+func testSupportPath(p string) bool {
+	dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
+	for dir != "" {
+		seg := dir[strings.LastIndexByte(dir, '/')+1:]
+		if len(seg) > 4 && strings.HasSuffix(seg, "test") {
+			return true
+		}
+		dir = dir[:max(strings.LastIndexByte(dir, '/'), 0)]
+	}
+	return false
 }
 
 // owners maps each member (method, field, nested definition) to the type
@@ -365,6 +404,47 @@ func (e *Engine) nodePrior(n *graph.Node) float64 {
 	}
 	return 1.0
 }
+
+// sizePrior favours longer functions and methods by
+// log2(2+lines)^SizeExp (centerSizes then divides by the median
+// function's): between equal matches, the body that does the work
+// (conn.serve, Task.__step) is more often the answer than a one-line
+// accessor or wrapper. Types are left out: a class's span holds all its
+// methods.
+func (e *Engine) sizePrior(n *graph.Node) float64 {
+	if e.t.SizeExp == 0 || n.Span == nil {
+		return 1
+	}
+	if !isFunctionKind(n.Kind) {
+		return 1
+	}
+	lines := max(n.Span.EndLine-n.Span.StartLine+1, 1)
+	return math.Pow(math.Log2(2+float64(lines)), e.t.SizeExp)
+}
+
+// centerSizes divides every function's size prior by the median one, so
+// a function of median length weighs what a type or a variable does and
+// only the short and the long ones move.
+func (e *Engine) centerSizes() {
+	var fs []float32
+	for i, v := range e.size {
+		if isFunctionKind(e.x.G.Nodes[i].Kind) && e.x.G.Nodes[i].Span != nil {
+			fs = append(fs, v)
+		}
+	}
+	if len(fs) == 0 {
+		return
+	}
+	slices.Sort(fs)
+	mid := fs[len(fs)/2]
+	for i, v := range e.size {
+		if isFunctionKind(e.x.G.Nodes[i].Kind) && e.x.G.Nodes[i].Span != nil {
+			e.size[i] = v / mid
+		}
+	}
+}
+
+func isFunctionKind(k string) bool { return k == "function" || k == "method" || k == "constructor" }
 
 // idf is ln((N+1)/(1+df)) + 1 over the union of channels.
 func (e *Engine) idf(t int32) float64 {

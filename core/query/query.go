@@ -142,16 +142,38 @@ func (e *Engine) Query(ctx context.Context, r Request) Response {
 			budget = DefaultConciseBudget
 		}
 	}
-	mode := "bfs"
-	if strings.EqualFold(r.Mode, "dfs") {
-		mode = "dfs"
+	p, rec := e.params(ctx, r, budget)
+	rk := e.rank(p)
+	terse := terseNodes
+	if r.Concise {
+		terse = terseConciseNodes
 	}
+	resp := e.render(rk, renderParams{mode: p.mode(), full: r.Full, terse: terse, question: r.Question, rec: rec})
+	resp.Text, resp.Truncated = TruncateToBudget(resp.Text, budget)
+	if cut {
+		resp.Text = fmt.Sprintf("(question cut to its first %d KiB; ask a shorter question for a sharper answer)\n", MaxQuestion>>10) + resp.Text
+	}
+	resp.Elapsed = time.Since(start)
+	if l := e.opts.logger; l != nil {
+		l.Log(Entry{
+			Time: e.opts.now().UTC(), Question: r.Question, Mode: p.mode(), Full: r.Full, TokenBudget: budget,
+			ContextFilter: r.ContextFilter, Since: r.Since, RecencyMode: cmp.Or(r.RecencyMode, ""),
+			Seeds: seedLabels(e, rk.seeds), Nodes: len(rk.hits), Top: topLabels(resp.Structured.Nodes, 5),
+			Truncated: resp.Truncated, ElapsedMS: float64(resp.Elapsed.Microseconds()) / 1000,
+		})
+	}
+	return resp
+}
+
+// params turns a request into ranking inputs, resolving Since (nil
+// recency when absent or unresolved).
+func (e *Engine) params(ctx context.Context, r Request, budget int) (rankParams, *recency) {
 	p := rankParams{
 		ctx:      ctx,
 		demote:   e.testDemote(r),
 		question: r.Question,
 		maxNodes: min(max(budget/tokensPerNode, minNodes), maxNodes),
-		dfs:      mode == "dfs",
+		dfs:      strings.EqualFold(r.Mode, "dfs"),
 	}
 	if filters := slices.DeleteFunc(slices.Clone(r.ContextFilter), func(s string) bool { return s == "" }); len(filters) > 0 {
 		p.keep = func(i int32) bool {
@@ -169,26 +191,7 @@ func (e *Engine) Query(ctx context.Context, r Request) Response {
 			p.seedWith = rec.nodes
 		}
 	}
-	rk := e.rank(p)
-	terse := terseNodes
-	if r.Concise {
-		terse = terseConciseNodes
-	}
-	resp := e.render(rk, renderParams{mode: mode, full: r.Full, terse: terse, question: r.Question, rec: rec})
-	resp.Text, resp.Truncated = TruncateToBudget(resp.Text, budget)
-	if cut {
-		resp.Text = fmt.Sprintf("(question cut to its first %d KiB; ask a shorter question for a sharper answer)\n", MaxQuestion>>10) + resp.Text
-	}
-	resp.Elapsed = time.Since(start)
-	if l := e.opts.logger; l != nil {
-		l.Log(Entry{
-			Time: e.opts.now().UTC(), Question: r.Question, Mode: mode, Full: r.Full, TokenBudget: budget,
-			ContextFilter: r.ContextFilter, Since: r.Since, RecencyMode: cmp.Or(r.RecencyMode, ""),
-			Seeds: seedLabels(e, rk.seeds), Nodes: len(rk.hits), Top: topLabels(resp.Structured.Nodes, 5),
-			Truncated: resp.Truncated, ElapsedMS: float64(resp.Elapsed.Microseconds()) / 1000,
-		})
-	}
-	return resp
+	return p, rec
 }
 
 func seedLabels(e *Engine, seeds []int32) []string {

@@ -75,6 +75,12 @@ func (e *Engine) putScratch(s *scratch) {
 	e.pool.Put(s)
 }
 
+// cand is a lexical candidate and its score.
+type cand struct {
+	i int32
+	v float64
+}
+
 // rankParams are the inputs of one ranking.
 type rankParams struct {
 	ctx      context.Context // a cancelled request stops expanding
@@ -85,6 +91,14 @@ type rankParams struct {
 	keep     func(int32) bool // context_filter; nil keeps all
 	bonus    map[int32]float64
 	seedWith []int32 // recency_mode=seed: changed nodes injected as seeds
+	trace    *trace  // Explain: records why each node scores what it does; nil in Query
+}
+
+func (p rankParams) mode() string {
+	if p.dfs {
+		return "dfs"
+	}
+	return "bfs"
 }
 
 // rank scores the question lexically, picks diverse seeds and expands
@@ -92,7 +106,7 @@ type rankParams struct {
 func (e *Engine) rank(p rankParams) ranking {
 	n := len(e.x.G.Nodes)
 	known := func(t string) bool { i, ok := e.tok[t]; return ok && (e.df[i] > 0 || e.docDF[i] > 0) }
-	pq := parseQuestion(p.question, known, e.t.AgentNouns, e.t.Abbrev, e.t.Synonyms)
+	pq := parseQuestion(p.question, known, variants{agentNouns: e.t.AgentNouns, abbrev: e.t.Abbrev, synonyms: e.t.Synonyms, surface: e.t.SurfaceForms, plurals: e.t.Plurals})
 	concepts := pq.concepts
 	out := ranking{concepts: concepts}
 	if n == 0 {
@@ -118,12 +132,15 @@ func (e *Engine) rank(p rankParams) ranking {
 	}
 	nDisc := bits.OnesCount64(disc)
 
-	touch := func(i int32, v float64, bit uint64) {
+	touch := func(i int32, v float64, bit uint64, c Channel) {
 		if s.rel[i] == 0 && s.mask[i] == 0 {
 			s.touched = append(s.touched, i)
 		}
 		s.rel[i] += v
 		s.mask[i] |= bit
+		if p.trace != nil {
+			p.trace.channel(i, c, v)
+		}
 	}
 	for _, t := range pq.terms {
 		id, ok := e.tok[t.tok]
@@ -133,23 +150,23 @@ func (e *Engine) rank(p rankParams) ranking {
 		w := e.idf(id) * t.weight
 		bit := t.mask
 		for _, i := range e.label.post[id] {
-			touch(i, e.t.Label*w*float64(e.label.norm[i]), bit)
+			touch(i, e.t.Label*w*float64(e.label.norm[i]), bit, ChanLabel)
 		}
 		for _, i := range e.owner.post[id] {
-			touch(i, e.t.Owner*w*float64(e.owner.norm[i]), bit)
+			touch(i, e.t.Owner*w*float64(e.owner.norm[i]), bit, ChanOwner)
 		}
 		for _, i := range e.alias.post[id] {
-			touch(i, e.t.Alias*w*float64(e.alias.norm[i]), bit)
+			touch(i, e.t.Alias*w*float64(e.alias.norm[i]), bit, ChanAlias)
 		}
 		for _, f := range e.path.post[id] {
 			v := e.t.Path * w * float64(e.path.norm[f])
 			for _, i := range e.fileNodes[f] {
-				touch(i, v, bit)
+				touch(i, v, bit, ChanPath)
 			}
 		}
 		if dw := e.docIDF(id) * t.weight * e.t.Doc; dw > 0 {
 			for _, i := range e.doc.post[id] {
-				touch(i, dw*float64(e.doc.norm[i]), bit)
+				touch(i, dw*float64(e.doc.norm[i]), bit, ChanDoc)
 			}
 		}
 	}
@@ -164,10 +181,6 @@ func (e *Engine) rank(p rankParams) ranking {
 			keys = append(keys, k)
 		}
 	}
-	type cand struct {
-		i int32
-		v float64
-	}
 	cands := make([]cand, 0, len(s.touched))
 	for k, i := range s.touched {
 		if k%4096 == 0 && p.ctx != nil && p.ctx.Err() != nil {
@@ -179,16 +192,25 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 		v := s.rel[i]
 		exact := e.isExact(i, keys)
+		cov, boost := 1.0, 1.0
 		if nDisc >= 2 && !exact {
-			cov := float64(bits.OnesCount64(s.mask[i]&disc)) / float64(nDisc)
-			v *= 0.25 + 0.75*cov
+			cov = e.t.CovFloor + (1-e.t.CovFloor)*float64(bits.OnesCount64(s.mask[i]&disc))/float64(nDisc)
 		}
 		if exact {
-			v *= e.t.ExactBoost
+			boost = e.t.ExactBoost
 		} else if e.test[i] {
-			v *= p.demote
+			boost = p.demote
 		}
-		v *= float64(e.prior[i])
+		v *= cov * boost * float64(e.prior[i])
+		if e.size != nil {
+			v *= float64(e.size[i])
+		}
+		if e.t.Central > 0 {
+			v *= 1 + e.t.Central*math.Log1p(float64(e.calledBy[i]))
+		}
+		if p.trace != nil {
+			p.trace.lexical(i, cov, boost, v/max(s.rel[i]*cov*boost, 1e-300), v)
+		}
 		s.rel[i] = v
 		if v > 0 {
 			cands = append(cands, cand{i, v})
@@ -203,6 +225,31 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 		return e.cmpID(a.i, b.i)
 	}
+	if e.t.Spread > 0 && e.t.SpreadSeeds > 0 {
+		// The graph channel: the best matches lend their neighbours a
+		// share (see spread). Shares go to the candidates after all are
+		// computed; a node only the graph relates joins them.
+		head := slices.Clone(topK(cands, e.t.SpreadSeeds, order))
+		at := make(map[int32]int, len(cands))
+		for k, c := range cands {
+			at[c.i] = k
+		}
+		e.spread(s, p, head, func(i int32, v float64) {
+			if p.trace != nil {
+				p.trace.spread(i, v)
+			}
+			if k, ok := at[i]; ok {
+				cands[k].v += v
+				s.rel[i] = cands[k].v
+				return
+			}
+			if s.rel[i] == 0 && s.mask[i] == 0 {
+				s.touched = append(s.touched, i)
+			}
+			s.rel[i] = v
+			cands = append(cands, cand{i, v})
+		})
+	}
 	// Broad words ("test", "error") touch a large part of the graph; only
 	// the head of the ranking is needed, so select it before sorting.
 	ranked := topK(cands, seedPool, order)
@@ -215,7 +262,7 @@ func (e *Engine) rank(p rankParams) ranking {
 		perSig := map[uint64]int{}
 		isSeed = map[int32]bool{}
 		for _, c := range list {
-			if len(out.seeds) >= maxSeeds {
+			if len(out.seeds) >= e.seeds() {
 				break
 			}
 			sig := s.mask[c.i] & disc
@@ -230,7 +277,7 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 	}
 	pick(ranked)
-	if (len(out.seeds) < maxSeeds || len(ranked) < e.t.Fill+maxSeeds) && len(ranked) < len(cands) {
+	if (len(out.seeds) < e.seeds() || len(ranked) < e.t.Fill+e.seeds()) && len(ranked) < len(cands) {
 		// Diversity skipped past the selected head: rank everything.
 		slices.SortFunc(cands, order)
 		ranked = cands
@@ -261,12 +308,18 @@ func (e *Engine) rank(p rankParams) ranking {
 		h := &out.hits[k]
 		h.sig = s.mask[h.node] & disc
 		h.exact = e.isExact(h.node, keys)
+		if p.trace != nil {
+			p.trace.expanded(h.node, h.score)
+		}
 	}
 	if nDisc >= 2 && e.t.PostDiversity > 0 {
 		diversify(out.hits, e, disc)
 	}
 	if e.t.TwinDemote != 1 {
 		e.demoteTwins(out.hits)
+	}
+	if e.t.FamilyDemote != 1 {
+		e.demoteFamilies(out.hits)
 	}
 	if e.t.ContainerShow != 1 {
 		for k := range out.hits {
@@ -277,6 +330,15 @@ func (e *Engine) rank(p rankParams) ranking {
 	}
 	e.sortHits(out.hits)
 	return out
+}
+
+// seeds is how many seeds expansion starts from (Tuning.Seeds, else
+// maxSeeds).
+func (e *Engine) seeds() int {
+	if e.t.Seeds > 0 {
+		return e.t.Seeds
+	}
+	return maxSeeds
 }
 
 // allowance is how many seeds (and top results) one evidence signature may
@@ -341,6 +403,27 @@ func (e *Engine) demoteTwins(hits []hit) {
 			h.score *= e.t.TwinDemote
 		}
 		seen[key] = true
+	}
+}
+
+// demoteFamilies multiplies every node past the first FamilyAllow of its
+// bare label by FamilyDemote, walking in score order: five
+// CloseIdleConnections methods of five types, or Value of every context
+// type, answer one question once; the rest take the seats of the code
+// the question is about. Exact matches keep their score.
+func (e *Engine) demoteFamilies(hits []hit) {
+	e.sortHits(hits)
+	seen := map[string]int{}
+	for k := range hits {
+		h := &hits[k]
+		if e.container[h.node] {
+			continue
+		}
+		key := e.labelKey[h.node]
+		seen[key]++
+		if seen[key] > max(e.t.FamilyAllow, 1) && !h.exact {
+			h.score *= e.t.FamilyDemote
+		}
 	}
 }
 
@@ -459,8 +542,8 @@ func (f *frontier) Pop() any {
 func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 	h := &frontier{dfs: p.dfs, e: e}
 	seq := 0
-	push := func(i int32, rel float64, depth int, seed bool) {
-		key := (rel + p.bonus[i]) * e.hubPenalty(i, s.rel[i] > 0 && rel <= s.rel[i])
+	push := func(i int32, rel float64, depth int, seed bool, from, via int32) {
+		key := (rel + p.bonus[i]) * e.hubPenalty(i, e.lexicalLed(s, i, rel))
 		if s.state[i] == 2 || (s.state[i] == 1 && s.best[i] >= key && !seed) {
 			return
 		}
@@ -469,16 +552,19 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 		}
 		if key > s.best[i] || s.state[i] == 0 {
 			s.best[i], s.brel[i] = key, rel
+			if p.trace != nil {
+				p.trace.offer(i, from, via, rel, key)
+			}
 		}
 		s.state[i] = 1
 		seq++
 		heap.Push(h, frontierItem{node: i, rel: rel, key: key, depth: depth, seq: seq, seed: seed})
 	}
 	for _, sd := range seeds {
-		push(sd, s.rel[sd], 0, true)
+		push(sd, s.rel[sd], 0, true, -1, -1)
 	}
 	for _, f := range fill {
-		push(f, s.rel[f], 0, false)
+		push(f, s.rel[f], 0, false, -1, -1)
 	}
 	var hits []hit
 	for h.Len() > 0 && len(hits) < p.maxNodes {
@@ -508,6 +594,9 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 					nb = 1
 				}
 				offer := it.rel * e.t.Decay * e.relationFactor(ed) * nb * float64(e.prior[o])
+				if e.size != nil {
+					offer *= float64(e.size[o])
+				}
 				if e.test[o] {
 					offer *= p.demote
 				}
@@ -518,21 +607,68 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 					offer = math.Min(s.acc[o], it.rel)
 				}
 				r := math.Max(s.rel[o], offer)
+				if !e.container[it.node] {
+					// A file's words are o's path channel already.
+					r = e.combine(s.rel[o], offer)
+				}
+				src := it.node // the neighbour that set o's score, for Explain
+				if offer <= s.rel[o] {
+					src = -1
+				}
 				if s.state[o] == 2 {
 					// Settled already (a seed settles first at its own
 					// score): keep the best score any path gives it.
-					if k := (r + p.bonus[o]) * e.hubPenalty(o, s.rel[o] > 0 && r <= s.rel[o]); e.t.Raise && k > hits[s.pos[o]].score {
+					if k := (r + p.bonus[o]) * e.hubPenalty(o, e.lexicalLed(s, o, r)); e.t.Raise && k > hits[s.pos[o]].score {
 						hits[s.pos[o]].score = k
+						if p.trace != nil {
+							p.trace.offer(o, src, ed, r, k)
+						}
 					}
 					continue
 				}
-				push(o, r, it.depth+1, false)
+				push(o, r, it.depth+1, false, src, ed)
 			}
 		}
 		visit(e.x.Out(it.node))
 		visit(e.x.In(it.node))
+		for _, o := range e.unlinked[it.node] {
+			// An unlinked call: weaker than a resolved one (the receiver
+			// may be of another type), pushed only, never raising.
+			if s.state[o] == 2 || (p.keep != nil && !p.keep(o)) {
+				continue
+			}
+			offer := it.rel * e.t.Decay * e.t.Unlinked * float64(e.nbPrior[o]) * float64(e.prior[o])
+			if e.test[o] {
+				offer *= p.demote
+			}
+			src := it.node
+			if offer <= s.rel[o] {
+				src = -1
+			}
+			push(o, math.Max(s.rel[o], offer), it.depth+1, false, src, -1)
+		}
 	}
 	return hits
+}
+
+// combine is a node's relevance from its own lexical score and one
+// neighbour's offer: the better of the two, plus Blend times the other,
+// so between equal matches the one that relevant code calls, owns or is
+// called by ranks first. Offers from files and packages are not blended:
+// their words are the path channel of what they hold.
+func (e *Engine) combine(lex, offer float64) float64 {
+	hi, lo := lex, offer
+	if lo > hi {
+		hi, lo = lo, hi
+	}
+	return hi + e.t.Blend*lo
+}
+
+// lexicalLed reports that node i's relevance rel comes first from its own
+// words (then it is evidence, and the milder HubLexical penalty applies).
+func (e *Engine) lexicalLed(s *scratch, i int32, rel float64) bool {
+	lex := s.rel[i]
+	return lex > 0 && rel <= lex*(1+e.t.Blend)
 }
 
 // relationFactor scales what an edge passes on: type references and

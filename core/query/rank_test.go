@@ -247,7 +247,7 @@ func TestHugeQuestionIsBounded(t *testing.T) {
 	if !strings.HasPrefix(r.Text, "(question cut to its first 8 KiB") {
 		t.Errorf("no cut note: %.120q", r.Text)
 	}
-	p := parseQuestion(q.String(), func(string) bool { return true }, false, false, false)
+	p := parseQuestion(q.String(), func(string) bool { return true }, variants{})
 	if len(p.names) > maxConcepts || len(p.concepts) > maxConcepts {
 		t.Errorf("names %d, concepts %d: unbounded", len(p.names), len(p.concepts))
 	}
@@ -330,5 +330,40 @@ func TestContainersYieldTheirSeat(t *testing.T) {
 	// Named, the file keeps its place.
 	if got := ids(query(b.engine(), "indent.go")); len(got) == 0 || got[0] != "f_indent" {
 		t.Errorf("indent.go: ranked %q, want the file first", got)
+	}
+}
+
+// TestSizePrior: of two functions matching the question alike, the long
+// body that does the work ranks above the one-line wrapper; a type is
+// not scaled, and SizeExp 0 leaves the id tie-break.
+func TestSizePrior(t *testing.T) {
+	b := &gb{}
+	b.node("a_short", "readRequest()", "p/a.go", "function").
+		node("b_long", "readRequest()", "q/b.go", "function").
+		node("c_mid", "other()", "p/c.go", "function").
+		node("t_type", "Request", "p/t.go", "struct")
+	span := func(k, lines int) { b.g.Nodes[k].Span = &graph.Span{StartLine: 10, EndLine: 10 + lines - 1} }
+	span(0, 1)
+	span(1, 120)
+	span(2, 12)
+	for _, tc := range []struct {
+		exp   float64
+		first string
+	}{{0, "a_short"}, {DefaultTuning.SizeExp, "b_long"}} {
+		tn := DefaultTuning
+		tn.SizeExp = tc.exp
+		e := b.engine(WithTuning(tn))
+		got := ids(query(e, "read request"))
+		if len(got) < 2 || got[0] != tc.first {
+			t.Errorf("SizeExp %v: ranked %q, want %s first", tc.exp, got, tc.first)
+		}
+		if tc.exp > 0 {
+			if s := e.size[e.Index().ID("t_type")]; s != 1 {
+				t.Errorf("a struct's size prior = %v, want 1", s)
+			}
+			if s := e.size[e.Index().ID("c_mid")]; s != 1 {
+				t.Errorf("the median function's size prior = %v, want 1", s)
+			}
+		}
 	}
 }

@@ -126,12 +126,19 @@ type parsed struct {
 	names    []string // exact keys of identifier-shaped words ("json.Unmarshal")
 }
 
+// variants selects the graph-confirmed word variants parseQuestion adds
+// beside inflections (see Tuning: AgentNouns, Abbrev, Synonyms,
+// SurfaceForms).
+type variants struct {
+	agentNouns, abbrev, synonyms, surface, plurals bool
+}
+
 // parseQuestion turns a question into weighted terms. known reports whether
 // a token occurs in the graph, so only variants the graph confirms are
 // added: inflections, abbreviations ("connection" → conn), agent nouns
 // ("server" → serve) and compounds of adjacent words ("copy tree" →
 // copytree, as Python and C names are often written).
-func parseQuestion(q string, known func(string) bool, agentNouns, abbrev, synonyms bool) parsed {
+func parseQuestion(q string, known func(string) bool, vs variants) parsed {
 	var p parsed
 	p.symbol = symbolShaped(q)
 	// Identifier-shaped words in prose keep every token and name a symbol.
@@ -177,22 +184,31 @@ func parseQuestion(q string, known func(string) bool, agentNouns, abbrev, synony
 		bit := uint64(1) << c
 		p.concepts = append(p.concepts, t)
 		p.terms = append(p.terms, term{tok: t, weight: 1, mask: bit})
-		vs := inflections(t)
-		if agentNouns {
-			vs = append(vs, agentForms(t)...)
+		forms := inflections(t)
+		if vs.surface {
+			// The other direction: "field" finds typeFields, "limit" a
+			// doc's "limiting".
+			forms = append(forms, surfaceForms(t)...)
 		}
-		if abbrev {
-			for _, b := range append([]string{t}, vs...) {
-				vs = append(vs, abbreviations[b]...)
+		if vs.plurals && !vs.surface {
+			// Only the plural: "field" finds typeFields.
+			forms = append(forms, surfaceForms(t)[:1]...)
+		}
+		if vs.agentNouns {
+			forms = append(forms, agentForms(t)...)
+		}
+		if vs.abbrev {
+			for _, b := range append([]string{t}, forms...) {
+				forms = append(forms, abbreviations[b]...)
 			}
 		}
-		for _, v := range vs {
+		for _, v := range forms {
 			if v != t && !seen[v] && known(v) {
 				seen[v] = true
 				p.terms = append(p.terms, term{tok: v, weight: inflectionWeight, mask: bit})
 			}
 		}
-		if synonyms {
+		if vs.synonyms {
 			// The word's base forms reach the table too ("failures" →
 			// failure → error), and a synonym counts in the forms code
 			// writes it ("monitor" → watch → WatchedFileHandler).
@@ -272,6 +288,9 @@ func derivations(t string, add func(string)) {
 	case strings.HasSuffix(t, "ation") && n > 7:
 		add(t[:n-3] + "e") // rotation → rotate, validation → validate
 		add(t[:n-5])       // information → inform
+		if undoubled(t[:n-5]) != t[:n-5] {
+			add(undoubled(t[:n-5])) // cancellation → cancel
+		}
 	case strings.HasSuffix(t, "tion") && n > 6:
 		add(t[:n-3])       // extraction → extract
 		add(t[:n-3] + "e") // completion → complete
@@ -288,13 +307,21 @@ func derivations(t string, add func(string)) {
 	}
 }
 
+// undoubled drops a doubled final consonant: "cancell" → "cancel".
+func undoubled(stem string) string {
+	if k := len(stem); k >= 2 && stem[k-1] == stem[k-2] && !strings.ContainsRune("aeiou", rune(stem[k-1])) {
+		return stem[:k-1]
+	}
+	return stem
+}
+
 // stemVariants adds a stripped stem, the stem plus "e" (pars-ing → parse),
 // and the stem with a doubled final consonant undone (stopp-ed → stop).
 func stemVariants(stem string, add func(string)) {
 	add(stem)
 	add(stem + "e")
-	if k := len(stem); k >= 2 && stem[k-1] == stem[k-2] && !strings.ContainsRune("aeiou", rune(stem[k-1])) {
-		add(stem[:k-1])
+	if u := undoubled(stem); u != stem {
+		add(u)
 	}
 }
 

@@ -62,14 +62,14 @@ func TestParseQuestion(t *testing.T) {
 		return out
 	}
 
-	p := parseQuestion("how does the server cache work", known, false, false, false)
+	p := parseQuestion("how does the server cache work", known, variants{})
 	if !slices.Equal(p.concepts, []string{"server", "cache"}) {
 		t.Errorf("scaffolding kept: %q", p.concepts)
 	}
 
 	// Inflections only when the graph has them, at lower weight, in the
 	// same concept as the word they come from.
-	p = parseQuestion("parsing caches", known, false, false, false)
+	p = parseQuestion("parsing caches", known, variants{})
 	if got := toks(p); !slices.Equal(got, []string{"parsing", "parse", "caches", "cache"}) {
 		t.Errorf("inflections = %q", got)
 	}
@@ -80,24 +80,24 @@ func TestParseQuestion(t *testing.T) {
 	}
 
 	// A question made only of scaffolding keeps it rather than nothing.
-	if p := parseQuestion("how does it work", known, false, false, false); len(p.concepts) == 0 {
+	if p := parseQuestion("how does it work", known, variants{}); len(p.concepts) == 0 {
 		t.Error("all-scaffolding question lost every token")
 	}
 
 	// Symbol-shaped questions keep every identifier token, even "get".
-	p = parseQuestion("getHandler", known, false, false, false)
+	p = parseQuestion("getHandler", known, variants{})
 	if !slices.Equal(p.concepts, []string{"get", "handler"}) || !p.symbol {
 		t.Errorf("symbol-shaped: %q symbol=%v", p.concepts, p.symbol)
 	}
 
 	// An identifier word inside prose names a symbol and keeps its tokens.
-	p = parseQuestion("what does getHandler do?", known, false, false, false)
+	p = parseQuestion("what does getHandler do?", known, variants{})
 	if !slices.Contains(p.concepts, "get") || !slices.Equal(p.names, []string{"gethandler"}) {
 		t.Errorf("identifier word: concepts %q names %q", p.concepts, p.names)
 	}
 
 	// Abbreviations and compounds of adjacent words, when the graph has them.
-	p = parseQuestion("copy tree connection", known, false, true, false)
+	p = parseQuestion("copy tree connection", known, variants{abbrev: true})
 	got := toks(p)
 	if !slices.Contains(got, "conn") || !slices.Contains(got, "copytree") {
 		t.Errorf("abbrev/compound terms = %q", got)
@@ -110,7 +110,7 @@ func TestParseQuestion(t *testing.T) {
 
 	// Compounds reach over one word: "copy a directory tree" → copytree.
 	vocab["directory"] = true
-	p = parseQuestion("copy a directory tree", known, false, false, false)
+	p = parseQuestion("copy a directory tree", known, variants{})
 	for _, tm := range p.terms {
 		if tm.tok == "copytree" && tm.mask != 0b101 {
 			t.Errorf("gap-2 compound mask %b", tm.mask)
@@ -121,14 +121,14 @@ func TestParseQuestion(t *testing.T) {
 	}
 
 	// Agent nouns: "server" → serve.
-	if got := toks(parseQuestion("server", known, true, false, false)); !slices.Contains(got, "serve") {
+	if got := toks(parseQuestion("server", known, variants{agentNouns: true})); !slices.Contains(got, "serve") {
 		t.Errorf("agent noun terms = %q", got)
 	}
 }
 
 func TestSynonymsOnlyWhenConfirmed(t *testing.T) {
 	known := func(s string) bool { return s == "authenticate" || s == "login" || s == "remove" }
-	p := parseQuestion("how does login work", known, false, false, true)
+	p := parseQuestion("how does login work", known, variants{synonyms: true})
 	var got []string
 	for _, tm := range p.terms {
 		got = append(got, fmt.Sprintf("%s:%.2f", tm.tok, tm.weight))
@@ -136,7 +136,7 @@ func TestSynonymsOnlyWhenConfirmed(t *testing.T) {
 	if !slices.Contains(got, "authenticate:0.50") || slices.Contains(got, "signin:0.50") {
 		t.Errorf("terms = %v, want authenticate (in the graph) and not signin (absent)", got)
 	}
-	if p := parseQuestion("how does login work", known, false, false, false); len(p.terms) != 1 {
+	if p := parseQuestion("how does login work", known, variants{}); len(p.terms) != 1 {
 		t.Errorf("synonyms off: %d terms", len(p.terms))
 	}
 }
@@ -145,7 +145,7 @@ func TestDerivations(t *testing.T) {
 	for in, want := range map[string]string{
 		"extraction": "extract", "canonicalization": "canonicalize", "canonicalize": "canonical",
 		"recorder": "record", "management": "manage", "rotation": "rotate", "tokenizer": "tokenize",
-		"information": "inform", "extractor": "extract", "completion": "complete",
+		"information": "inform", "extractor": "extract", "completion": "complete", "cancellation": "cancel",
 	} {
 		if got := inflections(in); !slices.Contains(got, want) {
 			t.Errorf("inflections(%q) = %v, want %q among them", in, got, want)
@@ -162,13 +162,13 @@ func TestSynonymsOfInflectedWords(t *testing.T) {
 	for _, tc := range []struct {
 		q, want string
 	}{{"failures", "error"}, {"monitor", "watched"}} {
-		p := parseQuestion(tc.q, known, false, false, true)
+		p := parseQuestion(tc.q, known, variants{synonyms: true})
 		if !slices.ContainsFunc(p.terms, func(tm term) bool { return tm.tok == tc.want && tm.weight == synonymWeight }) {
 			t.Errorf("%q: terms %+v, want synonym %q", tc.q, p.terms, tc.want)
 		}
 	}
 	// Agent nouns are no surface form: "serialize" does not reach Marshaler.
-	p := parseQuestion("serialize", known, false, false, true)
+	p := parseQuestion("serialize", known, variants{synonyms: true})
 	if slices.ContainsFunc(p.terms, func(tm term) bool { return tm.tok == "marshaler" }) {
 		t.Errorf("serialize: terms %+v include marshaler", p.terms)
 	}

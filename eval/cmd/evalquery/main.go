@@ -33,6 +33,7 @@ func main() {
 	flag.Var(&cs, "corpus", "name=graph.json:root (repeatable)")
 	qdir := flag.String("questions", "eval/questions", "directory of <corpus>.txt question files")
 	verbose := flag.Bool("v", false, "print every question's misses and top 5")
+	explain := flag.Bool("explain", false, "explain every question with a miss: the top 10 and each missed symbol, score by channel and cause, then the misses counted by cause")
 	jsonOut := flag.String("json", "", "write the summaries as JSON to this file")
 	one := flag.String("q", "", "answer one question (with -full, -budget) and exit")
 	full := flag.Bool("full", false, "with -q: full mode")
@@ -75,8 +76,12 @@ func main() {
 			failed = true
 			continue
 		}
-		s := eval.Evaluate(ctx, eval.Corpus{Name: name, Engine: e, Root: root}, qs)
+		corpus := eval.Corpus{Name: name, Engine: e, Root: root}
+		s := eval.Evaluate(ctx, corpus, qs)
 		sums = append(sums, s)
+		if *explain {
+			explainMisses(ctx, corpus, s)
+		}
 		if *verbose {
 			for _, r := range s.Results {
 				if len(r.Missing) == 0 && r.FirstRank == 1 {
@@ -120,6 +125,25 @@ func main() {
 	if failed {
 		os.Exit(1)
 	}
+}
+
+// explainMisses prints eval.Explain for each question with a miss and
+// counts the misses by cause.
+func explainMisses(ctx context.Context, c eval.Corpus, s eval.Summary) {
+	causes := map[eval.MissCause]int{}
+	for _, r := range s.Results {
+		if len(r.Missing) == 0 {
+			continue
+		}
+		for _, m := range eval.Explain(ctx, os.Stdout, c, r.Q) {
+			causes[m.Cause]++
+		}
+	}
+	fmt.Printf("[%s] misses by cause:", c.Name)
+	for _, k := range []eval.MissCause{eval.CauseLexical, eval.CauseNeighbour, eval.CauseUnreached, eval.CauseAbsent} {
+		fmt.Printf(" %s %d", k, causes[k])
+	}
+	fmt.Println()
 }
 
 // ranks lists each expected symbol with its rank ("-" when unranked).
