@@ -95,6 +95,47 @@ func TestMergeEdgesMatchesNaive(t *testing.T) {
 	}
 }
 
+// TestLayoutBuildInPlace: on random layouts (records dropped, kept in
+// order, added, changed), building in the old array gives the records
+// building in a new one gives, whichever way the runs move.
+func TestLayoutBuildInPlace(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for round := range 2000 {
+		old := make([]string, r.IntN(40))
+		for i := range old {
+			old[i] = fmt.Sprint("old", i)
+		}
+		var l layout[string]
+		for i := range old {
+			for range r.IntN(3) * r.IntN(2) {
+				l.put(fmt.Sprint("new", len(l.from)))
+			}
+			switch r.IntN(6) {
+			case 0: // dropped
+			case 1:
+				l.keepAs(int32(i), old[i]+"'")
+			default:
+				l.from = append(l.from, int32(i))
+			}
+		}
+		for range r.IntN(4) {
+			l.put(fmt.Sprint("tail", len(l.from)))
+		}
+		want := l.build(old, false)
+		buf := slices.Grow(slices.Clone(old), max(0, len(l.from)-len(old)))
+		got := l.build(buf, true)
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: in place\n%v\nwant\n%v", round, got, want)
+		}
+		if len(got) > 0 && &got[0] != &buf[:1][0] {
+			t.Fatalf("round %d: a slice with room was not reused", round)
+		}
+		if cap(want) < len(want)+patchSlack(len(want)) {
+			t.Fatalf("round %d: a new slice has no spare room", round)
+		}
+	}
+}
+
 // TestMergeNodesKeepsOrder: kept and added nodes come out in id order
 // and from names each kept node's index.
 func TestMergeNodesKeepsOrder(t *testing.T) {
@@ -165,6 +206,17 @@ func TestApplyIndexedMatchesNewIndex(t *testing.T) {
 		}
 		if err := sameLookups(got, want); err != nil {
 			t.Fatalf("round %d: %v", round, err)
+		}
+		// In place, on a copy with room (or without: a new array).
+		h := *g
+		h.Nodes = slices.Grow(slices.Clone(g.Nodes), r.IntN(8))
+		h.Edges = slices.Grow(slices.Clone(g.Edges), r.IntN(8))
+		inPlace, _ := h.ApplyIndexedInPlace(p, NewIndex(&h))
+		if !reflect.DeepEqual(inPlace.G, ng) {
+			t.Fatalf("round %d: ApplyIndexedInPlace's graph differs from Apply's:\n%v\nwant\n%v", round, inPlace.G, ng)
+		}
+		if err := sameLookups(inPlace, want); err != nil {
+			t.Fatalf("round %d: in place: %v", round, err)
 		}
 	}
 }
