@@ -39,6 +39,13 @@ func (g *Graph) ApplyIndexedInPlace(p Patch, x *Index) (*Index, PatchStats) {
 	return g.applyIndexed(p, x, true)
 }
 
+// HasRoom reports whether g's record arrays have spare room for patches
+// in place (ApplyIndexedInPlace), as a graph a patch rebuilt has.
+func (g *Graph) HasRoom() bool {
+	room := func(n, c int) bool { return c-n >= patchSlack(n)/2 }
+	return room(len(g.Nodes), cap(g.Nodes)) && room(len(g.Edges), cap(g.Edges))
+}
+
 func (g *Graph) applyIndexed(p Patch, x *Index, inPlace bool) (*Index, PatchStats) {
 	if x == nil || x.G != g {
 		ng, st, _ := g.apply(p, nil, inPlace)

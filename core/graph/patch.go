@@ -26,6 +26,9 @@ type Patch struct {
 type PatchStats struct {
 	NodesRemoved, NodesAdded int
 	EdgesRemoved, EdgesAdded int
+	// InPlace: the records were rewritten in the graph's own arrays
+	// (ApplyIndexedInPlace, when they had room).
+	InPlace bool
 }
 
 // Apply returns g with p applied; g is not modified (its records are
@@ -68,7 +71,7 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 	added := p.newNodes(g.Nodes, dropped, fileComm)
 	st.NodesAdded = len(added)
 	nl := planNodes(g.Nodes, added, func(n *Node) bool { _, d := dropped[n.ID]; return !d })
-	nodes := nl.build(g.Nodes, inPlace)
+	nodes, nodesInPlace := nl.build(g.Nodes, inPlace)
 	has := func(id string) bool {
 		_, ok := slices.BinarySearchFunc(nodes, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
 		return ok
@@ -110,8 +113,9 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 			e.Sites = nil
 		}
 	})
-	edges := el.build(g.Edges, inPlace)
+	edges, edgesInPlace := el.build(g.Edges, inPlace)
 	st.EdgesAdded = n
+	st.InPlace = nodesInPlace && edgesInPlace
 	out := *g
 	out.Nodes, out.Edges = nodes, edges
 	pv := &Provenance{Base: x, NodeFrom: nl.from, EdgeFrom: el.from, OldToNew: make([]int32, len(droppedAt))}
@@ -181,7 +185,8 @@ func (p Patch) newNodes(old []Node, dropped map[string]*int, fileComm map[string
 // out[k], or -1 for one of b.
 func mergeNodes(a, b []Node, keep func(*Node) bool) (out []Node, from []int32) {
 	l := planNodes(a, b, keep)
-	return l.build(a, false), l.from
+	out, _ = l.build(a, false)
+	return out, l.from
 }
 
 // planNodes lays out mergeNodes' result without moving a record: a
@@ -213,7 +218,8 @@ func planNodes(a, b []Node, keep func(*Node) bool) layout[Node] {
 // each edge the index in edges it came from (-1: fresh).
 func mergeEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(*Edge) bool, fix func(*Edge)) ([]Edge, int, []int32) {
 	l, added := planEdges(edges, fresh, keep, needsFix, fix)
-	return l.build(edges, false), added, l.from
+	out, _ := l.build(edges, false)
+	return out, added, l.from
 }
 
 // planEdges lays out mergeEdges' result without moving a kept record
@@ -335,7 +341,8 @@ func patchSlack(n int) int { return n/64 + 64 }
 // right (its destination ends before its source ends, and starts after
 // every earlier source); then the runs that move right, right to left.
 // Otherwise the records go to a new array with patchSlack spare room.
-func (l *layout[T]) build(old []T, inPlace bool) []T {
+// It reports whether old's array was reused.
+func (l *layout[T]) build(old []T, inPlace bool) ([]T, bool) {
 	n := len(l.from)
 	var out []T
 	if inPlace && cap(old) >= n {
@@ -373,7 +380,7 @@ func (l *layout[T]) build(old []T, inPlace bool) []T {
 		out[o.at] = o.rec
 	}
 	clear(out[n:]) // records moved away or dropped: no longer referenced
-	return out[:n]
+	return out[:n], inPlace
 }
 
 // addSite records e's places as sites of dst, an edge with the same key.

@@ -121,14 +121,14 @@ func TestLayoutBuildInPlace(t *testing.T) {
 		for range r.IntN(4) {
 			l.put(fmt.Sprint("tail", len(l.from)))
 		}
-		want := l.build(old, false)
+		want, copied := l.build(old, false)
 		buf := slices.Grow(slices.Clone(old), max(0, len(l.from)-len(old)))
-		got := l.build(buf, true)
+		got, reused := l.build(buf, true)
 		if !slices.Equal(got, want) {
 			t.Fatalf("round %d: in place\n%v\nwant\n%v", round, got, want)
 		}
-		if len(got) > 0 && &got[0] != &buf[:1][0] {
-			t.Fatalf("round %d: a slice with room was not reused", round)
+		if copied || !reused || len(got) > 0 && &got[0] != &buf[:1][0] {
+			t.Fatalf("round %d: a slice with room was not reused, or a copy said it was", round)
 		}
 		if cap(want) < len(want)+patchSlack(len(want)) {
 			t.Fatalf("round %d: a new slice has no spare room", round)
@@ -211,7 +211,10 @@ func TestApplyIndexedMatchesNewIndex(t *testing.T) {
 		h := *g
 		h.Nodes = slices.Grow(slices.Clone(g.Nodes), r.IntN(8))
 		h.Edges = slices.Grow(slices.Clone(g.Edges), r.IntN(8))
-		inPlace, _ := h.ApplyIndexedInPlace(p, NewIndex(&h))
+		inPlace, st := h.ApplyIndexedInPlace(p, NewIndex(&h))
+		if fits := cap(h.Nodes) >= len(ng.Nodes) && cap(h.Edges) >= len(ng.Edges); st.InPlace != fits {
+			t.Fatalf("round %d: InPlace %v with room %v", round, st.InPlace, fits)
+		}
 		if !reflect.DeepEqual(inPlace.G, ng) {
 			t.Fatalf("round %d: ApplyIndexedInPlace's graph differs from Apply's:\n%v\nwant\n%v", round, inPlace.G, ng)
 		}

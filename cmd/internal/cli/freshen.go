@@ -250,14 +250,11 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 	if err != nil {
 		return err
 	}
-	cur := fr.cat.Index()
-	if cur == nil {
+	t1 := time.Now()
+	st, busy, err := fr.cat.Patch(p)
+	if err != nil {
 		return errors.New("no graph is being served")
 	}
-	t1 := time.Now()
-	x, st := cur.G.ApplyIndexed(p, cur)
-	t2 := time.Now()
-	fr.cat.SetPatched(x)
 	fr.gen++
 	fr.lastPatch = time.Now()
 	fr.servedAt = fr.lastPatch
@@ -266,9 +263,16 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 	if fr.walkedTree {
 		found = "walk"
 	}
-	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (%s %s, extract+resolve %s, patch %s, index %s)\n",
+	how := "in place"
+	switch {
+	case busy:
+		how = "copied: a request was reading"
+	case !st.InPlace:
+		how = "copied: no spare room yet"
+	}
+	fmt.Fprintf(fr.log, "[synaptic] auto-freshen: %d file(s) patched in (%d removed): -%d/+%d nodes, -%d/+%d edges; exact links follow (%s %s, extract+resolve %s, patch+index %s, %s)\n",
 		len(ch.Changed), len(ch.Removed), st.NodesRemoved, st.NodesAdded, st.EdgesRemoved, st.EdgesAdded,
-		found, fr.walked.Round(time.Millisecond), t1.Sub(t0).Round(time.Millisecond), t2.Sub(t1).Round(time.Millisecond), time.Since(t2).Round(time.Millisecond))
+		found, fr.walked.Round(time.Millisecond), t1.Sub(t0).Round(time.Millisecond), time.Since(t1).Round(time.Millisecond), how)
 	fr.notifyAll()
 	fr.startExact(ctx)
 	return nil
