@@ -54,12 +54,13 @@ func BenchmarkServeFreshen(b *testing.B) {
 			}
 			ask("ParseDuration()@time/format.go") // waits for the load and the first catch-up
 			target := filepath.Join(repo, "time", "format.go")
+			run := time.Now().UnixNano() % 1e9
 			var edit, clean []time.Duration
 			i := 0
 			for b.Loop() {
 				b.StopTimer()
 				time.Sleep(400 * time.Millisecond) // past the debounce and the last exact run's start
-				name := fmt.Sprintf("FreshBench%s%d", mode.name, i)
+				name := fmt.Sprintf("FreshBench%s%d_%d", mode.name, run, i) // unique in a tree edited before
 				i++
 				appendFile(b, target, "\nfunc "+name+"() int { return 1 }\n")
 				b.StartTimer()

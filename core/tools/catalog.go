@@ -218,17 +218,21 @@ func (c *Catalog) Patch(p graph.Patch) (st graph.PatchStats, busy bool, err erro
 // makeRoom republishes s, while it is served, with its records copied
 // into arrays with spare room, so that the edits after a new graph
 // (serve's start, its exact runs) patch it in place instead of copying
-// it on the answer's path. It runs in the background, beside readers
-// (nothing is written in place), and an edit arriving meanwhile waits
-// for it: the copy it saves the edit is the same work.
+// it on the answer's path. It runs in the background as a reader (a
+// patch meanwhile copies, beside it, and makes this one moot).
 func (c *Catalog) makeRoom(s *snapshot) {
-	c.patching.Lock()
-	defer c.patching.Unlock()
+	unpin := c.pin()
 	if c.current() != s || s.g.HasRoom() {
+		unpin()
 		return
 	}
 	x, _ := s.g.ApplyIndexed(graph.Patch{}, s.x)
-	c.SetPatched(x)
+	unpin()
+	c.patching.Lock()
+	defer c.patching.Unlock()
+	if c.current() == s {
+		c.SetPatched(x)
+	}
 }
 
 // SetPatched publishes x, an index carried over a patch of the served
