@@ -16,6 +16,11 @@ type Provenance struct {
 	NodeFrom, OldToNew []int32
 	// EdgeFrom[e] is the index in Base of edge e, -1 for a patch's edge.
 	EdgeFrom []int32
+	// retargeted are the nodes of Base (their numbers there) that a
+	// dropped edge pointed to; droppedFiles the source files of dropped
+	// file nodes. Tables built from in-edges are redone for them only.
+	retargeted   []int32
+	droppedFiles []string
 }
 
 // ApplyIndexed is Apply that also indexes the result, carrying x's
@@ -84,6 +89,7 @@ func (x *Index) patched(ng *Graph, pv *Provenance) *Index {
 	})
 	nx.src = make([]int32, len(ng.Edges))
 	nx.dst = make([]int32, len(ng.Edges))
+	var redo []int32
 	for e, o := range pv.EdgeFrom {
 		s, t := int32(-1), int32(-1)
 		if o >= 0 && x.src[o] >= 0 {
@@ -100,8 +106,12 @@ func (x *Index) patched(ng *Graph, pv *Provenance) *Index {
 			s, t = -1, -1
 		}
 		nx.src[e], nx.dst[e] = s, t
+		if o < 0 && t >= 0 {
+			redo = append(redo, t) // a patch's edge: its target's in-edges changed
+		}
 	}
 	nx.adjacency(n)
+	nx.carryOwners(x, pv, redo)
 	return nx
 }
 

@@ -97,9 +97,15 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 		src, dst := x.Ends(int32(i))
 		return src >= 0 && droppedAt[src] && !ownFile[e.Source] || dst >= 0 && droppedAt[dst] && !ownFile[e.Target]
 	}
+	var retargeted []int32
 	keep := func(i int, e *Edge) bool {
 		if inFiles(e.SourceFile) || endGone(i, e) {
 			st.EdgesRemoved++
+			if x != nil {
+				if _, dst := x.Ends(int32(i)); dst >= 0 {
+					retargeted = append(retargeted, dst)
+				}
+			}
 			return false
 		}
 		return true
@@ -118,7 +124,10 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 	st.InPlace = nodesInPlace && edgesInPlace
 	out := *g
 	out.Nodes, out.Edges = nodes, edges
-	pv := &Provenance{Base: x, NodeFrom: nl.from, EdgeFrom: el.from, OldToNew: make([]int32, len(droppedAt))}
+	pv := &Provenance{Base: x, NodeFrom: nl.from, EdgeFrom: el.from, OldToNew: make([]int32, len(droppedAt)), retargeted: retargeted}
+	for f := range fileComm {
+		pv.droppedFiles = append(pv.droppedFiles, f)
+	}
 	for i := range pv.OldToNew {
 		pv.OldToNew[i] = -1
 	}

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -170,8 +171,10 @@ func TestApplyIndexedMatchesNewIndex(t *testing.T) {
 				g.Nodes = append(g.Nodes, mkNode(f, k))
 			}
 		}
+		g.Nodes = append(g.Nodes, Node{ID: "pkg", Label: "example.com/pkg", Kind: "package", SourceFile: "a.go"})
+		rels := []string{"calls", "calls", "contains", "method"}
 		randEdge := func(nodes []Node, file string) Edge {
-			return Edge{Source: nodes[r.IntN(len(nodes))].ID, Target: nodes[r.IntN(len(nodes))].ID, Relation: "calls",
+			return Edge{Source: nodes[r.IntN(len(nodes))].ID, Target: nodes[r.IntN(len(nodes))].ID, Relation: rels[r.IntN(len(rels))],
 				Confidence: Extracted, SourceFile: file, SourceLocation: fmt.Sprintf("L%d", r.IntN(9))}
 		}
 		for range r.IntN(30) {
@@ -179,6 +182,9 @@ func TestApplyIndexedMatchesNewIndex(t *testing.T) {
 		}
 		g.Canonicalize()
 		x := NewIndex(g)
+		if r.IntN(4) > 0 {
+			x.Owner(0) // built: a patch carries the owners over
+		}
 		// Patch one file: some of its functions again, some new, some gone.
 		f := files[r.IntN(len(files))]
 		p := Patch{Files: map[string]bool{f: true}}
@@ -247,6 +253,14 @@ func sameLookups(a, b *Index) error {
 		if s1 != s2 || t1 != t2 {
 			return fmt.Errorf("Ends(%d): %d,%d vs %d,%d", e, s1, t1, s2, t2)
 		}
+	}
+	for i := range a.G.Nodes {
+		if a.Owner(int32(i)) != b.Owner(int32(i)) {
+			return fmt.Errorf("Owner(%s): %d vs %d", a.G.Nodes[i].ID, a.Owner(int32(i)), b.Owner(int32(i)))
+		}
+	}
+	if !maps.Equal(a.owners.pkg, b.owners.pkg) {
+		return fmt.Errorf("packages of files: %v vs %v", a.owners.pkg, b.owners.pkg)
 	}
 	if a.ID("nope") != -1 {
 		return fmt.Errorf("ID of a missing node is %d", a.ID("nope"))
