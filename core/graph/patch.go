@@ -57,9 +57,9 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 	dropped := map[string]*int{} // id -> community of a replaced node
 	droppedAt := make([]bool, len(g.Nodes))
 	fileComm := map[string]*int{}
-	for i := range g.Nodes {
+	drop := func(i int) {
 		n := &g.Nodes[i]
-		if inFiles(n.SourceFile) && n.Kind != "package" {
+		if n.Kind != "package" {
 			dropped[n.ID] = n.Community
 			droppedAt[i] = true
 			if n.Kind == "file" {
@@ -67,10 +67,23 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 			}
 		}
 	}
+	if x != nil { // the files' nodes, without reading every record
+		for f := range p.Files {
+			for _, i := range x.FileNodes(f) {
+				drop(int(i))
+			}
+		}
+	} else {
+		for i := range g.Nodes {
+			if inFiles(g.Nodes[i].SourceFile) {
+				drop(i)
+			}
+		}
+	}
 	st.NodesRemoved = len(dropped)
 	added := p.newNodes(g.Nodes, dropped, fileComm)
 	st.NodesAdded = len(added)
-	nl := planNodes(g.Nodes, added, func(n *Node) bool { _, d := dropped[n.ID]; return !d })
+	nl := planNodes(g.Nodes, added, droppedAt)
 	nodes, nodesInPlace := nl.build(g.Nodes, inPlace)
 	has := func(id string) bool {
 		_, ok := slices.BinarySearchFunc(nodes, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
@@ -193,28 +206,36 @@ func (p Patch) newNodes(old []Node, dropped map[string]*int, fileComm map[string
 // (ids are distinct) into a new slice. from[k] is the index in a of
 // out[k], or -1 for one of b.
 func mergeNodes(a, b []Node, keep func(*Node) bool) (out []Node, from []int32) {
-	l := planNodes(a, b, keep)
+	dropped := make([]bool, len(a))
+	for i := range a {
+		dropped[i] = !keep(&a[i])
+	}
+	l := planNodes(a, b, dropped)
 	out, _ = l.build(a, false)
 	return out, l.from
 }
 
-// planNodes lays out mergeNodes' result without moving a record: a
-// patch keeps all but a few of a large graph's records, so they are then
-// moved in runs (layout.build).
-func planNodes(a, b []Node, keep func(*Node) bool) layout[Node] {
+// planNodes lays out mergeNodes' result (a without its dropped nodes,
+// merged with b) without moving a record: a patch keeps all but a few of
+// a large graph's records, so they are then moved in runs (layout.build).
+// Where each of b goes is found by bisection, so the kept records are
+// not read at all.
+func planNodes(a, b []Node, dropped []bool) layout[Node] {
 	l := layout[Node]{from: make([]int32, 0, len(a)+len(b))}
-	j := 0
-	for i := range a {
-		for j < len(b) && b[j].ID < a[i].ID {
-			l.put(b[j])
-			j++
+	i := 0
+	for j := range b {
+		at, _ := slices.BinarySearchFunc(a, b[j].ID, func(n Node, id string) int { return strings.Compare(n.ID, id) })
+		for ; i < at; i++ {
+			if !dropped[i] {
+				l.from = append(l.from, int32(i))
+			}
 		}
-		if keep(&a[i]) {
+		l.put(b[j])
+	}
+	for ; i < len(a); i++ {
+		if !dropped[i] {
 			l.from = append(l.from, int32(i))
 		}
-	}
-	for ; j < len(b); j++ {
-		l.put(b[j])
 	}
 	return l
 }
