@@ -59,7 +59,7 @@ func BenchmarkServeFreshen(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				b.StopTimer()
-				time.Sleep(400 * time.Millisecond) // past the debounce and the last exact run's start
+				time.Sleep(400 * time.Millisecond)                          // past the debounce and the last exact run's start
 				name := fmt.Sprintf("FreshBench%s%d_%d", mode.name, run, i) // unique in a tree edited before
 				i++
 				appendFile(b, target, "\nfunc "+name+"() int { return 1 }\n")

@@ -21,6 +21,9 @@ type Provenance struct {
 	// file nodes. Tables built from in-edges are redone for them only.
 	retargeted   []int32
 	droppedFiles []string
+	// changedEdges are the edges (numbered in the result) whose record is
+	// not Base's: the patch's, and kept ones whose sites changed.
+	changedEdges []int32
 }
 
 // ApplyIndexed is Apply that also indexes the result, carrying x's
@@ -112,6 +115,7 @@ func (x *Index) patched(ng *Graph, pv *Provenance) *Index {
 	}
 	nx.adjacency(n)
 	nx.carryOwners(x, pv, redo)
+	nx.carryEdgeFiles(x, pv, pv.changedEdges)
 	return nx
 }
 

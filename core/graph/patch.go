@@ -111,8 +111,21 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 		return src >= 0 && droppedAt[src] && !ownFile[e.Source] || dst >= 0 && droppedAt[dst] && !ownFile[e.Target]
 	}
 	var retargeted []int32
+	fileOf := func(i int, e *Edge) bool { return inFiles(e.SourceFile) }
+	siteOf := func(i int, e *Edge) bool { return len(e.Sites) > 0 }
+	if x != nil { // the edges' files and sites from the index: no record read
+		t := x.edgeFiles()
+		var ids []int32
+		for f := range p.Files {
+			if k, ok := t.id[f]; ok {
+				ids = append(ids, k)
+			}
+		}
+		fileOf = func(i int, _ *Edge) bool { return t.of[i] >= 0 && slices.Contains(ids, t.of[i]) }
+		siteOf = func(i int, _ *Edge) bool { return t.sites[i] }
+	}
 	keep := func(i int, e *Edge) bool {
-		if inFiles(e.SourceFile) || endGone(i, e) {
+		if fileOf(i, e) || endGone(i, e) {
 			st.EdgesRemoved++
 			if x != nil {
 				if _, dst := x.Ends(int32(i)); dst >= 0 {
@@ -123,8 +136,8 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 		}
 		return true
 	}
-	sitesInFiles := func(e *Edge) bool {
-		return len(e.Sites) > 0 && slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) })
+	sitesInFiles := func(i int, e *Edge) bool {
+		return siteOf(i, e) && slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) })
 	}
 	el, n := planEdges(g.Edges, fresh, keep, sitesInFiles, func(e *Edge) {
 		e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return inFiles(s.SourceFile) })
@@ -138,6 +151,9 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 	out := *g
 	out.Nodes, out.Edges = nodes, edges
 	pv := &Provenance{Base: x, NodeFrom: nl.from, EdgeFrom: el.from, OldToNew: make([]int32, len(droppedAt)), retargeted: retargeted}
+	for _, o := range el.over {
+		pv.changedEdges = append(pv.changedEdges, o.at)
+	}
 	for f := range fileComm {
 		pv.droppedFiles = append(pv.droppedFiles, f)
 	}
@@ -247,7 +263,7 @@ func planNodes(a, b []Node, dropped []bool) layout[Node] {
 // made it. It returns the edges, how many records were added, and for
 // each edge the index in edges it came from (-1: fresh).
 func mergeEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(*Edge) bool, fix func(*Edge)) ([]Edge, int, []int32) {
-	l, added := planEdges(edges, fresh, keep, needsFix, fix)
+	l, added := planEdges(edges, fresh, keep, func(_ int, e *Edge) bool { return needsFix(e) }, fix)
 	out, _ := l.build(edges, false)
 	return out, added, l.from
 }
@@ -255,7 +271,7 @@ func mergeEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(*
 // planEdges lays out mergeEdges' result without moving a kept record
 // (see planNodes). Kept edges are canonical already, so only an edge
 // next to a fresh one can share its key.
-func planEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(*Edge) bool, fix func(*Edge)) (layout[Edge], int) {
+func planEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(int, *Edge) bool, fix func(*Edge)) (layout[Edge], int) {
 	l := layout[Edge]{from: make([]int32, 0, len(edges)+len(fresh))}
 	added := 0
 	// last is the record at the end of the output so far.
@@ -300,7 +316,7 @@ func planEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(*E
 			afterFresh = true
 		}
 		switch {
-		case needsFix(e):
+		case needsFix(i, e):
 			c := *e
 			fix(&c)
 			if len(l.from) > 0 && last().Key() == c.Key() {
@@ -375,7 +391,7 @@ func patchSlack(n int) int { return n/64 + 64 }
 func (l *layout[T]) build(old []T, inPlace bool) ([]T, bool) {
 	n := len(l.from)
 	var out []T
-	if inPlace && cap(old) >= n {
+	if inPlace && cap(old) >= n && old != nil {
 		out = old[:max(len(old), n)]
 	} else {
 		out = make([]T, max(len(old), n), n+patchSlack(n))

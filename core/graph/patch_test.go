@@ -185,49 +185,92 @@ func TestApplyIndexedMatchesNewIndex(t *testing.T) {
 		if r.IntN(4) > 0 {
 			x.Owner(0) // built: a patch carries the owners over
 		}
-		// Patch one file: some of its functions again, some new, some gone.
-		f := files[r.IntN(len(files))]
-		p := Patch{Files: map[string]bool{f: true}}
-		if r.IntN(4) > 0 { // else the file is deleted
-			p.Nodes = append(p.Nodes, Node{ID: f, Label: f, SourceFile: f, Kind: "file"})
-			for k := range r.IntN(8) {
-				if r.IntN(3) > 0 {
-					p.Nodes = append(p.Nodes, mkNode(f, k))
+		// Patch one file at a time: some of its functions again, some
+		// new, some gone. Each patch applies to the last one's result,
+		// so tables carried over are carried over again.
+		mkPatch := func(g *Graph) Patch {
+			f := files[r.IntN(len(files))]
+			p := Patch{Files: map[string]bool{f: true}}
+			if r.IntN(4) > 0 { // else the file is deleted
+				p.Nodes = append(p.Nodes, Node{ID: f, Label: f, SourceFile: f, Kind: "file"})
+				for k := range r.IntN(8) {
+					if r.IntN(3) > 0 {
+						p.Nodes = append(p.Nodes, mkNode(f, k))
+					}
 				}
 			}
-		}
-		if len(p.Nodes) > 0 {
-			all := append(slices.Clone(g.Nodes), p.Nodes...)
-			for range r.IntN(8) {
-				e := randEdge(all, f)
-				e.Source = p.Nodes[r.IntN(len(p.Nodes))].ID
-				p.Edges = append(p.Edges, e)
+			if len(p.Nodes) > 0 {
+				all := append(slices.Clone(g.Nodes), p.Nodes...)
+				for range r.IntN(8) {
+					e := randEdge(all, f)
+					e.Source = p.Nodes[r.IntN(len(p.Nodes))].ID
+					p.Edges = append(p.Edges, e)
+				}
 			}
+			return p
 		}
-		ng, _ := g.Apply(p, x)
-		want := NewIndex(ng)
-		got, _ := g.ApplyIndexed(p, x)
-		if !reflect.DeepEqual(got.G, ng) {
-			t.Fatalf("round %d: ApplyIndexed's graph differs from Apply's", round)
-		}
-		if err := sameLookups(got, want); err != nil {
-			t.Fatalf("round %d: %v", round, err)
-		}
-		// In place, on a copy with room (or without: a new array).
 		h := *g
 		h.Nodes = slices.Grow(slices.Clone(g.Nodes), r.IntN(8))
 		h.Edges = slices.Grow(slices.Clone(g.Edges), r.IntN(8))
-		inPlace, st := h.ApplyIndexedInPlace(p, NewIndex(&h))
-		if fits := cap(h.Nodes) >= len(ng.Nodes) && cap(h.Edges) >= len(ng.Edges); st.InPlace != fits {
-			t.Fatalf("round %d: InPlace %v with room %v", round, st.InPlace, fits)
+		cur, inPlace := x, NewIndex(&h)
+		if r.IntN(2) > 0 {
+			inPlace.PreparePatches()
 		}
-		if !reflect.DeepEqual(inPlace.G, ng) {
-			t.Fatalf("round %d: ApplyIndexedInPlace's graph differs from Apply's:\n%v\nwant\n%v", round, inPlace.G, ng)
-		}
-		if err := sameLookups(inPlace, want); err != nil {
-			t.Fatalf("round %d: in place: %v", round, err)
+		ref := g
+		for step := range 3 {
+			p := mkPatch(ref)
+			ng, _ := ref.Apply(p, nil)
+			want := NewIndex(ng)
+			got, _ := cur.G.ApplyIndexed(p, cur)
+			if !reflect.DeepEqual(got.G, ng) {
+				t.Fatalf("round %d.%d: ApplyIndexed's graph differs from Apply's", round, step)
+			}
+			if err := sameLookups(got, want); err != nil {
+				t.Fatalf("round %d.%d: %v", round, step, err)
+			}
+			ip, st := inPlace.G.ApplyIndexedInPlace(p, inPlace)
+			fits := cap(inPlace.G.Nodes) >= len(ng.Nodes) && cap(inPlace.G.Edges) >= len(ng.Edges) &&
+				inPlace.G.Nodes != nil && inPlace.G.Edges != nil // no array to reuse
+			if st.InPlace != fits {
+				t.Fatalf("round %d.%d: InPlace %v with room %v", round, step, st.InPlace, fits)
+			}
+			if !reflect.DeepEqual(ip.G, ng) {
+				t.Fatalf("round %d.%d: ApplyIndexedInPlace's graph differs from Apply's:\n%v\nwant\n%v", round, step, ip.G, ng)
+			}
+			if err := sameLookups(ip, want); err != nil {
+				t.Fatalf("round %d.%d: in place: %v", round, step, err)
+			}
+			if err := sameEdgeFiles(ip, want); err != nil {
+				t.Fatalf("round %d.%d: in place: %v", round, step, err)
+			}
+			cur, inPlace, ref = got, ip, ng
 		}
 	}
+}
+
+// sameEdgeFiles compares a carried edge file table with one built.
+func sameEdgeFiles(a, b *Index) error {
+	if !a.efiles.ready.Load() {
+		return nil
+	}
+	tb := b.edgeFiles()
+	for e := range a.G.Edges {
+		fa, fb := "", ""
+		for f, k := range a.efiles.id {
+			if k == a.efiles.of[e] {
+				fa = f
+			}
+		}
+		for f, k := range tb.id {
+			if k == tb.of[e] {
+				fb = f
+			}
+		}
+		if fa != fb || a.efiles.sites[e] != tb.sites[e] {
+			return fmt.Errorf("edge %d: file %q sites %v, want %q %v", e, fa, a.efiles.sites[e], fb, tb.sites[e])
+		}
+	}
+	return nil
 }
 
 // sameLookups compares two indexes of one graph through their methods.

@@ -215,19 +215,26 @@ func (c *Catalog) Patch(p graph.Patch) (st graph.PatchStats, busy bool, err erro
 	return st, true, nil
 }
 
-// makeRoom republishes s, while it is served, with its records copied
-// into arrays with spare room, so that the edits after a new graph
-// (serve's start, its exact runs) patch it in place instead of copying
-// it on the answer's path. It runs in the background as a reader (a
-// patch meanwhile copies, beside it, and makes this one moot).
+// makeRoom readies s, while it is served, for the edits to come (serve's
+// start, its exact runs): it builds the tables a patch reads and carries
+// over, and republishes s with its records copied into arrays with spare
+// room, so that the next edits patch it in place instead of copying it on
+// the answer's path. It runs in the background as a reader (a patch
+// meanwhile copies, beside it, and makes this one moot).
 func (c *Catalog) makeRoom(s *snapshot) {
 	unpin := c.pin()
-	if c.current() != s || s.g.HasRoom() {
+	if c.current() != s {
+		unpin()
+		return
+	}
+	s.x.PreparePatches()
+	if s.g.HasRoom() {
 		unpin()
 		return
 	}
 	x, _ := s.g.ApplyIndexed(graph.Patch{}, s.x)
 	unpin()
+	x.PreparePatches() // carried over already; a no-op unless s had none
 	c.patching.Lock()
 	defer c.patching.Unlock()
 	if c.current() == s {
