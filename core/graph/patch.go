@@ -83,17 +83,20 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 	st.NodesRemoved = len(dropped)
 	added := p.newNodes(g.Nodes, dropped, fileComm)
 	st.NodesAdded = len(added)
-	nl := planNodes(g.Nodes, added, droppedAt)
-	nodes, nodesInPlace := nl.build(g.Nodes, inPlace)
-	has := func(id string) bool {
-		_, ok := slices.BinarySearchFunc(nodes, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
-		return ok
-	}
 	ownFile := map[string]bool{} // ids of the files' new nodes
 	for i := range added {
 		if p.Files[added[i].SourceFile] {
 			ownFile[added[i].ID] = true
 		}
+	}
+	// Read before the nodes move: in place, g's node records are then
+	// the result's.
+	gone, sited := p.droppedEdges(g, x, droppedAt, dropped, ownFile, inFiles)
+	nl := planNodes(g.Nodes, added, droppedAt)
+	nodes, nodesInPlace := nl.build(g.Nodes, inPlace)
+	has := func(id string) bool {
+		_, ok := slices.BinarySearchFunc(nodes, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
+		return ok
 	}
 	var fresh []Edge
 	for i := range p.Edges {
@@ -103,41 +106,21 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 		}
 	}
 	slices.SortFunc(fresh, func(a, b Edge) int { return compareEdges(&a, &b) })
-	endGone := func(i int, e *Edge) bool {
-		if x == nil {
-			return gone(e.Source, dropped, ownFile) || gone(e.Target, dropped, ownFile)
-		}
-		src, dst := x.Ends(int32(i))
-		return src >= 0 && droppedAt[src] && !ownFile[e.Source] || dst >= 0 && droppedAt[dst] && !ownFile[e.Target]
-	}
 	var retargeted []int32
-	fileOf := func(i int, e *Edge) bool { return inFiles(e.SourceFile) }
-	siteOf := func(i int, e *Edge) bool { return len(e.Sites) > 0 }
-	if x != nil { // the edges' files and sites from the index: no record read
-		t := x.edgeFiles()
-		var ids []int32
-		for f := range p.Files {
-			if k, ok := t.id[f]; ok {
-				ids = append(ids, k)
+	for i, d := range gone {
+		if !d {
+			continue
+		}
+		st.EdgesRemoved++
+		if x != nil {
+			if _, dst := x.Ends(int32(i)); dst >= 0 {
+				retargeted = append(retargeted, dst)
 			}
 		}
-		fileOf = func(i int, _ *Edge) bool { return t.of[i] >= 0 && slices.Contains(ids, t.of[i]) }
-		siteOf = func(i int, _ *Edge) bool { return t.sites[i] }
 	}
-	keep := func(i int, e *Edge) bool {
-		if fileOf(i, e) || endGone(i, e) {
-			st.EdgesRemoved++
-			if x != nil {
-				if _, dst := x.Ends(int32(i)); dst >= 0 {
-					retargeted = append(retargeted, dst)
-				}
-			}
-			return false
-		}
-		return true
-	}
+	keep := func(i int, _ *Edge) bool { return !gone[i] }
 	sitesInFiles := func(i int, e *Edge) bool {
-		return siteOf(i, e) && slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) })
+		return sited[i] && slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) })
 	}
 	el, n := planEdges(g.Edges, fresh, keep, sitesInFiles, func(e *Edge) {
 		e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return inFiles(s.SourceFile) })
@@ -168,6 +151,47 @@ func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Pro
 	return &out, st, pv
 }
 
+// droppedEdges marks the edges of g the patch drops (their facts came
+// from its files, or an end is a dropped node not given again) and those
+// with sites (which may name its files). With x, that is read from the
+// index: the files' edges from its edge-file table, the dropped nodes'
+// edges from their adjacency, in tight loops over integers; without, from
+// every record.
+func (p Patch) droppedEdges(g *Graph, x *Index, droppedAt []bool, dropped map[string]*int, given map[string]bool, inFiles func(string) bool) (gone, sited []bool) {
+	gone = make([]bool, len(g.Edges))
+	if x == nil {
+		sited = make([]bool, len(g.Edges))
+		for i := range g.Edges {
+			e := &g.Edges[i]
+			gone[i] = inFiles(e.SourceFile) || isGone(e.Source, dropped, given) || isGone(e.Target, dropped, given)
+			sited[i] = len(e.Sites) > 0
+		}
+		return gone, sited
+	}
+	t := x.edgeFiles()
+	for f := range p.Files {
+		if k, ok := t.id[f]; ok {
+			for i, fk := range t.of {
+				if fk == k {
+					gone[i] = true
+				}
+			}
+		}
+	}
+	for d, isDropped := range droppedAt {
+		if !isDropped || given[g.Nodes[d].ID] {
+			continue
+		}
+		for _, e := range x.Out(int32(d)) {
+			gone[e] = true
+		}
+		for _, e := range x.In(int32(d)) {
+			gone[e] = true
+		}
+	}
+	return gone, t.sites
+}
+
 // member returns the test for "is in p.Files": a few string compares
 // for the usual one or two files, run once per edge of the graph.
 func (p Patch) member() func(string) bool {
@@ -181,8 +205,8 @@ func (p Patch) member() func(string) bool {
 	return func(f string) bool { return slices.Contains(files, f) }
 }
 
-// gone reports an endpoint whose node was dropped and not given again.
-func gone(id string, dropped map[string]*int, given map[string]bool) bool {
+// isGone reports an endpoint whose node was dropped and not given again.
+func isGone(id string, dropped map[string]*int, given map[string]bool) bool {
 	_, d := dropped[id]
 	return d && !given[id]
 }
