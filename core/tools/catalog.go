@@ -324,9 +324,10 @@ func (c *Catalog) run(h func(ctx context.Context, s *snapshot, args json.RawMess
 		if c.opts.Freshen != nil {
 			note = c.opts.Freshen(ctx)
 		}
-		unpin := c.pin()
-		res := h(ctx, c.current(), normArgs(args))
-		unpin()
+		res := func() Result {
+			defer c.pin()() // released even if h panics: else every later patch copies
+			return h(ctx, c.current(), normArgs(args))
+		}()
 		if note != "" {
 			res.Text = sanitize(note) + "\n" + res.Text
 		}
