@@ -45,10 +45,12 @@ func BenchmarkPatchSnapshot(b *testing.B) {
 		// inside the graph's arrays once makeRoom gave them spare room.
 		c := New(Options{})
 		c.SetGraph(g)
+		c.current().queryIndex() // the background build holds a pin: wait it out
 		x, _ := c.Index().G.ApplyIndexed(graph.Patch{}, c.Index())
 		x.PreparePatches()
 		c.SetPatched(x)
 		inPlace := 0
+		time.Sleep(100 * time.Millisecond) // the build's goroutine unpins
 		for b.Loop() {
 			st, _, err := c.Patch(p)
 			if err != nil {

@@ -30,12 +30,13 @@ import (
 //
 // What that pass costs is system calls, not Go: on GOROOT/src it is
 // about 9.1k stats (7.8k listed files, 1.3k directories and ignore
-// files), and the CPU profile of BenchmarkFreshenCheck shows nearly all
-// of it in fstatat. A stat of a cached inode costs 1–2 µs on an idle
-// core and 12 µs at load 16 on 2 cores (measured one goroutine over the
-// 7.7k .go files; stat'ing relative to an open directory was no
-// faster), so the 4 workers on 2 cores cannot bring a clean check under
-// a few milliseconds even idle: the 1 ms target is for --watch (0.02 ms).
+// files), and the CPU profile of BenchmarkFreshenCheck puts nearly all
+// of it in fstatat. Measured on 2 shared cores: the clean check took
+// 27 ms at load 8 and 74–117 ms at load 13–15; one goroutine stat'ing
+// the 7.7k .go files took 12 µs a file at load 16, and stat'ing them
+// relative to an open directory was no faster. Even at 1 µs a stat the
+// pass is 9 ms of CPU, 4.5 ms on 2 idle cores, so the 1 ms target is
+// --watch's (0.02 ms), not this check's.
 const defaultFreshenDebounce = 250 * time.Millisecond
 
 // autofreshOff is newFreshener's reason when the user switched it off.
