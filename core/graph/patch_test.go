@@ -310,3 +310,41 @@ func sameLookups(a, b *Index) error {
 	}
 	return nil
 }
+
+// TestEmptyPatchMakesRoom: the empty patch serve applies to a new graph
+// (to give its arrays spare room) changes no record and no lookup, and
+// leaves room for patches in place.
+func TestEmptyPatchMakesRoom(t *testing.T) {
+	g := &Graph{Nodes: []Node{
+		{ID: "a.go", Label: "a.go", SourceFile: "a.go", Kind: "file"},
+		{ID: "a.go::f", Label: "f()", SourceFile: "a.go", Kind: "function"},
+		{ID: "a.go::g", Label: "g()", SourceFile: "a.go", Kind: "function"},
+	}, Edges: []Edge{
+		{Source: "a.go", Target: "a.go::f", Relation: "contains", Confidence: Extracted, SourceFile: "a.go", SourceLocation: "L1"},
+		{Source: "a.go::f", Target: "a.go::g", Relation: "calls", Confidence: Extracted, SourceFile: "a.go", SourceLocation: "L2",
+			Sites: []Site{{SourceFile: "a.go", SourceLocation: "L3"}}},
+	}}
+	g.Canonicalize()
+	want := &Graph{Nodes: slices.Clone(g.Nodes), Edges: slices.Clone(g.Edges)}
+	x := NewIndex(g)
+	x.PreparePatches()
+	if g.HasRoom() {
+		t.Fatal("a graph as decoded has room")
+	}
+	got, st := g.ApplyIndexed(Patch{}, x)
+	if st != (PatchStats{}) {
+		t.Errorf("stats %+v, want none", st)
+	}
+	if !reflect.DeepEqual(got.G.Nodes, want.Nodes) || !reflect.DeepEqual(got.G.Edges, want.Edges) {
+		t.Fatal("the empty patch changed the graph")
+	}
+	if !got.G.HasRoom() {
+		t.Error("no spare room after the empty patch")
+	}
+	if err := sameLookups(got, NewIndex(want)); err != nil {
+		t.Fatal(err)
+	}
+	if err := sameEdgeFiles(got, NewIndex(want)); err != nil {
+		t.Fatal(err)
+	}
+}
