@@ -21,22 +21,16 @@ import (
 // included), then a clean query (nothing changed since). Sub-benchmarks:
 // the debounced check (default) and serve --watch. The full extraction of
 // the copy, in the same run, is the baseline (full-extract-s, and the
-// ratio edit-p50 / full extraction).
+// ratio edit-p50 / full extraction). SYNAPTIC_FRESHEN_TREE names a tree
+// extracted already (it is edited in place, and the baseline is then its
+// incremental extraction, not a full one).
 //
 //	SYNAPTIC_BIN=$PWD/bin/synaptic go test -run '^$' -bench BenchmarkServeFreshen -benchtime 10x ./cmd/synaptic
 func BenchmarkServeFreshen(b *testing.B) {
 	if bin == "" {
 		b.Skip("no binary")
 	}
-	src := gorootSrc(b)
-	work := b.TempDir()
-	if out, err := exec.Command("cp", "-r", src, work).CombinedOutput(); err != nil {
-		b.Fatalf("copy GOROOT/src: %v\n%s", err, out)
-	}
-	repo := filepath.Join(work, "src")
-	t0 := time.Now()
-	runMeasured(b, "extract", "--full", "--quiet", repo)
-	full := time.Since(t0)
+	repo, full := freshenTree(b)
 	graphPath := filepath.Join(repo, "synaptic-out", "graph.json")
 	for _, mode := range []struct {
 		name string
@@ -60,12 +54,13 @@ func BenchmarkServeFreshen(b *testing.B) {
 			}
 			ask("ParseDuration()@time/format.go") // waits for the load and the first catch-up
 			target := filepath.Join(repo, "time", "format.go")
+			run := time.Now().UnixNano() % 1e9
 			var edit, clean []time.Duration
 			i := 0
 			for b.Loop() {
 				b.StopTimer()
-				time.Sleep(400 * time.Millisecond) // past the debounce and the last exact run's start
-				name := fmt.Sprintf("FreshBench%s%d", mode.name, i)
+				time.Sleep(400 * time.Millisecond)                          // past the debounce and the last exact run's start
+				name := fmt.Sprintf("FreshBench%s%d_%d", mode.name, run, i) // unique in a tree edited before
 				i++
 				appendFile(b, target, "\nfunc "+name+"() int { return 1 }\n")
 				b.StartTimer()
@@ -98,8 +93,30 @@ func BenchmarkServeFreshen(b *testing.B) {
 			case <-time.After(5 * time.Minute):
 				b.Errorf("serve did not stop within 5 minutes of SIGTERM")
 			}
+			if testing.Verbose() {
+				b.Logf("server log:\n%s", s.stderr.String())
+			}
 		})
 	}
+}
+
+// freshenTree returns the extracted tree to edit and how long its
+// extraction took.
+func freshenTree(b *testing.B) (string, time.Duration) {
+	if repo := os.Getenv("SYNAPTIC_FRESHEN_TREE"); repo != "" {
+		t0 := time.Now()
+		runMeasured(b, "extract", "--quiet", repo)
+		return repo, time.Since(t0)
+	}
+	src := gorootSrc(b)
+	work := b.TempDir()
+	if out, err := exec.Command("cp", "-r", src, work).CombinedOutput(); err != nil {
+		b.Fatalf("copy GOROOT/src: %v\n%s", err, out)
+	}
+	repo := filepath.Join(work, "src")
+	t0 := time.Now()
+	runMeasured(b, "extract", "--full", "--quiet", repo)
+	return repo, time.Since(t0)
 }
 
 func appendFile(b *testing.B, path, text string) {

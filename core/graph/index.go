@@ -28,7 +28,8 @@ type Index struct {
 	// src and dst hold each edge's endpoint node indices (-1 when dangling),
 	// so walks never go back through the id map.
 	src, dst []int32
-	owners   ownerTable // built on first use (names.go)
+	owners   ownerTable    // built on first use (names.go)
+	efiles   edgeFileTable // built for patches (edge_files.go)
 	// from, for an index carried over a patch (ApplyIndexed), says how;
 	// such an index has no byID map (sortedIDs: ID bisects the nodes,
 	// which a patch keeps in id order).

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ const (
 // in this sense (they are qualified by @file instead).
 type ownerTable struct {
 	once  sync.Once
+	ready atomic.Bool       // owner and pkg are built (a patch carries them over)
 	owner []int32           // -1: none
 	pkg   map[string]string // source file -> label of the package or module containing it
 }
@@ -74,6 +76,82 @@ func (x *Index) buildOwners() {
 		}
 	}
 	x.owners.owner, x.owners.pkg = owner, pkg
+	x.owners.ready.Store(true)
+}
+
+// ownerFromIn is buildOwners' rule for node t alone, over its in-edges
+// in edge order (as the scan meets them): its owner, and for a file the
+// package or module containing it.
+func (x *Index) ownerFromIn(t int32) (owner int32, pkg string, inPkg bool) {
+	owner = -1
+	for _, e := range x.In(t) {
+		s := x.src[e]
+		if s == t {
+			continue
+		}
+		switch x.G.Edges[e].Relation {
+		case "method":
+			owner = s
+		case "contains":
+			if owner < 0 && !isContainer(x.G.Nodes[s].Kind) {
+				owner = s
+			}
+			if sk := x.G.Nodes[s].Kind; (sk == "package" || sk == "module") && x.G.Nodes[t].Kind == "file" {
+				pkg, inPkg = x.G.Nodes[s].Label, true
+			}
+		}
+	}
+	return owner, pkg, inPkg
+}
+
+// carryOwners gives nx, patched from x (pv), x's owner table when x has
+// built one: renumbered, and worked out again only for the nodes whose
+// in-edges the patch changed (redo), instead of a scan of every edge on
+// the first answer after an edit.
+func (nx *Index) carryOwners(x *Index, pv *Provenance, redo []int32) {
+	if !x.owners.ready.Load() {
+		return
+	}
+	owner := make([]int32, len(nx.G.Nodes))
+	for i, o := range pv.NodeFrom {
+		owner[i] = -1
+		if o < 0 {
+			redo = append(redo, int32(i))
+		} else if ow := x.owners.owner[o]; ow >= 0 {
+			if owner[i] = pv.OldToNew[ow]; owner[i] < 0 {
+				redo = append(redo, int32(i))
+			}
+		}
+	}
+	for _, o := range pv.retargeted {
+		if k := pv.OldToNew[o]; k >= 0 {
+			redo = append(redo, k)
+		}
+	}
+	pkg := maps.Clone(x.owners.pkg)
+	if pkg == nil {
+		pkg = map[string]string{}
+	}
+	for _, f := range pv.droppedFiles {
+		delete(pkg, f)
+	}
+	for _, t := range redo {
+		o, p, ok := nx.ownerFromIn(t)
+		owner[t] = o
+		if n := &nx.G.Nodes[t]; n.Kind == "file" {
+			delete(pkg, n.SourceFile)
+			if ok {
+				pkg[n.SourceFile] = p
+			}
+		}
+	}
+	if len(pkg) == 0 {
+		pkg = nil
+	}
+	nx.owners.once.Do(func() {
+		nx.owners.owner, nx.owners.pkg = owner, pkg
+		nx.owners.ready.Store(true)
+	})
 }
 
 // OwnerQualified is node i's label prefixed by its owner's, the way people

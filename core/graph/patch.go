@@ -26,6 +26,9 @@ type Patch struct {
 type PatchStats struct {
 	NodesRemoved, NodesAdded int
 	EdgesRemoved, EdgesAdded int
+	// InPlace: the records were rewritten in the graph's own arrays
+	// (ApplyIndexedInPlace, when they had room).
+	InPlace bool
 }
 
 // Apply returns g with p applied; g is not modified (its records are
@@ -41,41 +44,59 @@ func (g *Graph) Apply(p Patch, x *Index) (*Graph, PatchStats) {
 	if x != nil && x.G != g {
 		x = nil
 	}
-	ng, st, _ := g.apply(p, x)
+	ng, st, _ := g.apply(p, x, false)
 	return ng, st
 }
 
-// apply is Apply, also saying where each record came from.
-func (g *Graph) apply(p Patch, x *Index) (*Graph, PatchStats, *Provenance) {
+// apply is Apply, also saying where each record came from. inPlace
+// writes the result into g's own record arrays when they have room (see
+// ApplyIndexedInPlace): g is unusable afterwards.
+func (g *Graph) apply(p Patch, x *Index, inPlace bool) (*Graph, PatchStats, *Provenance) {
 	var st PatchStats
 	inFiles := p.member()
-	dropped := map[string]*Node{}
+	dropped := map[string]*int{} // id -> community of a replaced node
 	droppedAt := make([]bool, len(g.Nodes))
 	fileComm := map[string]*int{}
-	for i := range g.Nodes {
+	drop := func(i int) {
 		n := &g.Nodes[i]
-		if inFiles(n.SourceFile) && n.Kind != "package" {
-			dropped[n.ID] = n
+		if n.Kind != "package" {
+			dropped[n.ID] = n.Community
 			droppedAt[i] = true
 			if n.Kind == "file" {
 				fileComm[n.SourceFile] = n.Community
 			}
 		}
 	}
+	if x != nil { // the files' nodes, without reading every record
+		for f := range p.Files {
+			for _, i := range x.FileNodes(f) {
+				drop(int(i))
+			}
+		}
+	} else {
+		for i := range g.Nodes {
+			if inFiles(g.Nodes[i].SourceFile) {
+				drop(i)
+			}
+		}
+	}
 	st.NodesRemoved = len(dropped)
 	added := p.newNodes(g.Nodes, dropped, fileComm)
 	st.NodesAdded = len(added)
-	// One copy of each big slice: records are moved once, merged in order.
-	nodes, nodeFrom := mergeNodes(g.Nodes, added, func(n *Node) bool { _, d := dropped[n.ID]; return !d })
-	has := func(id string) bool {
-		_, ok := slices.BinarySearchFunc(nodes, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
-		return ok
-	}
 	ownFile := map[string]bool{} // ids of the files' new nodes
 	for i := range added {
 		if p.Files[added[i].SourceFile] {
 			ownFile[added[i].ID] = true
 		}
+	}
+	// Read before the nodes move: in place, g's node records are then
+	// the result's.
+	gone, sited := p.droppedEdges(g, x, droppedAt, dropped, ownFile, inFiles)
+	nl := planNodes(g.Nodes, added, droppedAt)
+	nodes, nodesInPlace := nl.build(g.Nodes, inPlace)
+	has := func(id string) bool {
+		_, ok := slices.BinarySearchFunc(nodes, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
+		return ok
 	}
 	var fresh []Edge
 	for i := range p.Edges {
@@ -85,42 +106,90 @@ func (g *Graph) apply(p Patch, x *Index) (*Graph, PatchStats, *Provenance) {
 		}
 	}
 	slices.SortFunc(fresh, func(a, b Edge) int { return compareEdges(&a, &b) })
-	endGone := func(i int, e *Edge) bool {
-		if x == nil {
-			return gone(e.Source, dropped, ownFile) || gone(e.Target, dropped, ownFile)
+	var retargeted []int32
+	for i, d := range gone {
+		if !d {
+			continue
 		}
-		src, dst := x.Ends(int32(i))
-		return src >= 0 && droppedAt[src] && !ownFile[e.Source] || dst >= 0 && droppedAt[dst] && !ownFile[e.Target]
-	}
-	keep := func(i int, e *Edge) bool {
-		if inFiles(e.SourceFile) || endGone(i, e) {
-			st.EdgesRemoved++
-			return false
+		st.EdgesRemoved++
+		if x != nil {
+			if _, dst := x.Ends(int32(i)); dst >= 0 {
+				retargeted = append(retargeted, dst)
+			}
 		}
-		return true
 	}
-	sitesInFiles := func(e *Edge) bool {
-		return len(e.Sites) > 0 && slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) })
+	keep := func(i int, _ *Edge) bool { return !gone[i] }
+	sitesInFiles := func(i int, e *Edge) bool {
+		return sited[i] && slices.ContainsFunc(e.Sites, func(s Site) bool { return inFiles(s.SourceFile) })
 	}
-	edges, n, edgeFrom := mergeEdges(g.Edges, fresh, keep, sitesInFiles, func(e *Edge) {
+	el, n := planEdges(g.Edges, fresh, keep, sitesInFiles, func(e *Edge) {
 		e.Sites = slices.DeleteFunc(slices.Clone(e.Sites), func(s Site) bool { return inFiles(s.SourceFile) })
 		if len(e.Sites) == 0 {
 			e.Sites = nil
 		}
 	})
+	edges, edgesInPlace := el.build(g.Edges, inPlace)
 	st.EdgesAdded = n
+	st.InPlace = nodesInPlace && edgesInPlace
 	out := *g
 	out.Nodes, out.Edges = nodes, edges
-	pv := &Provenance{Base: x, NodeFrom: nodeFrom, EdgeFrom: edgeFrom, OldToNew: make([]int32, len(g.Nodes))}
+	pv := &Provenance{Base: x, NodeFrom: nl.from, EdgeFrom: el.from, OldToNew: make([]int32, len(droppedAt)), retargeted: retargeted}
+	for _, o := range el.over {
+		pv.changedEdges = append(pv.changedEdges, o.at)
+	}
+	for f := range fileComm {
+		pv.droppedFiles = append(pv.droppedFiles, f)
+	}
 	for i := range pv.OldToNew {
 		pv.OldToNew[i] = -1
 	}
-	for i, o := range nodeFrom {
+	for i, o := range nl.from {
 		if o >= 0 {
 			pv.OldToNew[o] = int32(i)
 		}
 	}
 	return &out, st, pv
+}
+
+// droppedEdges marks the edges of g the patch drops (their facts came
+// from its files, or an end is a dropped node not given again) and those
+// with sites (which may name its files). With x, that is read from the
+// index: the files' edges from its edge-file table, the dropped nodes'
+// edges from their adjacency, in tight loops over integers; without, from
+// every record.
+func (p Patch) droppedEdges(g *Graph, x *Index, droppedAt []bool, dropped map[string]*int, given map[string]bool, inFiles func(string) bool) (gone, sited []bool) {
+	gone = make([]bool, len(g.Edges))
+	if x == nil {
+		sited = make([]bool, len(g.Edges))
+		for i := range g.Edges {
+			e := &g.Edges[i]
+			gone[i] = inFiles(e.SourceFile) || isGone(e.Source, dropped, given) || isGone(e.Target, dropped, given)
+			sited[i] = len(e.Sites) > 0
+		}
+		return gone, sited
+	}
+	t := x.edgeFiles()
+	for f := range p.Files {
+		if k, ok := t.id[f]; ok {
+			for i, fk := range t.of {
+				if fk == k {
+					gone[i] = true
+				}
+			}
+		}
+	}
+	for d, isDropped := range droppedAt {
+		if !isDropped || given[g.Nodes[d].ID] {
+			continue
+		}
+		for _, e := range x.Out(int32(d)) {
+			gone[e] = true
+		}
+		for _, e := range x.In(int32(d)) {
+			gone[e] = true
+		}
+	}
+	return gone, t.sites
 }
 
 // member returns the test for "is in p.Files": a few string compares
@@ -136,15 +205,15 @@ func (p Patch) member() func(string) bool {
 	return func(f string) bool { return slices.Contains(files, f) }
 }
 
-// gone reports an endpoint whose node was dropped and not given again.
-func gone(id string, dropped map[string]*Node, given map[string]bool) bool {
+// isGone reports an endpoint whose node was dropped and not given again.
+func isGone(id string, dropped map[string]*int, given map[string]bool) bool {
 	_, d := dropped[id]
 	return d && !given[id]
 }
 
 // newNodes picks the patch's nodes to add, sorted by id, with their
 // communities.
-func (p Patch) newNodes(old []Node, dropped map[string]*Node, fileComm map[string]*int) []Node {
+func (p Patch) newNodes(old []Node, dropped map[string]*int, fileComm map[string]*int) []Node {
 	exists := func(id string) bool {
 		_, ok := slices.BinarySearchFunc(old, id, func(n Node, id string) int { return strings.Compare(n.ID, id) })
 		_, d := dropped[id]
@@ -162,8 +231,8 @@ func (p Patch) newNodes(old []Node, dropped map[string]*Node, fileComm map[strin
 		}
 		seen[n.ID] = true
 		n.Community = nil
-		if old := dropped[n.ID]; old != nil {
-			n.Community = old.Community
+		if c, ok := dropped[n.ID]; ok {
+			n.Community = c
 		} else if c := fileComm[n.SourceFile]; c != nil {
 			n.Community = c
 		}
@@ -174,70 +243,76 @@ func (p Patch) newNodes(old []Node, dropped map[string]*Node, fileComm map[strin
 }
 
 // mergeNodes merges the id-sorted nodes a keeps with the id-sorted b
-// (ids are distinct) into a new slice. Runs of kept nodes are copied in
-// bulk: a patch keeps all but a few of a large graph's records. from[k]
-// is the index in a of out[k], or -1 for one of b.
+// (ids are distinct) into a new slice. from[k] is the index in a of
+// out[k], or -1 for one of b.
 func mergeNodes(a, b []Node, keep func(*Node) bool) (out []Node, from []int32) {
-	out = make([]Node, 0, len(a)+len(b))
-	from = make([]int32, 0, len(a)+len(b))
-	run := 0 // start of the pending run of kept nodes of a
-	flush := func(end int) {
-		out = append(out, a[run:end]...)
-		for i := run; i < end; i++ {
-			from = append(from, int32(i))
-		}
-	}
-	j := 0
+	dropped := make([]bool, len(a))
 	for i := range a {
-		if j < len(b) && b[j].ID < a[i].ID {
-			flush(i)
-			run = i
-			for j < len(b) && b[j].ID < a[i].ID {
-				out = append(out, b[j])
-				from = append(from, -1)
-				j++
+		dropped[i] = !keep(&a[i])
+	}
+	l := planNodes(a, b, dropped)
+	out, _ = l.build(a, false)
+	return out, l.from
+}
+
+// planNodes lays out mergeNodes' result (a without its dropped nodes,
+// merged with b) without moving a record: a patch keeps all but a few of
+// a large graph's records, so they are then moved in runs (layout.build).
+// Where each of b goes is found by bisection, so the kept records are
+// not read at all.
+func planNodes(a, b []Node, dropped []bool) layout[Node] {
+	l := layout[Node]{from: make([]int32, 0, len(a)+len(b))}
+	i := 0
+	for j := range b {
+		at, _ := slices.BinarySearchFunc(a, b[j].ID, func(n Node, id string) int { return strings.Compare(n.ID, id) })
+		for ; i < at; i++ {
+			if !dropped[i] {
+				l.from = append(l.from, int32(i))
 			}
 		}
-		if !keep(&a[i]) {
-			flush(i)
-			run = i + 1
+		l.put(b[j])
+	}
+	for ; i < len(a); i++ {
+		if !dropped[i] {
+			l.from = append(l.from, int32(i))
 		}
 	}
-	flush(len(a))
-	for ; j < len(b); j++ {
-		out = append(out, b[j])
-		from = append(from, -1)
-	}
-	return out, from
+	return l
 }
 
 // mergeEdges merges the sorted fresh edges into the sorted edges keep
 // accepts into a new slice; an edge fix must change (its sites name a
 // replaced file) is passed through fix on a copy. A fresh edge with the
 // key of another becomes one of its sites, as Canonicalize would have
-// made it. Kept edges between two fresh ones are copied in bulk: they
-// are canonical already, so only an edge next to a fresh one can share
-// its key. It returns the edges, how many records were added, and for
+// made it. It returns the edges, how many records were added, and for
 // each edge the index in edges it came from (-1: fresh).
 func mergeEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(*Edge) bool, fix func(*Edge)) ([]Edge, int, []int32) {
-	out := make([]Edge, 0, len(edges)+len(fresh))
-	from := make([]int32, 0, len(edges)+len(fresh))
+	l, added := planEdges(edges, fresh, keep, func(_ int, e *Edge) bool { return needsFix(e) }, fix)
+	out, _ := l.build(edges, false)
+	return out, added, l.from
+}
+
+// planEdges lays out mergeEdges' result without moving a kept record
+// (see planNodes). Kept edges are canonical already, so only an edge
+// next to a fresh one can share its key.
+func planEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(int, *Edge) bool, fix func(*Edge)) (layout[Edge], int) {
+	l := layout[Edge]{from: make([]int32, 0, len(edges)+len(fresh))}
 	added := 0
-	put := func(e Edge, at int32) {
-		if k := len(out) - 1; k >= 0 && out[k].Key() == e.Key() {
-			addSite(&out[k], e)
+	// last is the record at the end of the output so far.
+	last := func() *Edge {
+		k := int32(len(l.from) - 1)
+		if n := len(l.over); n > 0 && l.over[n-1].at == k {
+			return &l.over[n-1].rec
+		}
+		return &edges[l.from[k]]
+	}
+	put := func(e Edge) {
+		if len(l.from) > 0 && last().Key() == e.Key() {
+			l.edit(edges, last()).addSite(e)
 			return
 		}
-		out = append(out, e)
-		from = append(from, at)
-	}
-	run := 0
-	flush := func(end int) {
-		out = append(out, edges[run:end]...)
-		for i := run; i < end; i++ {
-			from = append(from, int32(i))
-		}
-		run = end
+		l.put(e)
+		added++
 	}
 	// at[j]: the first edge fresh[j] sorts before, found by bisection, so
 	// the loop compares no strings.
@@ -255,39 +330,131 @@ func mergeEdges(edges, fresh []Edge, keep func(int, *Edge) bool, needsFix func(*
 	for i := range edges {
 		e := &edges[i]
 		if !keep(i, e) {
-			flush(i)
-			run = i + 1
 			continue
 		}
 		if j < len(fresh) && at[j] <= i {
-			flush(i)
 			for j < len(fresh) && at[j] <= i {
-				n := len(out)
-				put(fresh[j], -1)
-				added += len(out) - n
+				put(fresh[j])
 				j++
 			}
 			afterFresh = true
 		}
-		if afterFresh || needsFix(e) {
-			flush(i)
+		switch {
+		case needsFix(i, e):
 			c := *e
-			if needsFix(e) {
-				fix(&c)
+			fix(&c)
+			if len(l.from) > 0 && last().Key() == c.Key() {
+				l.edit(edges, last()).addSite(c)
+			} else {
+				l.keepAs(int32(i), c)
 			}
-			put(c, int32(i))
-			run = i + 1
-			afterFresh = false
+		case afterFresh && last().Key() == e.Key():
+			l.edit(edges, last()).addSite(*e)
+		default:
+			l.from = append(l.from, int32(i))
 		}
+		afterFresh = false
 	}
-	flush(len(edges))
 	for ; j < len(fresh); j++ {
-		n := len(out)
-		put(fresh[j], -1)
-		added += len(out) - n
+		put(fresh[j])
 	}
-	return out, added, from
+	return l, added
 }
+
+// layout says where each record of a patched slice comes from: from[k]
+// is the index in the old slice of record k, or -1 for a new one; over
+// holds, by ascending position, the records whose content is not the
+// old record's (new ones, and kept ones with changed sites).
+type layout[T any] struct {
+	from []int32
+	over []override[T]
+}
+
+type override[T any] struct {
+	at  int32
+	rec T
+}
+
+// put appends a new record.
+func (l *layout[T]) put(rec T) {
+	l.over = append(l.over, override[T]{int32(len(l.from)), rec})
+	l.from = append(l.from, -1)
+}
+
+// keepAs appends old record i with changed content.
+func (l *layout[T]) keepAs(i int32, rec T) {
+	l.over = append(l.over, override[T]{int32(len(l.from)), rec})
+	l.from = append(l.from, i)
+}
+
+// edit returns the last output record as one that may be changed: rec
+// (the last record) itself when it is an override already, else a copy
+// of the old record made an override.
+func (l *layout[T]) edit(old []T, rec *T) *T {
+	k := int32(len(l.from) - 1)
+	if n := len(l.over); n > 0 && l.over[n-1].at == k {
+		return rec
+	}
+	l.over = append(l.over, override[T]{k, old[l.from[k]]})
+	return &l.over[len(l.over)-1].rec
+}
+
+// patchSlack is the spare room a rebuilt record slice gets, so that the
+// next patches fit in place (ApplyIndexedInPlace): 1/64 of the records,
+// a few thousand on a large graph, many edits' worth of new ones.
+func patchSlack(n int) int { return n/64 + 64 }
+
+// build lays the records out. Kept records move in runs (a patch keeps
+// all but a few of a large graph's records). inPlace reuses old's array
+// when it has room, moving the runs in an order that never overwrites a
+// record still to be moved: a run that moves left goes first, left to
+// right (its destination ends before its source ends, and starts after
+// every earlier source); then the runs that move right, right to left.
+// Otherwise the records go to a new array with patchSlack spare room.
+// It reports whether old's array was reused.
+func (l *layout[T]) build(old []T, inPlace bool) ([]T, bool) {
+	n := len(l.from)
+	var out []T
+	if inPlace && cap(old) >= n && old != nil {
+		out = old[:max(len(old), n)]
+	} else {
+		out = make([]T, max(len(old), n), n+patchSlack(n))
+		inPlace = false
+	}
+	type run struct{ dst, src, n int }
+	var right []run
+	for k := 0; k < n; {
+		a := l.from[k]
+		if a < 0 {
+			k++
+			continue
+		}
+		e := k + 1
+		for e < n && l.from[e] == a+int32(e-k) {
+			e++
+		}
+		r := run{k, int(a), e - k}
+		switch {
+		case !inPlace || r.dst < r.src:
+			copy(out[r.dst:r.dst+r.n], old[r.src:r.src+r.n])
+		case r.dst > r.src:
+			right = append(right, r)
+		}
+		k = e
+	}
+	for i := len(right) - 1; i >= 0; i-- {
+		r := right[i]
+		copy(out[r.dst:r.dst+r.n], out[r.src:r.src+r.n])
+	}
+	for _, o := range l.over {
+		out[o.at] = o.rec
+	}
+	clear(out[n:]) // records moved away or dropped: no longer referenced
+	return out[:n], inPlace
+}
+
+// addSite records e's places as sites of dst, an edge with the same key.
+func (dst *Edge) addSite(e Edge) { addSite(dst, e) }
 
 // addSite records e's places as sites of the edge with the same key.
 func addSite(dst *Edge, e Edge) {

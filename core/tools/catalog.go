@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/synaptic-graph/synaptic/core/findings"
@@ -95,6 +96,13 @@ type Catalog struct {
 	tools   []Tool
 	byTo    map[string]int
 	loading atomic.Pointer[graphLoad] // set while the first graph loads
+	// reading is held shared by everything that reads a snapshot (tool
+	// calls, resource reads, completions, the background query index):
+	// Patch rewrites the served graph's records in place only when it
+	// can take it exclusively at once, and never waits for it.
+	reading sync.RWMutex
+	// patching serializes Patch and the spare room made after SetGraph.
+	patching sync.Mutex
 }
 
 // graphLoad is a graph load in progress: done closes when it ends, err is
@@ -154,14 +162,84 @@ func New(opts Options) *Catalog {
 }
 
 // SetGraph indexes g, precomputes the per-graph caches and publishes the
-// new snapshot. g must not be modified afterwards.
+// new snapshot. g must not be modified afterwards, other than by Patch.
 func (c *Catalog) SetGraph(g *graph.Graph) {
 	s := newSnapshot(g, c.opts)
 	c.snap.Store(s)
-	// Build the query index in the background, so serving starts at once
-	// and the first query_graph does not pay for it (queryIndex is a
-	// sync.Once: a query arriving earlier simply waits for the same build).
-	go s.queryIndex()
+	go func() {
+		if c.opts.Freshen != nil {
+			c.makeRoom(s)
+		}
+		// Build the query index in the background, so serving starts at
+		// once and the first query_graph does not pay for it (queryIndex
+		// is a sync.Once: a query arriving earlier waits for the same
+		// build).
+		defer c.pin()()
+		if s := c.current(); s != nil {
+			s.queryIndex()
+		}
+	}()
+}
+
+// pin holds off in-place patches while the caller reads the snapshot it
+// takes after pinning (c.current()); it returns the unpin. Reads may nest:
+// a patch never waits for the lock, so a reader waiting behind it cannot
+// deadlock another.
+func (c *Catalog) pin() (unpin func()) {
+	c.reading.RLock()
+	return c.reading.RUnlock
+}
+
+// Patch applies p to the served graph and publishes the result with the
+// per-graph tables carried over. The records are rewritten in place
+// (graph.ApplyIndexedInPlace; st.InPlace) when no request is reading the
+// graph at that moment, which for an assistant's edit-then-ask is nearly
+// always; otherwise, rather than wait for a request that may run for
+// seconds, the result goes to new arrays and the readers keep their
+// snapshot intact (busy). Patch calls are serialized.
+func (c *Catalog) Patch(p graph.Patch) (st graph.PatchStats, busy bool, err error) {
+	c.patching.Lock()
+	defer c.patching.Unlock()
+	prev := c.current()
+	if prev == nil {
+		return graph.PatchStats{}, false, errNoGraph
+	}
+	if c.reading.TryLock() {
+		x, st := prev.g.ApplyIndexedInPlace(p, prev.x)
+		c.SetPatched(x)
+		c.reading.Unlock()
+		return st, false, nil
+	}
+	x, st := prev.g.ApplyIndexed(p, prev.x)
+	c.SetPatched(x)
+	return st, true, nil
+}
+
+// makeRoom readies s, while it is served, for the edits to come (serve's
+// start, its exact runs): it builds the tables a patch reads and carries
+// over, and republishes s with its records copied into arrays with spare
+// room, so that the next edits patch it in place instead of copying it on
+// the answer's path. It runs in the background as a reader (a patch
+// meanwhile copies, beside it, and makes this one moot).
+func (c *Catalog) makeRoom(s *snapshot) {
+	unpin := c.pin()
+	if c.current() != s {
+		unpin()
+		return
+	}
+	s.x.PreparePatches()
+	if s.g.HasRoom() {
+		unpin()
+		return
+	}
+	x, _ := s.g.ApplyIndexed(graph.Patch{}, s.x)
+	unpin()
+	x.PreparePatches() // carried over already; a no-op unless s had none
+	c.patching.Lock()
+	defer c.patching.Unlock()
+	if c.current() == s {
+		c.SetPatched(x)
+	}
 }
 
 // SetPatched publishes x, an index carried over a patch of the served
@@ -235,23 +313,25 @@ func (c *Catalog) Call(ctx context.Context, name string, args json.RawMessage) (
 // missing graph into a tool error.
 func (c *Catalog) run(h func(ctx context.Context, s *snapshot, args json.RawMessage) Result) func(context.Context, json.RawMessage) Result {
 	return func(ctx context.Context, args json.RawMessage) Result {
-		s, err := c.await(ctx)
+		_, err := c.await(ctx)
 		if errors.Is(err, errNoGraph) {
 			return errorf("No graph loaded (run synaptic extract first).")
 		}
 		if err != nil {
 			return errorf("%s", sanitize(err.Error()))
 		}
+		var note string
 		if c.opts.Freshen != nil {
-			note := c.opts.Freshen(ctx)
-			s = c.current()
-			res := h(ctx, s, normArgs(args))
-			if note != "" {
-				res.Text = sanitize(note) + "\n" + res.Text
-			}
-			return c.withFreshness(res)
+			note = c.opts.Freshen(ctx)
 		}
-		return c.withFreshness(h(ctx, s, normArgs(args)))
+		res := func() Result {
+			defer c.pin()() // released even if h panics: else every later patch copies
+			return h(ctx, c.current(), normArgs(args))
+		}()
+		if note != "" {
+			res.Text = sanitize(note) + "\n" + res.Text
+		}
+		return c.withFreshness(res)
 	}
 }
 

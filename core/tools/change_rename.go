@@ -47,6 +47,7 @@ func bareName(label string) string {
 // RenamePlan plans renaming the symbol name (or the node id) to to; file
 // narrows an ambiguous name to definitions whose path contains it.
 func (c *Catalog) RenamePlan(name, to, id, file string) (RenamePlan, error) {
+	defer c.pin()()
 	s := c.current()
 	if s == nil {
 		return RenamePlan{}, fmt.Errorf("no graph loaded (run synaptic extract first)")

@@ -82,10 +82,11 @@ func prefixRange(es []entry, p string) []entry {
 // prefix matches come first, then the punctuation-skipping ones, each in
 // sorted order; at most 100 values, with the full total and hasMore.
 func (c *Catalog) Complete(ctx context.Context, ref Ref, argName, prefix string) (values []string, total int, hasMore bool) {
-	s, _ := c.await(ctx)
-	if s == nil {
+	if s, _ := c.await(ctx); s == nil {
 		return []string{}, 0, false
 	}
+	defer c.pin()()
+	s := c.current()
 	cp := s.completer()
 	p := strings.ToLower(prefix)
 	var all []string

@@ -11,7 +11,8 @@ import (
 // BenchmarkPatchSnapshot is serve's provisional update after a one-file
 // edit, without the extraction: graph.Apply of the file's own nodes and
 // edges plus one new function, then the snapshot the catalog serves;
-// rebuilt from scratch, and carried over (ApplyIndexed, SetPatched).
+// rebuilt from scratch, carried over (ApplyIndexed, SetPatched), and in
+// place (Catalog.Patch).
 // The graph is $SYNAPTIC_BENCH_GRAPH (e.g. the GOROOT/src graph.json).
 //
 //	SYNAPTIC_BENCH_GRAPH=/path/graph.json go test -run '^$' -bench BenchmarkPatchSnapshot ./core/tools
@@ -39,6 +40,28 @@ func BenchmarkPatchSnapshot(b *testing.B) {
 	fresh := p.Nodes[0]
 	fresh.ID, fresh.Label = fresh.ID+"_bench", "BenchFresh()"
 	p.Nodes = append(p.Nodes, fresh)
+	b.Run("in-place", func(b *testing.B) {
+		// Catalog.Patch with no reader, as serve patches: records moved
+		// inside the graph's arrays once makeRoom gave them spare room.
+		c := New(Options{})
+		c.SetGraph(g)
+		c.current().queryIndex() // the background build holds a pin: wait it out
+		x, _ := c.Index().G.ApplyIndexed(graph.Patch{}, c.Index())
+		x.PreparePatches()
+		c.SetPatched(x)
+		inPlace := 0
+		time.Sleep(100 * time.Millisecond) // the build's goroutine unpins
+		for b.Loop() {
+			st, _, err := c.Patch(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if st.InPlace {
+				inPlace++
+			}
+		}
+		b.ReportMetric(float64(inPlace)/float64(b.N), "in-place/op")
+	})
 	for _, carried := range []bool{false, true} {
 		name := "rebuilt"
 		if carried {

@@ -57,14 +57,12 @@ var errNoGraph = errors.New("no graph loaded")
 func (c *Catalog) Resources() []Resource {
 	text := func(f func(*snapshot) string) func(context.Context) (string, error) {
 		return func(ctx context.Context) (string, error) {
-			s, err := c.await(ctx)
-			if err != nil {
+			if _, err := c.await(ctx); err != nil {
 				return "", err
 			}
-			if c.freshen(ctx) {
-				s = c.current()
-			}
-			return f(s), nil
+			c.freshen(ctx)
+			defer c.pin()()
+			return f(c.current()), nil
 		}
 	}
 	return []Resource{
@@ -126,13 +124,12 @@ func WithoutFreshen(ctx context.Context) context.Context {
 }
 
 // freshen runs Options.Freshen before a resource read (as before a tool
-// call, so a read right after an edit sees it) and reports whether it ran.
-func (c *Catalog) freshen(ctx context.Context) bool {
+// call, so a read right after an edit sees it).
+func (c *Catalog) freshen(ctx context.Context) {
 	if c.opts.Freshen == nil || ctx.Value(noFreshenKey{}) != nil {
-		return false
+		return
 	}
 	c.opts.Freshen(ctx)
-	return true
 }
 
 // templateArg extracts and unescapes the single variable of a URI.
@@ -150,13 +147,12 @@ func (c *Catalog) readNode(ctx context.Context, uri string) (string, error) {
 	if !ok {
 		return "", &NotFoundError{URI: uri, Reason: "expected synaptic://node/{label}"}
 	}
-	s, err := c.await(ctx)
-	if err != nil {
+	if _, err := c.await(ctx); err != nil {
 		return "", err
 	}
-	if c.freshen(ctx) {
-		s = c.current()
-	}
+	c.freshen(ctx)
+	defer c.pin()()
+	s := c.current()
 	r := s.lookup(label)
 	switch {
 	case r.Found():
@@ -173,13 +169,12 @@ func (c *Catalog) readCommunity(ctx context.Context, uri string) (string, error)
 	if !ok || err != nil || id < 0 {
 		return "", &NotFoundError{URI: uri, Reason: "expected synaptic://community/{id} with a non-negative integer id"}
 	}
-	s, err := c.await(ctx)
-	if err != nil {
+	if _, err := c.await(ctx); err != nil {
 		return "", err
 	}
-	if c.freshen(ctx) {
-		s = c.current()
-	}
+	c.freshen(ctx)
+	defer c.pin()()
+	s := c.current()
 	text, found := s.communityText(id, 0, int(^uint(0)>>1))
 	if !found {
 		return "", &NotFoundError{URI: uri, Reason: text}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,7 +45,17 @@ func benchFreshen(b *testing.B, repo string, watch bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cat := tools.New(tools.Options{SourceRoot: repo, GraphPath: graphPath})
+	var fr *freshener
+	var mu sync.Mutex // fr is set after SetGraph, as in serve
+	cat := tools.New(tools.Options{SourceRoot: repo, GraphPath: graphPath, Freshen: func(ctx context.Context) string {
+		mu.Lock()
+		f := fr
+		mu.Unlock()
+		if f == nil {
+			return ""
+		}
+		return f.check(ctx)
+	}})
 	cat.SetGraph(g)
 	srv := mcp.NewServer(mcp.Implementation{Name: "bench"}, &mcp.ServerOptions{Catalog: mcpCatalog(cat, tools.FullCatalog)})
 	var log io.Writer = io.Discard
@@ -54,10 +65,13 @@ func benchFreshen(b *testing.B, repo string, watch bool) {
 	notifier := newResourceNotifier(cat)
 	notifier.srv = srv
 	w := &graphWatcher{path: graphPath, cat: cat, notify: notifier, log: log}
-	fr, why := newFreshener(serveFlags{graph: graphPath, sourceRoot: repo}, true, cat, srv, w, log)
-	if fr == nil {
+	f, why := newFreshener(serveFlags{graph: graphPath, sourceRoot: repo}, true, cat, srv, w, log)
+	if f == nil {
 		b.Fatal(why)
 	}
+	mu.Lock()
+	fr = f
+	mu.Unlock()
 	defer fr.close(ctx)
 	if watch {
 		fr.startWatching(ctx)
