@@ -33,7 +33,8 @@ type encoder struct {
 	rec    []byte
 	index  map[string]uint64
 	strs   []string
-	nodes  map[string]int // first node with each id, for endpoints
+	nodes  map[string]int // first node with each id, for endpoints (nil with x)
+	x      *graph.Index   // the endpoints' nodes, when the ids are unique
 	byAddr [1 << 14]addrSlot
 	// lastEnd is the last source that is a node (lastEndIdx).
 	lastEnd    string
@@ -88,16 +89,46 @@ func (b *Body) WriteTo(w io.Writer, h Header) error {
 
 // EncodeBody encodes g without its header.
 func EncodeBody(g *graph.Graph) *Body {
-	// The table starts with "" and then every node's id in node order:
-	// node i's id is string 1+i, which its record does not repeat, and ids
-	// (unique, the most numerous strings) never enter the index.
-	e := &encoder{index: map[string]uint64{"": 0}, strs: make([]string, 1, 1+len(g.Nodes)), nodes: make(map[string]int, len(g.Nodes))}
+	e := newEncoder(g)
+	e.nodes = make(map[string]int, len(g.Nodes))
 	for i := range g.Nodes {
-		e.strs = append(e.strs, g.Nodes[i].ID)
 		if _, ok := e.nodes[g.Nodes[i].ID]; !ok {
 			e.nodes[g.Nodes[i].ID] = i
 		}
 	}
+	return e.body(g)
+}
+
+// EncodeBodyIndexed is EncodeBody(x.G), byte for byte, taking each edge's
+// endpoint nodes from the index instead of an id map of its own (extract
+// has the index already, for the communities).
+func EncodeBodyIndexed(x *graph.Index) *Body {
+	g := x.G
+	for i := 1; i < len(g.Nodes); i++ {
+		if g.Nodes[i-1].ID >= g.Nodes[i].ID {
+			// Not sorted by unique id: the index's choice among nodes of one
+			// id may not be the first one's, which EncodeBody refers to.
+			return EncodeBody(g)
+		}
+	}
+	e := newEncoder(g)
+	e.x = x
+	return e.body(g)
+}
+
+// newEncoder starts the string table with "" and then every node's id in
+// node order: node i's id is string 1+i, which its record does not repeat,
+// and ids (unique, the most numerous strings) never enter the index.
+func newEncoder(g *graph.Graph) *encoder {
+	e := &encoder{index: map[string]uint64{"": 0}, strs: make([]string, 1, 1+len(g.Nodes))}
+	for i := range g.Nodes {
+		e.strs = append(e.strs, g.Nodes[i].ID)
+	}
+	return e
+}
+
+// body encodes the records and lays out the body.
+func (e *encoder) body(g *graph.Graph) *Body {
 	e.graphHeader(g)
 	e.uint(uint64(len(g.Nodes)))
 	for i := range g.Nodes {
@@ -105,7 +136,7 @@ func EncodeBody(g *graph.Graph) *Body {
 	}
 	e.uint(uint64(len(g.Edges)))
 	for i := range g.Edges {
-		e.edge(&g.Edges[i])
+		e.edge(int32(i), &g.Edges[i])
 	}
 	// The body is the string table, then the records.
 	var body []byte
@@ -283,7 +314,21 @@ func (e *encoder) endpoint(id string, source bool) {
 	e.uint(e.strIndex(id)<<1 | 1)
 }
 
-func (e *encoder) edge(ed *graph.Edge) {
+// indexedEndpoint is endpoint through the index: n is the endpoint's node
+// as the index's Ends gave it (-1 for both ends of an edge with an end off
+// the nodes).
+func (e *encoder) indexedEndpoint(id string, n int32) {
+	if n < 0 {
+		n = e.x.ID(id)
+	}
+	if n >= 0 {
+		e.uint(uint64(n) << 1)
+		return
+	}
+	e.uint(e.strIndex(id)<<1 | 1)
+}
+
+func (e *encoder) edge(i int32, ed *graph.Edge) {
 	var flags byte
 	if ed.ConfidenceScore != 0 || math.Signbit(ed.ConfidenceScore) {
 		flags |= edgeScore
@@ -298,8 +343,14 @@ func (e *encoder) edge(ed *graph.Edge) {
 		flags |= edgeExtra
 	}
 	e.byte(flags)
-	e.endpoint(ed.Source, true)
-	e.endpoint(ed.Target, false)
+	if e.x != nil {
+		s, t := e.x.Ends(i)
+		e.indexedEndpoint(ed.Source, s)
+		e.indexedEndpoint(ed.Target, t)
+	} else {
+		e.endpoint(ed.Source, true)
+		e.endpoint(ed.Target, false)
+	}
 	e.cached(slotRelation, ed.Relation)
 	e.cached(slotConfidence, string(ed.Confidence))
 	e.cached(slotEdgeFile, ed.SourceFile)
