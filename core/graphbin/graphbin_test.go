@@ -277,9 +277,26 @@ func TestEncodeIndexedSameBytes(t *testing.T) {
 		graphs = append(graphs, g)
 	}
 	for i, g := range graphs {
-		want := EncodeBody(g).b
-		if got := EncodeBodyIndexed(graph.NewIndex(g)).b; !bytes.Equal(got, want) {
+		want := EncodeBody(g).bytes()
+		if got := EncodeBodyIndexed(graph.NewIndex(g)).bytes(); !bytes.Equal(got, want) {
 			t.Fatalf("graph %d (%d nodes, %d edges): indexed encoding differs", i, len(g.Nodes), len(g.Edges))
 		}
+	}
+}
+
+// TestWriteToIsEncode: the body written in parts (extract's path) is the
+// sidecar Encode returns, checksum included.
+func TestWriteToIsEncode(t *testing.T) {
+	data, g := parseFixture(t, fixtures[0])
+	h := headerOf(data)
+	var buf bytes.Buffer
+	if err := EncodeBody(g).WriteTo(&buf, h); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), Encode(g, h)) {
+		t.Fatal("WriteTo wrote other bytes than Encode")
+	}
+	if _, _, err := Decode(buf.Bytes()); err != nil {
+		t.Fatal(err)
 	}
 }
