@@ -31,7 +31,7 @@ pe=$(median "$out/extract.txt" parse+extract-s)
 echo "  of which parse+extract phase:             $pe s = $(awk -v s="$pe" -v e="$e" -v t="$(median "$out/extract.txt" ns/op)" 'BEGIN {printf "%.2f", e*(t/1e9)/s}') MB/s, ratio $(awk -v s="$pe" -v e="$e" -v t="$(median "$out/extract.txt" ns/op)" -v b="$p" 'BEGIN {printf "%.2f", e*(t/1e9)/s/b}'); then resolve $(median "$out/extract.txt" resolve-s) s, communities $(median "$out/extract.txt" communities-s) s, write $(median "$out/extract.txt" write-s) s"
 n=$(median "$out/null.txt" MB/s)
 echo "floor: same run, Go extractor doing nothing: $n MB/s, ratio $(awk -v a="$n" -v b="$p" 'BEGIN {printf "%.2f", a/b}') (parse, serialize, hand-over, write)"
-echo "re-extract after one changed file:          $(median "$out/reextract.txt" ns/op | awk '{printf "%.2f s", $1/1e9}'), peak RSS $(median "$out/reextract.txt" peak-RSS-MiB) MiB   (target < 1 s)"
+echo "re-extract after one changed file:          $(median "$out/reextract.txt" ns/op | awk '{printf "%.2f s", $1/1e9}'), peak RSS $(median "$out/reextract.txt" peak-RSS-MiB) MiB   (target <= 2 s, issue 11; byte-identical to --full)"
 echo "  of which resolve $(median "$out/reextract.txt" resolve-s) s, communities $(median "$out/reextract.txt" communities-s) s, write $(median "$out/reextract.txt" write-s) s"
 rm -rf "$out"
 

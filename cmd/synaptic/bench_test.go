@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -152,7 +153,9 @@ func BenchmarkExtractGorootNullPlugin(b *testing.B) {
 }
 
 // BenchmarkReextractOneFile: a copy of GOROOT/src is extracted once; each
-// iteration edits one file and re-extracts incrementally.
+// iteration edits one file and re-extracts incrementally. The last
+// incremental graph.json must equal a full extraction's byte for byte
+// (issue 11's contract; that run is not timed).
 func BenchmarkReextractOneFile(b *testing.B) {
 	if bin == "" {
 		b.Skip("no binary")
@@ -180,6 +183,19 @@ func BenchmarkReextractOneFile(b *testing.B) {
 		b.StartTimer()
 		p, phases := runPhases(b, "extract", "-v", repo)
 		peak, runs = max(peak, p), append(runs, phases)
+	}
+	b.StopTimer()
+	full := filepath.Join(work, "full-out")
+	runMeasured(b, "extract", "--quiet", "--full", "--out", full, repo)
+	for _, name := range []string{"graph.json", "graph.bin"} {
+		inc, err1 := os.ReadFile(filepath.Join(repo, "synaptic-out", name))
+		want, err2 := os.ReadFile(filepath.Join(full, name))
+		if err1 != nil || err2 != nil {
+			b.Fatalf("read %s: %v %v", name, err1, err2)
+		}
+		if !bytes.Equal(inc, want) {
+			b.Fatalf("incremental %s (%d bytes) differs from a full extraction's (%d bytes)", name, len(inc), len(want))
+		}
 	}
 	b.ReportMetric(float64(peak)/(1<<20), "peak-RSS-MiB")
 	reportPhases(b, runs)

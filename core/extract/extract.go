@@ -446,7 +446,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 	}
 	close(commsSet)
-	sidecar := encodeSidecar(g)
+	sidecar := encodeSidecar(x)
 	phase("communities")
 	sum.Graph, sum.Resolution, sum.Files = g, rs, nfiles
 	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)

@@ -40,11 +40,12 @@ func (c *hashingWriter) header() graphbin.Header {
 	return h
 }
 
-// encodeSidecar encodes g's sidecar body beside the graph.json writer, on
-// the core the communities no longer need.
-func encodeSidecar(g *graph.Graph) <-chan *graphbin.Body {
+// encodeSidecar encodes the sidecar body of x's graph beside the
+// graph.json writer, on the core the communities no longer need; the
+// index gives the edges' endpoint nodes without a second id map.
+func encodeSidecar(x *graph.Index) <-chan *graphbin.Body {
 	ch := make(chan *graphbin.Body, 1)
-	go func() { ch <- graphbin.EncodeBody(g) }()
+	go func() { ch <- graphbin.EncodeBodyIndexed(x) }()
 	return ch
 }
 

@@ -150,7 +150,7 @@ func (g *Graph) Canonicalize() {
 	}
 	// Ties break on the original position: the order a stable sort gives,
 	// at pdqsort's speed.
-	slices.SortFunc(nodeOrder, func(a, b int32) int {
+	sortTotal(nodeOrder, func(a, b int32) int {
 		if c := strings.Compare(g.Nodes[a].ID, g.Nodes[b].ID); c != 0 {
 			return c
 		}
@@ -201,13 +201,14 @@ func (g *Graph) Canonicalize() {
 	for i, id := range dangling {
 		rank[id] = int32(len(g.Nodes) + i)
 	}
+	nodes := int32(len(g.Nodes))
 	for _, i := range fixups {
 		src, dst := rank[g.Edges[i].Source], rank[g.Edges[i].Target]
 		keys[i].ends = uint64(uint32(src))<<32 | uint64(uint32(dst))
 	}
 	// Both ranks are packed in one key, so the common comparison is a
 	// single integer compare on adjacent memory.
-	slices.SortFunc(keys, func(a, b edgeKey) int {
+	sortTotal(keys, func(a, b edgeKey) int {
 		if c := cmp.Compare(a.ends, b.ends); c != 0 {
 			return c
 		}
@@ -217,8 +218,14 @@ func (g *Graph) Canonicalize() {
 		return cmp.Compare(a.index, b.index)
 	})
 	edgeOrder := make([]int32, len(g.Edges))
+	// The sorted keys' ends become each kept edge's endpoint nodes (the
+	// hand-off to NewIndex below), in place: key i is read before src and
+	// dst reach it.
+	src := make([]int32, len(g.Edges))
+	dst := make([]int32, len(g.Edges))
 	for i, k := range keys {
 		edgeOrder[i] = k.index
+		src[i], dst[i] = int32(k.ends>>32), int32(uint32(k.ends))
 	}
 	keys = nil
 	permute(g.Edges, edgeOrder)
@@ -234,10 +241,21 @@ func (g *Graph) Canonicalize() {
 		if w != i {
 			g.Edges[w] = *e
 		}
+		src[w], dst[w] = src[i], dst[i]
+		if src[w] >= nodes || dst[w] >= nodes {
+			src[w], dst[w] = -1, -1 // NewIndex's mark of an edge off the nodes
+		}
 		w++
 	}
 	clear(g.Edges[w:])
 	g.Edges = g.Edges[:w]
+	// The rank map is the id map NewIndex would build, once the ids that
+	// are no node leave it: hand both over (NewIndex checks them against
+	// the graph as it is then).
+	for _, id := range dangling {
+		delete(rank, id)
+	}
+	handOff(g, rank, src[:w:w], dst[:w:w])
 	for i := range g.Edges {
 		e := &g.Edges[i]
 		if len(e.Sites) == 0 {

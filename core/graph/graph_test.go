@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
@@ -295,6 +296,30 @@ func TestIsTestNode(t *testing.T) {
 	} {
 		if got := IsTestNode(&tc.n); got != tc.want {
 			t.Errorf("IsTestNode(%+v) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestSortTotal: the two-core sort gives slices.SortFunc's order, on
+// lengths around the split threshold and with many repeated keys (a total
+// order through the position tie-break, as Canonicalize's).
+func TestSortTotal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{0, 1, parallelSortMin - 1, parallelSortMin, parallelSortMin + 1, 3*parallelSortMin + 7} {
+		keys := make([]int, n+1)
+		for i := range keys {
+			keys[i] = rng.IntN(50)
+		}
+		order := func(a, b int32) int { return cmp.Or(cmp.Compare(keys[a], keys[b]), cmp.Compare(a, b)) }
+		got := make([]int32, n)
+		for i := range got {
+			got[i] = int32(rng.IntN(n + 1)) // duplicates too: equal elements are interchangeable
+		}
+		want := slices.Clone(got)
+		slices.SortFunc(want, order)
+		sortTotal(got, order)
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: order differs from slices.SortFunc", n)
 		}
 	}
 }

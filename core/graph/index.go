@@ -175,10 +175,11 @@ func endpoints(g *Graph, byID map[string]int32, parsed *parsedEnds) (src, dst []
 	return src, dst
 }
 
-// parsedEnds is Parse's hand-off to NewIndex, for the graph it just
-// returned: the id map it built while interning ids (nil unless it holds
-// exactly the node ids) and every link's endpoint node indices. The graph
-// is held weakly so an unindexed graph is not kept alive.
+// parsedEnds is Parse's (or Canonicalize's) hand-off to NewIndex, for the
+// graph it just returned or sorted: the id map it built while interning or
+// ranking ids (nil unless it holds exactly the node ids) and every link's
+// endpoint node indices. The graph is held weakly so an unindexed graph is
+// not kept alive.
 type parsedEnds struct {
 	g        weak.Pointer[Graph]
 	nodes    int
@@ -196,7 +197,8 @@ func handOff(g *Graph, byID map[string]int32, src, dst []int32) {
 // against g as it is now (a graph changed after Parse falls back to
 // lookups): the id map must give every node its own index, and each edge's
 // recorded endpoints must carry its source and target ids (a string
-// compare on shared pointers, no hashing).
+// compare on shared pointers, no hashing), or be -1 for an edge the
+// checked id map says is off the nodes.
 func takeParsed(g *Graph) *parsedEnds {
 	p := lastParsed.Load()
 	if p == nil || p.g.Value() != g || !lastParsed.CompareAndSwap(p, nil) || p.nodes != len(g.Nodes) {
@@ -216,12 +218,22 @@ func takeParsed(g *Graph) *parsedEnds {
 	for i := range p.src {
 		e := &g.Edges[i]
 		s, t := p.src[i], p.dst[i]
+		if s < 0 && t < 0 && p.byID != nil && offNodes(p.byID, e) {
+			continue // dangling, as the checked id map says
+		}
 		if s < 0 || t < 0 || g.Nodes[s].ID != e.Source || g.Nodes[t].ID != e.Target {
 			p.src, p.dst = nil, nil
 			break
 		}
 	}
 	return p
+}
+
+// offNodes reports whether an endpoint of e is no node in byID.
+func offNodes(byID map[string]int32, e *Edge) bool {
+	_, s := byID[e.Source]
+	_, t := byID[e.Target]
+	return !s || !t
 }
 
 // byName returns the nodes whose BareName is bare but whose lower-cased

@@ -3,9 +3,11 @@ package graph
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -401,5 +403,45 @@ func TestNearest(t *testing.T) {
 	}
 	if got := x.Nearest("completelyunrelated", 3); len(got) != 0 {
 		t.Errorf("Nearest offered %d unrelated names", len(got))
+	}
+}
+
+// TestIndexFromCanonicalize: the ranks Canonicalize sorted by become the
+// index's id map and endpoints, and that index equals one built by
+// lookups, dangling and merged edges included.
+func TestIndexFromCanonicalize(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	name := func(n int) string { return "n" + strconv.Itoa(rng.IntN(n)) }
+	for iter := range 200 {
+		g := &Graph{}
+		for range rng.IntN(30) {
+			g.Nodes = append(g.Nodes, Node{ID: name(40), Label: name(5)})
+		}
+		for range rng.IntN(120) {
+			g.Edges = append(g.Edges, Edge{Source: name(50), Target: name(50), Relation: "calls", SourceLocation: "L" + strconv.Itoa(rng.IntN(3))})
+		}
+		g.Canonicalize()
+		p := lastParsed.Load()
+		if p == nil || p.g.Value() != g {
+			t.Fatalf("iter %d: Canonicalize handed nothing over", iter)
+		}
+		fromSort := NewIndex(g)
+		if lastParsed.Load() != nil || p.byID == nil || p.src == nil {
+			t.Fatalf("iter %d: NewIndex did not take the hand-off (byID %v, ends %v)", iter, p.byID != nil, p.src != nil)
+		}
+		looked := NewIndex(g)
+		sameIndex(t, fromSort, looked)
+		for i := range g.Nodes {
+			if got := fromSort.ID(g.Nodes[i].ID); got != int32(i) {
+				t.Fatalf("iter %d: ID(%s) = %d, want %d", iter, g.Nodes[i].ID, got, i)
+			}
+		}
+		for i := range g.Edges {
+			for _, id := range [2]string{g.Edges[i].Source, g.Edges[i].Target} {
+				if fromSort.ID(id) != looked.ID(id) {
+					t.Fatalf("iter %d: ID(%s) = %d, lookups say %d", iter, id, fromSort.ID(id), looked.ID(id))
+				}
+			}
+		}
 	}
 }

@@ -3,6 +3,7 @@ package graphbin
 import (
 	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"io"
 	"math"
 	"slices"
@@ -33,7 +34,8 @@ type encoder struct {
 	rec    []byte
 	index  map[string]uint64
 	strs   []string
-	nodes  map[string]int // first node with each id, for endpoints
+	nodes  map[string]int // first node with each id, for endpoints (nil with x)
+	x      *graph.Index   // the endpoints' nodes, when the ids are unique
 	byAddr [1 << 14]addrSlot
 	// lastEnd is the last source that is a node (lastEndIdx).
 	lastEnd    string
@@ -66,38 +68,81 @@ const (
 // Body is an encoded graph waiting for its header: extract encodes it
 // while graph.json is still being written, and adds the header once the
 // digest of what it wrote is known.
-type Body struct{ b []byte }
+// The body is the string table, then the records, kept apart: joining
+// them would copy the whole sidecar once more (45 MB on GOROOT/src).
+type Body struct{ table, rec []byte }
+
+// bytes is the body joined.
+func (b *Body) bytes() []byte { return slices.Concat(b.table, b.rec) }
+
+// header is h with the body's length and checksum.
+func (b *Body) header(h Header) []byte {
+	crc := crc32.Update(crc32.Checksum(b.table, castagnoli), castagnoli, b.rec)
+	return appendHeaderSum(nil, h, len(b.table)+len(b.rec), crc)
+}
 
 // Encode returns the sidecar of g, made from the graph.json bytes that h
 // describes. The same graph always gives the same bytes.
 func Encode(g *graph.Graph, h Header) []byte {
 	body := EncodeBody(g)
-	out := make([]byte, 0, headerSize+len(body.b))
-	out = appendHeader(out, h, body.b)
-	return append(out, body.b...)
+	return slices.Concat(body.header(h), body.table, body.rec)
 }
 
 // WriteTo writes the sidecar: h, then the body.
 func (b *Body) WriteTo(w io.Writer, h Header) error {
-	if _, err := w.Write(appendHeader(nil, h, b.b)); err != nil {
-		return err
+	for _, part := range [][]byte{b.header(h), b.table, b.rec} {
+		if _, err := w.Write(part); err != nil {
+			return err
+		}
 	}
-	_, err := w.Write(b.b)
-	return err
+	return nil
 }
 
 // EncodeBody encodes g without its header.
 func EncodeBody(g *graph.Graph) *Body {
-	// The table starts with "" and then every node's id in node order:
-	// node i's id is string 1+i, which its record does not repeat, and ids
-	// (unique, the most numerous strings) never enter the index.
-	e := &encoder{index: map[string]uint64{"": 0}, strs: make([]string, 1, 1+len(g.Nodes)), nodes: make(map[string]int, len(g.Nodes))}
+	e := newEncoder(g)
+	e.nodes = make(map[string]int, len(g.Nodes))
 	for i := range g.Nodes {
-		e.strs = append(e.strs, g.Nodes[i].ID)
 		if _, ok := e.nodes[g.Nodes[i].ID]; !ok {
 			e.nodes[g.Nodes[i].ID] = i
 		}
 	}
+	return e.body(g)
+}
+
+// EncodeBodyIndexed is EncodeBody(x.G), byte for byte, taking each edge's
+// endpoint nodes from the index instead of an id map of its own (extract
+// has the index already, for the communities).
+func EncodeBodyIndexed(x *graph.Index) *Body {
+	g := x.G
+	for i := 1; i < len(g.Nodes); i++ {
+		if g.Nodes[i-1].ID >= g.Nodes[i].ID {
+			// Not sorted by unique id: the index's choice among nodes of one
+			// id may not be the first one's, which EncodeBody refers to.
+			return EncodeBody(g)
+		}
+	}
+	e := newEncoder(g)
+	e.x = x
+	return e.body(g)
+}
+
+// newEncoder starts the string table with "" and then every node's id in
+// node order: node i's id is string 1+i, which its record does not repeat,
+// and ids (unique, the most numerous strings) never enter the index.
+func newEncoder(g *graph.Graph) *encoder {
+	// Records take about 40 bytes a node and 20 an edge on real graphs:
+	// reserving that up front saves regrowing (and copying) tens of MB.
+	e := &encoder{index: map[string]uint64{"": 0}, strs: make([]string, 1, 1+len(g.Nodes)),
+		rec: make([]byte, 0, 64+40*len(g.Nodes)+20*len(g.Edges))}
+	for i := range g.Nodes {
+		e.strs = append(e.strs, g.Nodes[i].ID)
+	}
+	return e
+}
+
+// body encodes the records and lays out the body.
+func (e *encoder) body(g *graph.Graph) *Body {
 	e.graphHeader(g)
 	e.uint(uint64(len(g.Nodes)))
 	for i := range g.Nodes {
@@ -105,22 +150,20 @@ func EncodeBody(g *graph.Graph) *Body {
 	}
 	e.uint(uint64(len(g.Edges)))
 	for i := range g.Edges {
-		e.edge(&g.Edges[i])
+		e.edge(int32(i), &g.Edges[i])
 	}
-	// The body is the string table, then the records.
-	var body []byte
-	body = binary.AppendUvarint(body, uint64(len(e.strs)))
+	var table []byte
+	table = binary.AppendUvarint(table, uint64(len(e.strs)))
 	total := 0
 	for _, s := range e.strs {
-		body = binary.AppendUvarint(body, uint64(len(s)))
+		table = binary.AppendUvarint(table, uint64(len(s)))
 		total += len(s)
 	}
-	body = slices.Grow(body, total+len(e.rec))
+	table = slices.Grow(table, total)
 	for _, s := range e.strs {
-		body = append(body, s...)
+		table = append(table, s...)
 	}
-	body = append(body, e.rec...)
-	return &Body{body}
+	return &Body{table, e.rec}
 }
 
 func (e *encoder) uint(v uint64) { e.rec = binary.AppendUvarint(e.rec, v) }
@@ -283,7 +326,21 @@ func (e *encoder) endpoint(id string, source bool) {
 	e.uint(e.strIndex(id)<<1 | 1)
 }
 
-func (e *encoder) edge(ed *graph.Edge) {
+// indexedEndpoint is endpoint through the index: n is the endpoint's node
+// as the index's Ends gave it (-1 for both ends of an edge with an end off
+// the nodes).
+func (e *encoder) indexedEndpoint(id string, n int32) {
+	if n < 0 {
+		n = e.x.ID(id)
+	}
+	if n >= 0 {
+		e.uint(uint64(n) << 1)
+		return
+	}
+	e.uint(e.strIndex(id)<<1 | 1)
+}
+
+func (e *encoder) edge(i int32, ed *graph.Edge) {
 	var flags byte
 	if ed.ConfidenceScore != 0 || math.Signbit(ed.ConfidenceScore) {
 		flags |= edgeScore
@@ -298,8 +355,14 @@ func (e *encoder) edge(ed *graph.Edge) {
 		flags |= edgeExtra
 	}
 	e.byte(flags)
-	e.endpoint(ed.Source, true)
-	e.endpoint(ed.Target, false)
+	if e.x != nil {
+		s, t := e.x.Ends(i)
+		e.indexedEndpoint(ed.Source, s)
+		e.indexedEndpoint(ed.Target, t)
+	} else {
+		e.endpoint(ed.Source, true)
+		e.endpoint(ed.Target, false)
+	}
 	e.cached(slotRelation, ed.Relation)
 	e.cached(slotConfidence, string(ed.Confidence))
 	e.cached(slotEdgeFile, ed.SourceFile)

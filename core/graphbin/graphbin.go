@@ -91,12 +91,17 @@ func checkBody(data, body []byte) error {
 }
 
 func appendHeader(dst []byte, h Header, body []byte) []byte {
+	return appendHeaderSum(dst, h, len(body), crc32.Checksum(body, castagnoli))
+}
+
+// appendHeaderSum is appendHeader for a body of n bytes with checksum crc.
+func appendHeaderSum(dst []byte, h Header, n int, crc uint32) []byte {
 	dst = append(dst, magic...)
 	dst = binary.LittleEndian.AppendUint32(dst, Version)
 	dst = binary.LittleEndian.AppendUint64(dst, uint64(h.JSONSize))
 	dst = append(dst, h.JSONSum[:]...)
-	dst = binary.LittleEndian.AppendUint64(dst, uint64(len(body)))
-	return binary.LittleEndian.AppendUint32(dst, crc32.Checksum(body, castagnoli))
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(n))
+	return binary.LittleEndian.AppendUint32(dst, crc)
 }
 
 // ErrStale says the sidecar mirrors another graph.json than the one read.

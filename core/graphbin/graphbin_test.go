@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
@@ -247,4 +249,54 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(len(bin))/float64(len(data)), "sidecar/json")
+}
+
+// TestEncodeIndexedSameBytes: encoding through the index gives EncodeBody's
+// bytes, on the fixtures and on random graphs with dangling edges,
+// duplicate node ids and graphs not in id order (where the index is not
+// used).
+func TestEncodeIndexedSameBytes(t *testing.T) {
+	var graphs []*graph.Graph
+	for _, p := range fixtures {
+		_, g := parseFixture(t, p)
+		graphs = append(graphs, g)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	name := func(n int) string { return "n" + strconv.Itoa(rng.IntN(n)) }
+	for i := range 300 {
+		g := &graph.Graph{}
+		for range rng.IntN(30) {
+			g.Nodes = append(g.Nodes, graph.Node{ID: name(40), Label: name(5)})
+		}
+		for range rng.IntN(100) {
+			g.Edges = append(g.Edges, graph.Edge{Source: name(50), Target: name(50), Relation: "calls", SourceLocation: "L" + strconv.Itoa(rng.IntN(3))})
+		}
+		if i%3 != 0 { // the others keep their duplicate ids and random order
+			g.Canonicalize()
+		}
+		graphs = append(graphs, g)
+	}
+	for i, g := range graphs {
+		want := EncodeBody(g).bytes()
+		if got := EncodeBodyIndexed(graph.NewIndex(g)).bytes(); !bytes.Equal(got, want) {
+			t.Fatalf("graph %d (%d nodes, %d edges): indexed encoding differs", i, len(g.Nodes), len(g.Edges))
+		}
+	}
+}
+
+// TestWriteToIsEncode: the body written in parts (extract's path) is the
+// sidecar Encode returns, checksum included.
+func TestWriteToIsEncode(t *testing.T) {
+	data, g := parseFixture(t, fixtures[0])
+	h := headerOf(data)
+	var buf bytes.Buffer
+	if err := EncodeBody(g).WriteTo(&buf, h); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), Encode(g, h)) {
+		t.Fatal("WriteTo wrote other bytes than Encode")
+	}
+	if _, _, err := Decode(buf.Bytes()); err != nil {
+		t.Fatal(err)
+	}
 }
