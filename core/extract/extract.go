@@ -405,9 +405,12 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		factsDone <- err
 	}()
-	g, rs := resolve.Build(files)
+	g, rs, rerr := resolve.BuildContext(ctx, files)
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
+	}
+	if rerr != nil {
+		return nil, writeError(ctx, out, GraphFile, rerr)
 	}
 	// Facts are in the cache and in the graph: let the collector have them
 	// before the graph's index, communities and writers need memory.

@@ -17,6 +17,7 @@
 package resolve
 
 import (
+	"context"
 	"encoding/json"
 	"path"
 	"slices"
@@ -55,6 +56,15 @@ const InferredScore = 0.8
 
 // Build resolves files into a canonical graph. files may be in any order.
 func Build(files []File) (*graph.Graph, Stats) {
+	g, st, _ := BuildContext(context.Background(), files)
+	return g, st
+}
+
+// BuildContext is Build that stops between passes once ctx is done
+// (returning ctx's error and no graph): serve's background exact run is
+// interrupted by a newer edit, and a full pass over GOROOT's facts would
+// otherwise keep a core busy for seconds beside the answer to that edit.
+func BuildContext(ctx context.Context, files []File) (*graph.Graph, Stats, error) {
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	r := &resolver{
@@ -84,24 +94,24 @@ func Build(files []File) (*graph.Graph, Stats) {
 	r.nodes = make([]graph.Node, 0, len(files)+nsyms+len(files)/4)
 	r.edges = make([]graph.Edge, 0, len(files)+nsyms+nfacts)
 	r.ids = make(map[string]bool, len(files)+nsyms)
-	r.addFiles()
-	r.addSymbols()
-	r.attachReceivers()
-	r.indexMembers()
-	r.resolveImports()
-	r.markImported()
-	r.resolveRelations()
-	r.resolveCalls()
-	r.resolveValueRefs()
-	r.recordUnlinked()
-	r.resolveDynamic()
-	r.resolveChannels()
-	r.resolveRoutes()
-	r.resolveCrossLanguage()
-	r.resolveSQL()
+	passes := []func(){
+		r.addFiles, r.addSymbols, r.attachReceivers, r.indexMembers,
+		r.resolveImports, r.markImported, r.resolveRelations, r.resolveCalls,
+		r.resolveValueRefs, r.recordUnlinked, r.resolveDynamic, r.resolveChannels,
+		r.resolveRoutes, r.resolveCrossLanguage, r.resolveSQL,
+	}
+	for _, pass := range passes {
+		if err := ctx.Err(); err != nil {
+			return nil, Stats{}, err
+		}
+		pass()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, Stats{}, err
+	}
 	g := &graph.Graph{Directed: true, Nodes: r.nodes, Edges: r.edges}
 	g.Canonicalize()
-	return g, r.stats
+	return g, r.stats, nil
 }
 
 type sym struct {
