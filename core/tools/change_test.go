@@ -244,13 +244,13 @@ func TestWidenedSelection(t *testing.T) {
 	if static := s.atRiskTests(cs, s.impactOf(cs, 3)); len(static) != 0 {
 		t.Fatalf("static tests = %+v, want none", static)
 	}
-	got := s.selectTests(cs, s.impactOf(cs, 3), 3)
+	got := s.selectTests(cs, 3)
 	if len(got) != 1 || got[0].Label != "TestServe()" || got[0].ViaRelation != "fallback: same type as .Close()" {
 		t.Fatalf("widened = %+v", got)
 	}
 	// A seed a test reaches statically is not widened.
 	cs = newChangeSet(s.x, nil, []gitdiff.File{{Path: "pkg/server.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 27, OldLines: 1, NewStart: 27, NewLines: 1}}}})
-	if got := s.selectTests(cs, s.impactOf(cs, 3), 3); len(got) != 1 || got[0].ViaRelation != "calls" {
+	if got := s.selectTests(cs, 3); len(got) != 1 || got[0].ViaRelation != "calls" {
 		t.Fatalf("static = %+v", got)
 	}
 }
@@ -276,7 +276,7 @@ func TestSelectionThroughHelpers(t *testing.T) {
 	s := c.current()
 	at := func(line int) []testRow {
 		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: "lib.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: line, OldLines: 1, NewStart: line, NewLines: 1}}}})
-		return s.selectTests(cs, s.impactOf(cs, 1), 1)
+		return s.selectTests(cs, 1)
 	}
 	got := at(4)
 	if len(got) != 3 || got[2].Label != "TestA()" || got[2].Depth != 3 || got[2].ViaRelation != "calls (through test helpers)" {
@@ -339,7 +339,7 @@ func TestSelectionThroughDispatch(t *testing.T) {
 	} {
 		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: tc.file, Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: tc.line, OldLines: 1, NewStart: tc.line, NewLines: 1}}}})
 		var got []string
-		for _, r := range s.selectTests(cs, s.impactOf(cs, 3), 3) {
+		for _, r := range s.selectTests(cs, 3) {
 			got = append(got, r.Label+" "+r.ViaRelation)
 		}
 		if fmt.Sprint(got) != tc.want {
@@ -396,7 +396,7 @@ func TestSelectionByName(t *testing.T) {
 	} {
 		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: tc.file, Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 3, OldLines: 1, NewStart: 3, NewLines: 1}}}})
 		var got []string
-		for _, r := range s.selectTests(cs, s.impactOf(cs, 3), 3) {
+		for _, r := range s.selectTests(cs, 3) {
 			got = append(got, r.Label+" "+r.ViaRelation)
 		}
 		if fmt.Sprint(got) != tc.want {

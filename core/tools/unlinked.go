@@ -3,7 +3,6 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -137,49 +136,6 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 				out = append(out, impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: h.via + " (" + via + ")"})
 			}
 		}
-	}
-	return out
-}
-
-// maxPrivateClosure bounds the private helpers one seed's closure adds.
-const maxPrivateClosure = 256
-
-// privateClosure returns the callers a change to seeds reaches through
-// private helpers of the same directory, and the first non-private
-// callers above them: a private function runs only when something of its
-// own package calls it, so for test selection the hops inside a package's
-// private helpers (textwrap's _split ← _split_chunks ← wrap) spend no
-// depth — depth counts from the package's surface. Seeds themselves are
-// not returned.
-func (s *snapshot) privateClosure(seeds []int32, rels []bool) []int32 {
-	seen := map[int32]bool{}
-	for _, sd := range seeds {
-		seen[sd] = true
-	}
-	var out []int32
-	frontier := slices.Clone(seeds)
-	for len(frontier) > 0 && len(out) < maxPrivateClosure*len(seeds) {
-		var next []int32
-		for _, u := range frontier {
-			n := s.x.Node(u)
-			if n.Visibility != "private" || !isCallable(n.Kind) {
-				continue
-			}
-			dir := path.Dir(n.SourceFile)
-			for _, e := range s.x.In(u) {
-				if !rels[s.p.relID[e]] {
-					continue
-				}
-				src, _ := s.x.Ends(e)
-				if seen[src] || !isCallable(s.x.Node(src).Kind) || path.Dir(s.x.Node(src).SourceFile) != dir {
-					continue
-				}
-				seen[src] = true
-				out = append(out, src)
-				next = append(next, src)
-			}
-		}
-		frontier = next
 	}
 	return out
 }
