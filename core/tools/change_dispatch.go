@@ -138,7 +138,7 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 			types[dir] = map[string][]int32{}
 		}
 		types[dir][strings.ToLower(n.Label)] = append(types[dir][strings.ToLower(n.Label)], i)
-		if n.Kind == "interface" || n.Kind == "protocol" || n.Kind == "trait" {
+		if (n.Kind == "interface" || n.Kind == "protocol" || n.Kind == "trait") && s.named(i) {
 			for _, m := range s.members(i) {
 				mn := s.x.Node(m)
 				sh := methodShape{arity: -1}
@@ -417,4 +417,24 @@ func (s *snapshot) ownerType(i int32) int32 {
 		}
 	}
 	return -1
+}
+
+// named reports whether some code names interface i or one of its
+// methods: a parameter, field, variable or result of its type, an
+// embedding, a call through it. An interface nothing names (compat's
+// Matcher, declared to document a surface and checked by var _ Matcher =
+// …) holds no value, so no call is dispatched through it and its method
+// names do not make every implementation's method dynamic.
+func (s *snapshot) named(i int32) bool {
+	uses := func(n int32) bool {
+		for _, e := range s.x.In(n) {
+			switch s.x.Edge(e).Relation {
+			case "contains", "method", "has_method", "implements":
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	return uses(i) || slices.ContainsFunc(s.members(i), uses)
 }

@@ -13,7 +13,9 @@ import "github.com/synaptic-graph/synaptic/sdk/extract"
 //
 // Only an alias assigned once counts: a name given a second, different
 // value is no alias from then on (which value a call sees depends on the
-// run). An alias of an alias is recorded as its final target.
+// run), nor is a module-level name some function declares global (it is
+// rebound at run time: logging's _logRecordFactory). An alias of an alias
+// is recorded as its final target.
 
 // aliasTarget returns the expression right names when it can be an
 // alias: an identifier or a chain of attributes on one (after looking
@@ -41,6 +43,9 @@ func (x *state) aliasTarget(right extract.Node) extract.Node {
 // the scope, or a rebinding to the same expression.
 func (x *state) noteAlias(name string, right extract.Node, from int) {
 	target := x.aliasTarget(right)
+	if from == 0 && x.rebound[name] {
+		target = extract.None
+	}
 	if target != extract.None && x.t.Kind(target) == x.l.identifier && x.t.Text(target) == name {
 		target = extract.None // x = x
 	}
@@ -99,4 +104,25 @@ func (x *state) aliasOf(name string) extract.Node {
 // matches nothing).
 func (x *state) sameText(a, b extract.Node) bool {
 	return a != extract.None && b != extract.None && string(x.t.Bytes(a)) == string(x.t.Bytes(b))
+}
+
+// findRebound records the names the file's global statements declare:
+// functions rebind them, so none is an alias.
+func (x *state) findRebound() {
+	t := x.t
+	clear(x.rebound)
+	end := extract.Node(t.Len())
+	for i := t.Seek(1, end, &x.l.globals); i < end; i = t.Seek(i+1, end, &x.l.globals) {
+		if x.l.globals[t.Kind(i)] == 0 {
+			continue // an ERROR or MISSING node
+		}
+		for c := range t.NamedChildren(i) {
+			if t.Kind(c) == x.l.identifier {
+				if x.rebound == nil {
+					x.rebound = map[string]bool{}
+				}
+				x.rebound[t.Text(c)] = true
+			}
+		}
+	}
 }

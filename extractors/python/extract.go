@@ -131,6 +131,7 @@ type state struct {
 	decorated  extract.Node    // the decorated_definition whose definition comes next
 	aliasDepth int             // aliases being looked through (aliases.go)
 	shadowed   map[string]bool // builtin names the file binds itself (from fnmatch import filter)
+	rebound    map[string]bool // names global statements declare (aliases.go)
 	ffiLibs    map[string]bool // names bound to a ctypes library (crosslang.go)
 }
 
@@ -142,6 +143,7 @@ type ref struct {
 func (x *state) run() {
 	t, l := x.t, x.l
 	n := extract.Node(t.Len())
+	x.findRebound()
 	for i := extract.Node(1); i < n; i++ {
 		for len(x.stack) > 0 && i >= x.stack[len(x.stack)-1].end {
 			x.vars = x.vars[:x.stack[len(x.stack)-1].vars]

@@ -38,6 +38,8 @@ const (
 // resolved once: kind ids depend on the grammar build, names do not.
 type lang struct {
 	act [1 << 16]action
+	// globals marks global_statement, which a prescan seeks (aliases.go).
+	globals extract.KindTable
 
 	identifier, attribute, call, dottedName, aliasedImport, wildcardImport,
 	relativeImport, patternList, tuplePattern, typ, genericType,
@@ -84,6 +86,9 @@ func newLang(g *extract.Grammar) *lang {
 	set("except_clause", actBindExcept)
 	set("default_parameter", actDefault)
 	set("typed_default_parameter", actDefault)
+	if id := k("global_statement"); id != 0 {
+		l.globals[id] = 1
+	}
 	set("binary_operator", actBinary)
 	set("comparison_operator", actCompare)
 	set("unary_operator", actUnary)
