@@ -57,7 +57,7 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 				continue
 			}
 			var found []impactHit
-			for _, h := range s.testWalk(wider, s.reverseImpact(wider, rels, depth), rels, depth) {
+			for _, h := range s.testWalk(wider, s.surfaceImpact(wider, rels, depth), rels, depth) {
 				if runsByDefault(s.x.Node(h.node)) {
 					h.via = fmt.Sprintf("%s %s", step, s.label(sd))
 					found = append(found, h)
@@ -80,7 +80,7 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 // reachesTest reports whether a test the default command runs is within
 // depth of seeds (through test helpers included).
 func (s *snapshot) reachesTest(seeds []int32, rels []bool, depth int) bool {
-	hits := s.testWalk(seeds, s.reverseImpact(seeds, rels, depth), rels, depth)
+	hits := s.testWalk(seeds, s.surfaceImpact(seeds, rels, depth), rels, depth)
 	return slices.ContainsFunc(hits, func(h impactHit) bool { return runsByDefault(s.x.Node(h.node)) })
 }
 

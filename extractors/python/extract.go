@@ -969,11 +969,18 @@ func (x *state) receiver(at, obj extract.Node) (text, typ string) {
 		}
 		return string(b), typ
 	case l.call:
-		if fn := t.Child(obj, l.fFunction); fn != extract.None && string(t.Bytes(fn)) == "super" {
+		fn := t.Child(obj, l.fFunction)
+		if fn != extract.None && string(t.Bytes(fn)) == "super" {
 			if sc := x.current(at); sc != nil && sc.kind == scopeFunc {
 				typ = sc.superType
 			}
 			return "super", typ
+		}
+		if fn != extract.None && x.isDotted(fn) && !(t.Kind(fn) == l.identifier && x.isBuiltin(t.Text(fn))) {
+			// Differ(a, b).compare(): an instance of the class the callee
+			// names, or of what the function returns.
+			x.buf = x.renderReceiver(x.buf[:0], obj)
+			return string(x.buf), x.calleeText(fn) + "()"
 		}
 	}
 	x.buf = x.renderReceiver(x.buf[:0], obj)
