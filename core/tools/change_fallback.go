@@ -17,9 +17,11 @@ import (
 //  1. for a method called through an interface, the tests named after
 //     its type (TestNYCbCrAAlpha for NYCbCrA.RGBA: no provider is called,
 //     the tests build the value as a literal);
-//  2. the seed's owning type and its other members (a test calling a
+//  2. for a property, the tests that read an attribute of its name
+//     (change_attr.go);
+//  3. the seed's owning type and its other members (a test calling a
 //     sibling method or the constructor usually exercises the method);
-//  3. every symbol of the seed's file.
+//  4. every symbol of the seed's file.
 //
 // Seeds that a test reaches statically are not widened.
 
@@ -50,6 +52,15 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 				out = append(out, named...)
 				continue
 			}
+		}
+		if readers := s.attributeReaders(cs.root, sd, rels, depth); len(readers) > 0 {
+			for _, h := range readers {
+				if !seen[h.node] {
+					seen[h.node] = true
+					out = append(out, h)
+				}
+			}
+			continue
 		}
 		for _, step := range []fallbackStep{fallbackType, fallbackFile} {
 			wider := s.widen(sd, step)
