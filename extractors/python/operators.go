@@ -53,7 +53,21 @@ var builtinDunders = map[string]string{
 var moduleDunders = map[string]string{
 	"math.floor": "__floor__", "math.ceil": "__ceil__", "math.trunc": "__trunc__",
 	"copy.copy": "__copy__", "copy.deepcopy": "__deepcopy__", "operator.index": "__index__",
+	"operator.neg": "__neg__", "operator.pos": "__pos__", "operator.abs": "__abs__", "operator.invert": "__invert__",
 }
+
+// operatorFunctions are the operator module's functions of two values:
+// operator.gt(a, b) is a > b.
+var operatorFunctions = map[string]string{
+	"operator.lt": "<", "operator.le": "<=", "operator.eq": "==", "operator.ne": "!=", "operator.ge": ">=",
+	"operator.gt": ">", "operator.add": "+", "operator.sub": "-", "operator.mul": "*", "operator.truediv": "/",
+	"operator.floordiv": "//", "operator.mod": "%", "operator.pow": "**", "operator.matmul": "@",
+	"operator.and_": "&", "operator.or_": "|", "operator.xor": "^", "operator.lshift": "<<", "operator.rshift": ">>",
+}
+
+// sameTypeBuiltins return a value of their arguments' type (abs of a
+// Fraction is a Fraction): their results are operands like any other.
+var sameTypeBuiltins = map[string]bool{"abs": true, "min": true, "max": true, "sum": true, "pow": true, "round": true}
 
 // binaryOperator reports a + b (node i) as a.__add__(b) and b.__radd__(a).
 func (x *state) binaryOperator(i extract.Node) {
@@ -148,6 +162,10 @@ func (x *state) builtinProtocol(i, fn extract.Node) {
 	case l.attribute:
 		if x.isDotted(fn) {
 			name = moduleDunders[x.oneLine(fn)]
+			if op, ok := operatorFunctions[x.oneLine(fn)]; ok {
+				x.operatorFunction(i, op)
+				return
+			}
 		}
 	}
 	if name == "" {
@@ -181,7 +199,7 @@ func (x *state) protocolCall(at, e extract.Node, name string) {
 			return // __name__ is a str
 		}
 	case l.call:
-		if fn := t.Child(e, l.fFunction); fn != extract.None && t.Kind(fn) == l.identifier && x.isBuiltin(t.Text(fn)) {
+		if fn := t.Child(e, l.fFunction); fn != extract.None && t.Kind(fn) == l.identifier && x.isBuiltin(t.Text(fn)) && !sameTypeBuiltins[t.Text(fn)] {
 			return
 		}
 	case l.attribute, l.subscript, l.binaryOperator, l.unaryOperator:
@@ -260,4 +278,30 @@ func (x *state) inAnnotation(i extract.Node) bool {
 		}
 	}
 	return false
+}
+
+// operatorFunction reports operator.gt(a, b) (call node i) as a > b.
+func (x *state) operatorFunction(i extract.Node, op string) {
+	t, l := x.t, x.l
+	args := t.Child(i, l.fArguments)
+	if args == extract.None {
+		return
+	}
+	var operands []extract.Node
+	for a := range t.NamedChildren(args) {
+		if k := t.Kind(a); k != l.comment && k != l.keywordArgument {
+			operands = append(operands, a)
+		}
+	}
+	if len(operands) != 2 {
+		return
+	}
+	d, ok := binaryDunders[op]
+	if !ok {
+		d, ok = compareDunders[op]
+	}
+	if ok {
+		x.protocolCall(i, operands[0], d[0])
+		x.protocolCall(i, operands[1], d[1])
+	}
 }
