@@ -104,7 +104,9 @@ func (s *snapshot) unlinkedNote(i int32, isSeed func(int32) bool) string {
 
 // unlinkedHits continues test selection's walk from the unlinked callers
 // of every method among the seeds and hits, spending what is left of
-// depth; each such caller is one hop further than the method.
+// depth; each such caller is one hop further than the method. What it
+// reaches is a start too: before_set <- (unlinked) set <- (unlinked)
+// the tests calling cf.set().
 func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
 	seen := map[int32]bool{}
 	starts := make([]impactHit, 0, len(seeds)+len(hits))
@@ -117,7 +119,8 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 		starts = append(starts, h)
 	}
 	var out []impactHit
-	for _, st := range starts {
+	for k := 0; k < len(starts); k++ {
+		st := starts[k]
 		if st.depth >= depth {
 			continue
 		}
@@ -127,13 +130,15 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 			if !seen[c] {
 				seen[c] = true
 				from = append(from, c)
-				out = append(out, impactHit{node: c, depth: st.depth + 1, via: via})
+				h := impactHit{node: c, depth: st.depth + 1, via: via}
+				out, starts = append(out, h), append(starts, h)
 			}
 		}
 		for _, h := range s.reverseImpact(from, rels, depth-st.depth-1) {
 			if !seen[h.node] {
 				seen[h.node] = true
-				out = append(out, impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: h.via + " (" + via + ")"})
+				h := impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: h.via + " (" + via + ")"}
+				out, starts = append(out, h), append(starts, h)
 			}
 		}
 	}
