@@ -310,11 +310,16 @@ func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, de
 }
 
 // unlinkedHolders returns the callers of t's providers that have no edge
-// to t or any of its members.
+// to t or any of its members but make an unlinked member call that one
+// of t's methods answers to (unlinked_calls): evidence that they use
+// the T they obtain. A caller that obtains a T and calls nothing on it
+// passes it on, and where it goes the edges say.
 func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
 	own := map[int32]bool{t: true}
+	names := map[string]bool{}
 	for _, m := range s.members(t) {
 		own[m] = true
+		names[bareName(s.x.Node(m).Label)] = true
 	}
 	var out []int32
 	seen := map[int32]bool{}
@@ -325,7 +330,8 @@ func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
 				continue
 			}
 			seen[c] = true
-			if !slices.ContainsFunc(s.x.Out(c), func(e int32) bool { _, to := s.x.Ends(e); return own[to] }) {
+			if !slices.ContainsFunc(s.x.Out(c), func(e int32) bool { _, to := s.x.Ends(e); return own[to] }) &&
+				slices.ContainsFunc(s.unlinkedNames(c), func(n string) bool { return names[n] }) {
 				out = append(out, c)
 			}
 		}

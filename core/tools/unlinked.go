@@ -144,3 +144,16 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 	}
 	return out
 }
+
+// unlinkedNames returns the names of node i's unlinked member calls.
+func (s *snapshot) unlinkedNames(i int32) []string {
+	raw, ok := s.g.Nodes[i].Extra["unlinked_calls"]
+	if !ok {
+		return nil
+	}
+	var names []string
+	if json.Unmarshal(raw, &names) != nil {
+		return nil
+	}
+	return names
+}
