@@ -605,14 +605,7 @@ func (x *state) assignment(i extract.Node) {
 		// make_repo()), which the host reads as the class F names or the
 		// return type F declares. Other locals are kept untyped so they
 		// hide an outer name's type.
-		name := ""
-		if typ != extract.None {
-			name = x.typeName(typ)
-		} else if right != extract.None && t.Kind(right) == l.call {
-			if fn := t.Child(right, l.fFunction); fn != extract.None && x.isDotted(fn) {
-				name = x.calleeText(fn) + "()"
-			}
-		}
+		name := x.assignedType(typ, right)
 		if name != "" || !x.isLocal(sc, t.Text(left)) {
 			x.vars = append(x.vars, assignedVar(t.Text(left), name))
 		}
@@ -716,14 +709,7 @@ func (x *state) moduleAssignment(i, left, typ, right extract.Node) {
 	// RootLogger(WARNING)) or annotated is typed for the functions that
 	// follow; locals and parameters of those functions hide it.
 	if t.Kind(left) == l.identifier {
-		name := ""
-		if typ != extract.None {
-			name = x.typeName(typ)
-		} else if right != extract.None && t.Kind(right) == l.call {
-			if fn := t.Child(right, l.fFunction); fn != extract.None && x.isDotted(fn) {
-				name = x.calleeText(fn) + "()"
-			}
-		}
+		name := x.assignedType(typ, right)
 		x.vars = append(x.vars, assignedVar(t.Text(left), name))
 		x.noteAlias(t.Text(left), right, 0)
 	}

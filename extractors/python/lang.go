@@ -40,6 +40,9 @@ type lang struct {
 	act [1 << 16]action
 	// globals marks global_statement, which a prescan seeks (aliases.go).
 	globals extract.KindTable
+	// builtinValue names the builtin type of a literal's kind ("dict" for
+	// {…} and dict comprehensions, …), "" for other kinds (builtins.go).
+	builtinValue map[extract.KindID]string
 
 	identifier, attribute, call, dottedName, aliasedImport, wildcardImport,
 	relativeImport, patternList, tuplePattern, typ, genericType,
@@ -86,6 +89,12 @@ func newLang(g *extract.Grammar) *lang {
 	set("except_clause", actBindExcept)
 	set("default_parameter", actDefault)
 	set("typed_default_parameter", actDefault)
+	l.builtinValue = map[extract.KindID]string{}
+	for kind, typ := range literalTypes {
+		if id := k(kind); id != 0 {
+			l.builtinValue[id] = typ
+		}
+	}
 	if id := k("global_statement"); id != 0 {
 		l.globals[id] = 1
 	}
