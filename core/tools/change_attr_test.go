@@ -1,9 +1,11 @@
 package tools
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/core/gitdiff"
@@ -78,4 +80,27 @@ func TestPropertyReaders(t *testing.T) {
 			t.Errorf("root %q: selected %v, want %s", tc.root, got, tc.want)
 		}
 	}
+}
+
+// FuzzAttributeLines: any file content gives ascending lines that exist
+// and hold .name as a whole attribute.
+func FuzzAttributeLines(f *testing.F) {
+	f.Add([]byte("a.size\nb.sizes\n"), "size")
+	f.Add([]byte(".x\n\n.x.x"), "x")
+	f.Fuzz(func(t *testing.T, data []byte, name string) {
+		if name == "" || strings.ContainsAny(name, ".\n") {
+			return
+		}
+		lines := bytes.Split(data, []byte("\n"))
+		prev := 0
+		for _, l := range attributeLines(data, name) {
+			if l <= prev || l > len(lines) {
+				t.Fatalf("line %d after %d of %d", l, prev, len(lines))
+			}
+			if !bytes.Contains(lines[l-1], []byte("."+name)) {
+				t.Fatalf("line %d %q holds no .%s", l, lines[l-1], name)
+			}
+			prev = l
+		}
+	})
 }
