@@ -130,7 +130,7 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 	types := map[string]map[string][]int32{}
 	for i := range int32(s.x.Len()) {
 		n := s.x.Node(i)
-		if !typeKinds[n.Kind] || n.SourceFile == "" {
+		if !s.methodOwner(i) || n.SourceFile == "" {
 			continue
 		}
 		dir := path.Dir(n.SourceFile)
@@ -201,7 +201,7 @@ func (s *snapshot) dispatchable(i int32) (owner int32, dynamic bool) {
 	}
 	owner = -1
 	for _, e := range s.x.In(i) {
-		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(o).Kind] {
+		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(o) {
 			owner = o
 			break
 		}
@@ -246,7 +246,7 @@ func (s *snapshot) providersOf(t int32) []int32 {
 						holder = s.ownerType(field)
 					}
 				}
-				if holder >= 0 && !seen[holder] && typeKinds[s.x.Node(holder).Kind] {
+				if holder >= 0 && !seen[holder] && s.methodOwner(holder) {
 					seen[holder] = true
 					out = append(out, holder)
 					next = append(next, holder)
@@ -418,7 +418,7 @@ func namesWord(test, name string) bool {
 // ownerType is the type declaring member i, or -1.
 func (s *snapshot) ownerType(i int32) int32 {
 	for _, e := range s.x.In(i) {
-		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(o).Kind] {
+		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(o) {
 			return o
 		}
 	}
@@ -443,4 +443,17 @@ func (s *snapshot) named(i int32) bool {
 		return false
 	}
 	return uses(i) || slices.ContainsFunc(s.members(i), uses)
+}
+
+// methodOwner reports a type that declares methods: a class, struct,
+// interface and their kin (typeKinds), or a Go defined type over another
+// type (type HeaderExtractor []string, type HandlerFunc func(…)), which
+// the graph keeps as a type_alias and which has methods like any other.
+func (s *snapshot) methodOwner(i int32) bool {
+	switch s.x.Node(i).Kind {
+	case "type_alias":
+		return slices.ContainsFunc(s.x.Out(i), func(e int32) bool { return s.x.Edge(e).Relation == "method" })
+	default:
+		return typeKinds[s.x.Node(i).Kind]
+	}
 }

@@ -100,7 +100,7 @@ func (s *snapshot) widen(sd int32, step fallbackStep) []int32 {
 	switch step {
 	case fallbackType:
 		for _, e := range s.x.In(sd) {
-			if owner, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(owner).Kind] {
+			if owner, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(owner) {
 				return append([]int32{owner}, s.members(owner)...)
 			}
 		}

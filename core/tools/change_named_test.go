@@ -52,3 +52,35 @@ func TestDispatchNeedsANamedInterface(t *testing.T) {
 		}
 	}
 }
+
+// TestDispatchOnDefinedType: a Go defined type over another type (type
+// HeaderExtractor []string, kept as a type_alias) owns its methods for
+// dispatch like a struct: a test that builds one in a table reaches its
+// ExtractToken through the named Extractor interface.
+func TestDispatchOnDefinedType(t *testing.T) {
+	sp := func(a, b int) *graph.Span { return &graph.Span{StartLine: a, EndLine: b} }
+	g := &graph.Graph{Directed: true, Nodes: []graph.Node{
+		{ID: "i", Label: "Extractor", Kind: "interface", SourceFile: "req/x.go", Language: "go", Span: sp(1, 2)},
+		{ID: "i.x", Label: ".ExtractToken()", Kind: "method", SourceFile: "req/x.go", Language: "go", Span: sp(2, 2)},
+		{ID: "parse", Label: "Parse()", Kind: "function", SourceFile: "req/x.go", Language: "go", Span: sp(3, 4)},
+		{ID: "h", Label: "HeaderExtractor", Kind: "type_alias", SourceFile: "req/h.go", Language: "go", Span: sp(1, 1)},
+		{ID: "h.x", Label: ".ExtractToken()", Kind: "method", SourceFile: "req/h.go", Language: "go", Span: sp(2, 4)},
+		{ID: "table", Label: "testData", Kind: "variable", SourceFile: "req/x_test.go", Language: "go", IsTest: true},
+		{ID: "tx", Label: "TestExtractor()", Kind: "function", SourceFile: "req/x_test.go", Language: "go", IsTest: true},
+	}, Edges: []graph.Edge{
+		{Source: "i", Target: "i.x", Relation: "method"}, {Source: "h", Target: "h.x", Relation: "method"},
+		{Source: "parse", Target: "i", Relation: "references", Context: "parameter_type"},
+		{Source: "table", Target: "h", Relation: "references"}, {Source: "tx", Target: "table", Relation: "references"},
+	}}
+	c := New(Options{})
+	c.SetGraph(g)
+	s := c.current()
+	cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: "req/h.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 3, OldLines: 1, NewStart: 3, NewLines: 1}}}})
+	var got []string
+	for _, r := range s.selectTests(cs, 3) {
+		got = append(got, r.Label+" "+r.ViaRelation)
+	}
+	if want := "[testData references (dispatch on HeaderExtractor) TestExtractor() references (dispatch on HeaderExtractor)]"; fmt.Sprint(got) != want {
+		t.Errorf("selected %v, want %s", got, want)
+	}
+}
