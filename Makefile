@@ -137,6 +137,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReadManifest$$' -fuzztime $(FUZZTIME) ./core/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzProject$$' -fuzztime $(FUZZTIME) ./extractors/typescript
 	$(GO) test -run '^$$' -fuzz '^FuzzTerminal$$' -fuzztime $(FUZZTIME) ./core/textsafe
+	$(GO) test -run '^$$' -fuzz '^FuzzAttributeLines$$' -fuzztime $(FUZZTIME) ./core/tools
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFacts$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFileInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTypeRef$$' -fuzztime $(FUZZTIME) ./sdk/abi

@@ -253,8 +253,17 @@ func (r *resolver) declaredType(s int32, v1 func(string) string) int32 {
 		return -1
 	}
 	if file.v2() {
-		if ref := sig.ReturnRef; ref != nil && isNamed(ref) {
+		ref := sig.ReturnRef
+		switch {
+		case ref == nil:
+		case isNamed(ref):
 			return r.declaredTypeIn(sym.file, ref.Steps[0].Name)
+		case len(ref.Steps) == 1 && ref.Steps[0].Op == abi.StepResult && isVariable(sym.kind):
+			// var StdEncoding = NewEncoding(…): the first result of a
+			// function, whose own result is a named type (no loop).
+			if fn := r.functionNamed(file, ref.Steps[0].Name); fn >= 0 {
+				return r.resultType(fn)
+			}
 		}
 		return -1
 	}

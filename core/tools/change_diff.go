@@ -25,6 +25,7 @@ type changeSet struct {
 	base  *gitdiff.Base // nil when files were given
 	files []change.File
 	seeds []int32 // touched nodes, sorted, unique
+	root  string  // the source root test files are read from ("": none)
 }
 
 // repo is the git work tree the change tools diff: the source root (the
@@ -60,7 +61,9 @@ func (c *Catalog) collect(ctx context.Context, s *snapshot, files []string, base
 			}
 			fs = append(fs, gitdiff.File{Path: f, Status: gitdiff.Modified})
 		}
-		return newChangeSet(s.x, nil, fs), nil
+		cs := newChangeSet(s.x, nil, fs)
+		cs.root = c.opts.SourceRoot
+		return cs, nil
 	}
 	r := c.repo()
 	b, err := r.ResolveBase(ctx, base)
@@ -73,7 +76,9 @@ func (c *Catalog) collect(ctx context.Context, s *snapshot, files []string, base
 		res := c.gitFailure(err)
 		return changeSet{}, &res
 	}
-	return newChangeSet(s.x, &ch.Base, ch.Files), nil
+	cs := newChangeSet(s.x, &ch.Base, ch.Files)
+	cs.root = c.opts.SourceRoot
+	return cs, nil
 }
 
 func newChangeSet(x *graph.Index, base *gitdiff.Base, files []gitdiff.File) changeSet {

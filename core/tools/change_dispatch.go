@@ -130,7 +130,7 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 	types := map[string]map[string][]int32{}
 	for i := range int32(s.x.Len()) {
 		n := s.x.Node(i)
-		if !typeKinds[n.Kind] || n.SourceFile == "" {
+		if !s.methodOwner(i) || n.SourceFile == "" {
 			continue
 		}
 		dir := path.Dir(n.SourceFile)
@@ -138,7 +138,7 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 			types[dir] = map[string][]int32{}
 		}
 		types[dir][strings.ToLower(n.Label)] = append(types[dir][strings.ToLower(n.Label)], i)
-		if n.Kind == "interface" || n.Kind == "protocol" || n.Kind == "trait" {
+		if (n.Kind == "interface" || n.Kind == "protocol" || n.Kind == "trait") && s.named(i) {
 			for _, m := range s.members(i) {
 				mn := s.x.Node(m)
 				sh := methodShape{arity: -1}
@@ -201,7 +201,7 @@ func (s *snapshot) dispatchable(i int32) (owner int32, dynamic bool) {
 	}
 	owner = -1
 	for _, e := range s.x.In(i) {
-		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(o).Kind] {
+		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(o) {
 			owner = o
 			break
 		}
@@ -246,7 +246,7 @@ func (s *snapshot) providersOf(t int32) []int32 {
 						holder = s.ownerType(field)
 					}
 				}
-				if holder >= 0 && !seen[holder] && typeKinds[s.x.Node(holder).Kind] {
+				if holder >= 0 && !seen[holder] && s.methodOwner(holder) {
 					seen[holder] = true
 					out = append(out, holder)
 					next = append(next, holder)
@@ -310,11 +310,16 @@ func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, de
 }
 
 // unlinkedHolders returns the callers of t's providers that have no edge
-// to t or any of its members.
+// to t or any of its members but make an unlinked member call that one
+// of t's methods answers to (unlinked_calls): evidence that they use
+// the T they obtain. A caller that obtains a T and calls nothing on it
+// passes it on, and where it goes the edges say.
 func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
 	own := map[int32]bool{t: true}
+	names := map[string]bool{}
 	for _, m := range s.members(t) {
 		own[m] = true
+		names[bareName(s.x.Node(m).Label)] = true
 	}
 	var out []int32
 	seen := map[int32]bool{}
@@ -325,7 +330,8 @@ func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
 				continue
 			}
 			seen[c] = true
-			if !slices.ContainsFunc(s.x.Out(c), func(e int32) bool { _, to := s.x.Ends(e); return own[to] }) {
+			if !slices.ContainsFunc(s.x.Out(c), func(e int32) bool { _, to := s.x.Ends(e); return own[to] }) &&
+				slices.ContainsFunc(s.unlinkedNames(c), func(n string) bool { return names[n] }) {
 				out = append(out, c)
 			}
 		}
@@ -412,9 +418,42 @@ func namesWord(test, name string) bool {
 // ownerType is the type declaring member i, or -1.
 func (s *snapshot) ownerType(i int32) int32 {
 	for _, e := range s.x.In(i) {
-		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(o).Kind] {
+		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(o) {
 			return o
 		}
 	}
 	return -1
+}
+
+// named reports whether some code names interface i or one of its
+// methods: a parameter, field, variable or result of its type, an
+// embedding, a call through it. An interface nothing names (compat's
+// Matcher, declared to document a surface and checked by var _ Matcher =
+// …) holds no value, so no call is dispatched through it and its method
+// names do not make every implementation's method dynamic.
+func (s *snapshot) named(i int32) bool {
+	uses := func(n int32) bool {
+		for _, e := range s.x.In(n) {
+			switch s.x.Edge(e).Relation {
+			case "contains", "method", "has_method", "implements":
+			default:
+				return true
+			}
+		}
+		return false
+	}
+	return uses(i) || slices.ContainsFunc(s.members(i), uses)
+}
+
+// methodOwner reports a type that declares methods: a class, struct,
+// interface and their kin (typeKinds), or a Go defined type over another
+// type (type HeaderExtractor []string, type HandlerFunc func(…)), which
+// the graph keeps as a type_alias and which has methods like any other.
+func (s *snapshot) methodOwner(i int32) bool {
+	switch s.x.Node(i).Kind {
+	case "type_alias":
+		return slices.ContainsFunc(s.x.Out(i), func(e int32) bool { return s.x.Edge(e).Relation == "method" })
+	default:
+		return typeKinds[s.x.Node(i).Kind]
+	}
 }

@@ -17,9 +17,11 @@ import (
 //  1. for a method called through an interface, the tests named after
 //     its type (TestNYCbCrAAlpha for NYCbCrA.RGBA: no provider is called,
 //     the tests build the value as a literal);
-//  2. the seed's owning type and its other members (a test calling a
+//  2. for a property, the tests that read an attribute of its name
+//     (change_attr.go);
+//  3. the seed's owning type and its other members (a test calling a
 //     sibling method or the constructor usually exercises the method);
-//  3. every symbol of the seed's file.
+//  4. every symbol of the seed's file.
 //
 // Seeds that a test reaches statically are not widened.
 
@@ -51,13 +53,22 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 				continue
 			}
 		}
+		if readers := s.attributeReaders(cs.root, sd, rels, depth); len(readers) > 0 {
+			for _, h := range readers {
+				if !seen[h.node] {
+					seen[h.node] = true
+					out = append(out, h)
+				}
+			}
+			continue
+		}
 		for _, step := range []fallbackStep{fallbackType, fallbackFile} {
 			wider := s.widen(sd, step)
 			if len(wider) == 0 {
 				continue
 			}
 			var found []impactHit
-			for _, h := range s.testWalk(wider, s.reverseImpact(wider, rels, depth), rels, depth) {
+			for _, h := range s.testWalk(wider, s.surfaceImpact(wider, rels, depth), rels, depth) {
 				if runsByDefault(s.x.Node(h.node)) {
 					h.via = fmt.Sprintf("%s %s", step, s.label(sd))
 					found = append(found, h)
@@ -80,7 +91,7 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 // reachesTest reports whether a test the default command runs is within
 // depth of seeds (through test helpers included).
 func (s *snapshot) reachesTest(seeds []int32, rels []bool, depth int) bool {
-	hits := s.testWalk(seeds, s.reverseImpact(seeds, rels, depth), rels, depth)
+	hits := s.testWalk(seeds, s.surfaceImpact(seeds, rels, depth), rels, depth)
 	return slices.ContainsFunc(hits, func(h impactHit) bool { return runsByDefault(s.x.Node(h.node)) })
 }
 
@@ -89,7 +100,7 @@ func (s *snapshot) widen(sd int32, step fallbackStep) []int32 {
 	switch step {
 	case fallbackType:
 		for _, e := range s.x.In(sd) {
-			if owner, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && typeKinds[s.x.Node(owner).Kind] {
+			if owner, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(owner) {
 				return append([]int32{owner}, s.members(owner)...)
 			}
 		}

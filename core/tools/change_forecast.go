@@ -189,7 +189,7 @@ func (s *snapshot) forecast(cs changeSet, hits []impactHit, depth, commits int) 
 		n := s.x.Node(h.node)
 		fc.BlastRadius = append(fc.BlastRadius, testRow{ID: sanitize(n.ID), Label: s.label(h.node), File: sanitize(n.SourceFile), Depth: h.depth, ViaRelation: sanitize(h.via)})
 	}
-	fc.AtRiskTests = s.selectTests(cs, hits, depth)
+	fc.AtRiskTests = s.selectTests(cs, depth)
 	fc.Risk = scoreRisk([]int{len(hits), len(fc.PublicAPIBreaks), cs.lines(), len(cs.files), symbols, commits})
 	fc.Summary = fmt.Sprintf("%d files, %d changed nodes vs %s: %d dependents within %d hops, %d public APIs at risk, %d tests at risk; risk %s (%.0f/100)",
 		len(cs.files), len(cs.seeds), cs.against(), len(hits), depth, len(fc.PublicAPIBreaks), len(fc.AtRiskTests), fc.Risk.Level, fc.Risk.Score*100)

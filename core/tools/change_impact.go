@@ -114,18 +114,13 @@ func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
 	return s.reverseImpact(cs.seeds, s.impactRels(), depth)
 }
 
-// selectTests is the test selection: the tests the walk reached, directly,
-// through dynamic dispatch (dispatchHits) or from a reached test helper
+// selectTests is the test selection: the tests the walk (surfaceImpact:
+// private helpers cost no hop) reached, directly, through dynamic dispatch (dispatchHits) or from a reached test helper
 // through test code (throughTestCode), and those found by widening the
 // seeds no test reaches (widenedTests).
-func (s *snapshot) selectTests(cs changeSet, hits []impactHit, depth int) []testRow {
+func (s *snapshot) selectTests(cs changeSet, depth int) []testRow {
 	rels := s.impactRels()
-	seeds := cs.seeds
-	if extra := s.privateClosure(cs.seeds, rels); len(extra) > 0 {
-		seeds = slices.Concat(cs.seeds, extra)
-		hits = slices.Concat(hits, s.reverseImpact(extra, rels, depth))
-	}
-	all := s.testWalk(seeds, hits, rels, depth)
+	all := s.testWalk(cs.seeds, s.surfaceImpact(cs.seeds, rels, depth), rels, depth)
 	all = append(all, s.namedTests(cs.seeds)...)
 	return s.atRiskTests(cs, append(all, s.widenedTests(cs, rels, depth)...))
 }
@@ -203,7 +198,7 @@ func (c *Catalog) affectedTests(ctx context.Context, s *snapshot, args json.RawM
 		return *fail
 	}
 	depth := a.depth()
-	tests := s.selectTests(cs, s.impactOf(cs, depth), depth)
+	tests := s.selectTests(cs, depth)
 	st := map[string]any{"tests": tests, "total": len(tests)}
 	var b strings.Builder
 	if len(cs.files) == 0 {

@@ -92,7 +92,7 @@ type prImpact struct {
 func (s *snapshot) prImpact(files []gitdiff.File) prImpact {
 	cs := newChangeSet(s.x, nil, files)
 	hits := s.impactOf(cs, 3)
-	im := prImpact{cs: cs, hits: hits, tests: s.selectTests(cs, hits, 3), communities: map[int]int{}}
+	im := prImpact{cs: cs, hits: hits, tests: s.selectTests(cs, 3), communities: map[int]int{}}
 	for _, i := range cs.seeds {
 		if id := s.communityOf(i); id >= 0 {
 			im.communities[id]++

@@ -244,13 +244,13 @@ func TestWidenedSelection(t *testing.T) {
 	if static := s.atRiskTests(cs, s.impactOf(cs, 3)); len(static) != 0 {
 		t.Fatalf("static tests = %+v, want none", static)
 	}
-	got := s.selectTests(cs, s.impactOf(cs, 3), 3)
+	got := s.selectTests(cs, 3)
 	if len(got) != 1 || got[0].Label != "TestServe()" || got[0].ViaRelation != "fallback: same type as .Close()" {
 		t.Fatalf("widened = %+v", got)
 	}
 	// A seed a test reaches statically is not widened.
 	cs = newChangeSet(s.x, nil, []gitdiff.File{{Path: "pkg/server.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 27, OldLines: 1, NewStart: 27, NewLines: 1}}}})
-	if got := s.selectTests(cs, s.impactOf(cs, 3), 3); len(got) != 1 || got[0].ViaRelation != "calls" {
+	if got := s.selectTests(cs, 3); len(got) != 1 || got[0].ViaRelation != "calls" {
 		t.Fatalf("static = %+v", got)
 	}
 }
@@ -276,7 +276,7 @@ func TestSelectionThroughHelpers(t *testing.T) {
 	s := c.current()
 	at := func(line int) []testRow {
 		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: "lib.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: line, OldLines: 1, NewStart: line, NewLines: 1}}}})
-		return s.selectTests(cs, s.impactOf(cs, 1), 1)
+		return s.selectTests(cs, 1)
 	}
 	got := at(4)
 	if len(got) != 3 || got[2].Label != "TestA()" || got[2].Depth != 3 || got[2].ViaRelation != "calls (through test helpers)" {
@@ -313,7 +313,9 @@ func TestSelectionThroughDispatch(t *testing.T) {
 		{ID: "newv", Label: "NewReader()", Kind: "function", SourceFile: "lib/v.go", Language: "go", Span: sp(7, 8), Signature: sig("*Reader", 0)},
 		{ID: "tb", Label: "TestFlush()", Kind: "function", SourceFile: "lib/w_test.go", Language: "go", IsTest: true},
 		{ID: "tc", Label: "TestOther()", Kind: "function", SourceFile: "lib/v_test.go", Language: "go", IsTest: true},
-		{ID: "td", Label: "TestRead()", Kind: "function", SourceFile: "lib/v_test.go", Language: "go", IsTest: true},
+		{ID: "td", Label: "TestRead()", Kind: "function", SourceFile: "lib/v_test.go", Language: "go", IsTest: true,
+			Extra: map[string]json.RawMessage{"unlinked_calls": json.RawMessage(`["Other"]`)}},
+		{ID: "te", Label: "TestPass()", Kind: "function", SourceFile: "lib/v_test.go", Language: "go", IsTest: true},
 	}, Edges: []graph.Edge{
 		{Source: "w", Target: "w.write", Relation: "method"}, {Source: "w", Target: "w.flush", Relation: "method"},
 		{Source: "w.write", Target: "enc", Relation: "calls"},
@@ -321,6 +323,7 @@ func TestSelectionThroughDispatch(t *testing.T) {
 		{Source: "v", Target: "v.error", Relation: "method"}, {Source: "v", Target: "v.other", Relation: "method"},
 		{Source: "tc", Target: "newv", Relation: "calls"}, {Source: "tc", Target: "v.other", Relation: "calls"},
 		{Source: "td", Target: "newv", Relation: "calls"},
+		{Source: "te", Target: "newv", Relation: "calls"}, // obtains a Reader, calls nothing on it
 	}}
 	c := New(Options{})
 	c.SetGraph(g)
@@ -333,13 +336,14 @@ func TestSelectionThroughDispatch(t *testing.T) {
 		// encode() <- Write (io.Writer's shape) <- NewWriter <- TestFlush.
 		{"lib/w.go", 8, "[TestFlush() calls (dispatch on Writer)]"},
 		// Error() error is not error's Error() string: only the test that
-		// holds a Reader without a linked call on it.
+		// holds a Reader without a linked call on it, but with an unlinked
+		// call a Reader method answers to (TestPass makes none).
 		{"lib/v.go", 3, "[TestRead() holds a Reader, calls on it unlinked]"},
 		{"lib/v.go", 5, "[TestOther() calls TestRead() holds a Reader, calls on it unlinked]"},
 	} {
 		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: tc.file, Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: tc.line, OldLines: 1, NewStart: tc.line, NewLines: 1}}}})
 		var got []string
-		for _, r := range s.selectTests(cs, s.impactOf(cs, 3), 3) {
+		for _, r := range s.selectTests(cs, 3) {
 			got = append(got, r.Label+" "+r.ViaRelation)
 		}
 		if fmt.Sprint(got) != tc.want {
@@ -396,7 +400,7 @@ func TestSelectionByName(t *testing.T) {
 	} {
 		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: tc.file, Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 3, OldLines: 1, NewStart: 3, NewLines: 1}}}})
 		var got []string
-		for _, r := range s.selectTests(cs, s.impactOf(cs, 3), 3) {
+		for _, r := range s.selectTests(cs, 3) {
 			got = append(got, r.Label+" "+r.ViaRelation)
 		}
 		if fmt.Sprint(got) != tc.want {

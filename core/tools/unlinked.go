@@ -3,7 +3,6 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -105,7 +104,9 @@ func (s *snapshot) unlinkedNote(i int32, isSeed func(int32) bool) string {
 
 // unlinkedHits continues test selection's walk from the unlinked callers
 // of every method among the seeds and hits, spending what is left of
-// depth; each such caller is one hop further than the method.
+// depth; each such caller is one hop further than the method. What it
+// reaches is a start too: before_set <- (unlinked) set <- (unlinked)
+// the tests calling cf.set().
 func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
 	seen := map[int32]bool{}
 	starts := make([]impactHit, 0, len(seeds)+len(hits))
@@ -118,7 +119,8 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 		starts = append(starts, h)
 	}
 	var out []impactHit
-	for _, st := range starts {
+	for k := 0; k < len(starts); k++ {
+		st := starts[k]
 		if st.depth >= depth {
 			continue
 		}
@@ -128,58 +130,30 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 			if !seen[c] {
 				seen[c] = true
 				from = append(from, c)
-				out = append(out, impactHit{node: c, depth: st.depth + 1, via: via})
+				h := impactHit{node: c, depth: st.depth + 1, via: via}
+				out, starts = append(out, h), append(starts, h)
 			}
 		}
 		for _, h := range s.reverseImpact(from, rels, depth-st.depth-1) {
 			if !seen[h.node] {
 				seen[h.node] = true
-				out = append(out, impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: h.via + " (" + via + ")"})
+				h := impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: h.via + " (" + via + ")"}
+				out, starts = append(out, h), append(starts, h)
 			}
 		}
 	}
 	return out
 }
 
-// maxPrivateClosure bounds the private helpers one seed's closure adds.
-const maxPrivateClosure = 256
-
-// privateClosure returns the callers a change to seeds reaches through
-// private helpers of the same directory, and the first non-private
-// callers above them: a private function runs only when something of its
-// own package calls it, so for test selection the hops inside a package's
-// private helpers (textwrap's _split ← _split_chunks ← wrap) spend no
-// depth — depth counts from the package's surface. Seeds themselves are
-// not returned.
-func (s *snapshot) privateClosure(seeds []int32, rels []bool) []int32 {
-	seen := map[int32]bool{}
-	for _, sd := range seeds {
-		seen[sd] = true
+// unlinkedNames returns the names of node i's unlinked member calls.
+func (s *snapshot) unlinkedNames(i int32) []string {
+	raw, ok := s.g.Nodes[i].Extra["unlinked_calls"]
+	if !ok {
+		return nil
 	}
-	var out []int32
-	frontier := slices.Clone(seeds)
-	for len(frontier) > 0 && len(out) < maxPrivateClosure*len(seeds) {
-		var next []int32
-		for _, u := range frontier {
-			n := s.x.Node(u)
-			if n.Visibility != "private" || !isCallable(n.Kind) {
-				continue
-			}
-			dir := path.Dir(n.SourceFile)
-			for _, e := range s.x.In(u) {
-				if !rels[s.p.relID[e]] {
-					continue
-				}
-				src, _ := s.x.Ends(e)
-				if seen[src] || !isCallable(s.x.Node(src).Kind) || path.Dir(s.x.Node(src).SourceFile) != dir {
-					continue
-				}
-				seen[src] = true
-				out = append(out, src)
-				next = append(next, src)
-			}
-		}
-		frontier = next
+	var names []string
+	if json.Unmarshal(raw, &names) != nil {
+		return nil
 	}
-	return out
+	return names
 }

@@ -100,6 +100,9 @@ type score struct {
 	all                       int
 	perfect                   int     // mutants whose every failing test was predicted
 	oracleSum                 float64 // failing ÷ suite: what a perfect selector would pick
+	// extra counts, by how the selection found them, the selected tests
+	// that pass with the mutant (killed mutants only).
+	extra map[string]int
 }
 
 func run(bin string, pkgs []string, per int, depths []int, keep, verbose bool) error {
@@ -181,6 +184,9 @@ func evaluate(repo, bin, what string, pkgs []string, per int, depths []int, verb
 		fmt.Printf("depth %d: %d killed mutants (%d scored in all): recall %.3f (micro, %d/%d failing tests), %.3f (mean per mutant), %d/%d mutants fully covered; selected %.1f%% of the suite on killed mutants (the failing tests alone are %.1f%%), %.1f%% on all\n",
 			d, s.mutants, s.all, float64(s.predictedFailing)/float64(s.failing), s.predictedFailing, s.failing,
 			s.recallSum/float64(s.mutants), s.perfect, s.mutants, 100*s.selectSum/float64(s.mutants), 100*s.oracleSum/float64(s.mutants), 100*s.selectAll/float64(s.all))
+		if verbose && len(s.extra) > 0 {
+			fmt.Printf("  selected tests that pass, by how they were found: %s\n", byCount(s.extra))
+		}
 	}
 	return nil
 }
@@ -354,6 +360,22 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 				sel++
 			}
 		}
+		killed := !res.InitCrash && len(failing) > 0
+		if killed {
+			fails := map[string]bool{}
+			for _, t := range failing {
+				fails[t] = true
+			}
+			s := &scores[k]
+			if s.extra == nil {
+				s.extra = map[string]int{}
+			}
+			for t, via := range predicted {
+				if suite.Passed[t] && !fails[t] {
+					s.extra[viaKind(via)]++
+				}
+			}
+		}
 		frac := float64(sel) / float64(len(suite.Passed))
 		s := &scores[k]
 		s.all++
@@ -367,7 +389,7 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 		hit := 0
 		var missed []string
 		for _, t := range failing {
-			if predicted[t] {
+			if _, ok := predicted[t]; ok {
 				hit++
 			} else {
 				missed = append(missed, t)
@@ -389,9 +411,49 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 	return nil
 }
 
+// viaKind is the kind of a selected test's via_relation: what found it
+// ("calls", "dispatch", "fallback: same file as", …), its details cut.
+func viaKind(via string) string {
+	switch {
+	case strings.HasPrefix(via, "fallback: "), strings.HasPrefix(via, "named after"):
+		if i := strings.LastIndex(via, " "); i > 0 {
+			return via[:i]
+		}
+	case strings.Contains(via, "(dispatch on "):
+		return "dispatch"
+	case strings.Contains(via, "calls on it unlinked"):
+		return "holds, calls unlinked"
+	case strings.Contains(via, "(receiver type unknown)"):
+		return "unlinked member call"
+	case strings.Contains(via, "(through test helpers)"):
+		return "through test helpers"
+	}
+	return "static: " + via
+}
+
+// byCount renders counts largest first.
+func byCount(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
 // predict runs affected-tests on the working change and returns the
-// predicted top-level test names of pkg.
-func predict(repo, bin, pkg string, depth int) (map[string]bool, error) {
+// predicted top-level test names of pkg, each with how it was found
+// (its via_relation).
+func predict(repo, bin, pkg string, depth int) (map[string]string, error) {
 	out, err := output(repo, bin, "affected-tests", "--json", "--base", "HEAD", "--depth", fmt.Sprint(depth))
 	if err != nil {
 		return nil, err
@@ -400,17 +462,22 @@ func predict(repo, bin, pkg string, depth int) (map[string]bool, error) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		return nil, fmt.Errorf("affected-tests output: %v", err)
 	}
-	got := map[string]bool{}
+	got := map[string]string{}
 	for _, t := range r.Tests {
 		if name := lang.testName(pkg, t); name != "" {
-			got[name] = true
+			if _, dup := got[name]; !dup {
+				got[name] = t.ViaRelation
+			}
 		}
 	}
 	return got, nil
 }
 
 // predictedTest is one row of affected-tests --json.
-type predictedTest struct{ Label, Qualified, File string }
+type predictedTest struct {
+	Label, Qualified, File string
+	ViaRelation            string `json:"via_relation"`
+}
 
 // result is one package's test outcome, top-level tests only.
 type result struct {

@@ -826,6 +826,8 @@ func (w *walker) valueSymbols(decl, spec extract.Node, kind abi.SymbolKind) {
 				}
 				if typ != "" && !strings.ContainsAny(typ, "#()") {
 					s.Signature = &abi.Signature{Return: typ}
+				} else if ref := resultRef(typ); ref != nil {
+					s.Signature = &abi.Signature{Return: typ, ReturnRef: ref}
 				}
 			}
 			w.f.Symbol(s)

@@ -12,7 +12,7 @@ import (
 func returnRefs(syms []abi.Symbol) {
 	for i := range syms {
 		sig := syms[i].Signature
-		if sig == nil || sig.Return == "" {
+		if sig == nil || sig.Return == "" || sig.ReturnRef != nil {
 			continue
 		}
 		name := sig.Return
@@ -65,4 +65,17 @@ func firstResultType(ret string) string {
 		return ""
 	}
 	return ret
+}
+
+// resultRef is the type reference of a package variable initialised by a
+// call, var StdEncoding = NewEncoding(…): "F()" or "pkg.F()" is the first
+// result of F, one step the host resolves through F's own declared
+// result (never through another variable, so it cannot loop); nil for
+// anything else (chains, fields, conversions of literals).
+func resultRef(typ string) *abi.TypeRef {
+	name, ok := strings.CutSuffix(typ, "()")
+	if !ok || name == "" || strings.ContainsAny(name, "#()") {
+		return nil
+	}
+	return &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepResult, Name: name}}}
 }

@@ -74,6 +74,7 @@ func (x *state) reset(f *extract.File) {
 		x.seen = nil
 	}
 	clear(x.seen)
+	clear(x.shadowed)
 	x.refsFrom, x.errEnd, x.decorated = -2, -1, extract.None
 }
 
@@ -99,25 +100,39 @@ type scope struct {
 	vars      int    // len(state.vars) when the scope opened
 }
 
-// typedVar is a parameter or local with a type annotation, in scope.
-type typedVar struct{ name, typ string }
+// typedVar is a parameter or local in scope, with its type when known
+// and the expression it is an alias of (aliases.go), else None.
+type typedVar struct {
+	name, typ string
+	alias     extract.Node
+	aliasSet  bool // an alias was considered: a second binding clears it
+}
+
+// newVar is a binding whose value is unknown (a parameter, a for
+// target): never an alias.
+func newVar(name, typ string) typedVar {
+	return typedVar{name: name, typ: typ, alias: extract.None, aliasSet: true}
+}
 
 type state struct {
 	f *extract.File
 	t *extract.Tree
 	l *lang
 
-	stack     []scope
-	vars      []typedVar
-	typeVars  []string           // TypeVar names and PEP 695 type parameters: not references
-	typing    []string           // local aliases of typing modules (import typing as t)
-	seen      map[string][]int32 // field/constant name -> parents already holding it
-	refs      []ref              // references of the current symbol, for dedup
-	refsFrom  int32
-	buf       []byte
-	errEnd    extract.Node    // end of the last reported ERROR node
-	decorated extract.Node    // the decorated_definition whose definition comes next
-	ffiLibs   map[string]bool // names bound to a ctypes library (crosslang.go)
+	stack      []scope
+	vars       []typedVar
+	typeVars   []string           // TypeVar names and PEP 695 type parameters: not references
+	typing     []string           // local aliases of typing modules (import typing as t)
+	seen       map[string][]int32 // field/constant name -> parents already holding it
+	refs       []ref              // references of the current symbol, for dedup
+	refsFrom   int32
+	buf        []byte
+	errEnd     extract.Node    // end of the last reported ERROR node
+	decorated  extract.Node    // the decorated_definition whose definition comes next
+	aliasDepth int             // aliases being looked through (aliases.go)
+	shadowed   map[string]bool // builtin names the file binds itself (from fnmatch import filter)
+	rebound    map[string]bool // names global statements declare (aliases.go)
+	ffiLibs    map[string]bool // names bound to a ctypes library (crosslang.go)
 }
 
 type ref struct {
@@ -128,6 +143,7 @@ type ref struct {
 func (x *state) run() {
 	t, l := x.t, x.l
 	n := extract.Node(t.Len())
+	x.findRebound()
 	for i := extract.Node(1); i < n; i++ {
 		for len(x.stack) > 0 && i >= x.stack[len(x.stack)-1].end {
 			x.vars = x.vars[:x.stack[len(x.stack)-1].vars]
@@ -169,6 +185,16 @@ func (x *state) run() {
 			x.bindExcept(i)
 		case actDefault:
 			x.defaultValue(i)
+		case actBinary:
+			x.binaryOperator(i)
+		case actCompare:
+			x.comparison(i)
+		case actUnary:
+			x.unaryOperator(i)
+		case actAugmented:
+			x.augmentedAssignment(i)
+		case actSubscript:
+			x.subscript(i)
 		case actBindComp:
 			for c := range t.NamedChildren(i) {
 				if t.Kind(c) == l.forInClause {
@@ -247,6 +273,7 @@ func (x *state) function(i extract.Node) {
 	sc := scope{kind: scopeFunc, body: body, end: t.End(i), class: -1, vars: len(x.vars)}
 	switch {
 	case outer == nil:
+		x.shadow(name)
 		s.Visibility = visibility(name)
 		s.Test = isTestFunc(name)
 	case outer.kind == scopeClass:
@@ -262,6 +289,7 @@ func (x *state) function(i extract.Node) {
 		sc.class, sc.selfType, sc.superType = outer.sym, outer.selfType, outer.superType
 		sc.init = name == "__init__"
 		sc.local = outer.local
+		defer x.constructorCall(outer, nameNode)
 	default: // nested def: closures see the method's self
 		s.Parent = outer.sym
 		sc.selfType, sc.superType = outer.selfType, outer.superType
@@ -286,7 +314,7 @@ func (x *state) function(i extract.Node) {
 			}
 			x.typeRefs(ptype, sc.sym, abi.CtxParameterType)
 			if typ := x.typeName(ptype); typ != "" && pname != extract.None && t.Kind(pname) == l.identifier {
-				x.vars = append(x.vars, typedVar{t.Text(pname), typ})
+				x.vars = append(x.vars, newVar(t.Text(pname), typ))
 			}
 		}
 	}
@@ -577,17 +605,11 @@ func (x *state) assignment(i extract.Node) {
 		// make_repo()), which the host reads as the class F names or the
 		// return type F declares. Other locals are kept untyped so they
 		// hide an outer name's type.
-		name := ""
-		if typ != extract.None {
-			name = x.typeName(typ)
-		} else if right != extract.None && t.Kind(right) == l.call {
-			if fn := t.Child(right, l.fFunction); fn != extract.None && x.isDotted(fn) {
-				name = x.oneLine(fn) + "()"
-			}
-		}
+		name := x.assignedType(typ, right)
 		if name != "" || !x.isLocal(sc, t.Text(left)) {
-			x.vars = append(x.vars, typedVar{t.Text(left), name})
+			x.vars = append(x.vars, assignedVar(t.Text(left), name))
 		}
+		x.noteAlias(t.Text(left), right, sc.vars)
 	}
 }
 
@@ -626,7 +648,7 @@ func (x *state) bindNames(sc *scope, n extract.Node) {
 	t, l := x.t, x.l
 	bind := func(id extract.Node) {
 		if name := t.Text(id); !x.isLocal(sc, name) {
-			x.vars = append(x.vars, typedVar{name, ""})
+			x.vars = append(x.vars, newVar(name, ""))
 		}
 	}
 	switch t.Kind(n) {
@@ -687,15 +709,9 @@ func (x *state) moduleAssignment(i, left, typ, right extract.Node) {
 	// RootLogger(WARNING)) or annotated is typed for the functions that
 	// follow; locals and parameters of those functions hide it.
 	if t.Kind(left) == l.identifier {
-		name := ""
-		if typ != extract.None {
-			name = x.typeName(typ)
-		} else if right != extract.None && t.Kind(right) == l.call {
-			if fn := t.Child(right, l.fFunction); fn != extract.None && x.isDotted(fn) {
-				name = x.oneLine(fn) + "()"
-			}
-		}
-		x.vars = append(x.vars, typedVar{t.Text(left), name})
+		name := x.assignedType(typ, right)
+		x.vars = append(x.vars, assignedVar(t.Text(left), name))
+		x.noteAlias(t.Text(left), right, 0)
 	}
 	alias := typ != extract.None && lastSegment(x.oneLine(typ)) == "TypeAlias"
 	x.targets(left, func(n extract.Node) {
@@ -827,6 +843,7 @@ func (x *state) call(i extract.Node) {
 		x.httpClient(i, fn)
 		x.crossLang(i, fn)
 		x.callee(i, fn)
+		x.builtinProtocol(i, fn)
 	}
 	x.argumentValues(i)
 }
@@ -854,29 +871,62 @@ func (x *state) decorator(d extract.Node) {
 
 // callee reports a call to fn (an identifier or attribute) made at node at.
 func (x *state) callee(at, fn extract.Node) {
+	if c, ok := x.calleeCall(at, fn); ok {
+		x.f.Call(c)
+	}
+}
+
+// calleeCall is the call of fn made at node at; a callee that is an
+// alias (aliases.go) is reported as a call of its target, at fn.
+func (x *state) calleeCall(at, fn extract.Node) (abi.Call, bool) {
 	t, l := x.t, x.l
 	c := abi.Call{Caller: x.caller(at)}
 	switch t.Kind(fn) {
 	case l.identifier:
 		b := t.Bytes(fn)
-		if builtinCalls[string(b)] || keywords[string(b)] {
-			return
+		if x.isBuiltin(string(b)) || keywords[string(b)] {
+			return c, false
+		}
+		if a := x.callAlias(string(b)); a != extract.None {
+			x.aliasDepth++
+			ac, ok := x.calleeCall(at, a)
+			x.aliasDepth--
+			ac.Line, ac.Col = t.StartLine(fn), t.StartCol(fn)
+			return ac, ok
 		}
 		c.Name = string(b)
 		c.Line, c.Col = t.StartLine(fn), t.StartCol(fn)
 	case l.attribute:
 		attr, obj := t.Child(fn, l.fAttribute), t.Child(fn, l.fObject)
 		if attr == extract.None || obj == extract.None {
-			return
+			return c, false
 		}
 		c.Name = t.Text(attr)
 		c.Line, c.Col = t.StartLine(attr), t.StartCol(attr)
 		c.Receiver, c.ReceiverType = x.receiver(at, obj)
 		c.ReceiverRef = receiverRef(c.ReceiverType)
 	default:
-		return
+		return c, false
 	}
-	x.f.Call(c)
+	return c, true
+}
+
+// calleeText is a dotted callee's text, an alias at its root replaced
+// by its target (G.from_float with G = fractions.Fraction is
+// fractions.Fraction.from_float).
+func (x *state) calleeText(fn extract.Node) string {
+	t, l := x.t, x.l
+	root := fn
+	for t.Kind(root) == l.attribute {
+		root = t.Child(root, l.fObject)
+	}
+	if root != extract.None && t.Kind(root) == l.identifier {
+		if a := x.callAlias(t.Text(root)); a != extract.None {
+			text := x.oneLine(fn)
+			return x.oneLine(a) + text[min(len(t.Text(root)), len(text)):]
+		}
+	}
+	return x.oneLine(fn)
 }
 
 // receiver renders a call's receiver expression and its type when known.
@@ -885,6 +935,12 @@ func (x *state) receiver(at, obj extract.Node) (text, typ string) {
 	switch t.Kind(obj) {
 	case l.identifier:
 		b := t.Bytes(obj)
+		if a := x.callAlias(string(b)); a != extract.None {
+			x.aliasDepth++
+			text, typ = x.receiver(at, a)
+			x.aliasDepth--
+			return text, typ
+		}
 		if string(b) == "self" || string(b) == "cls" {
 			if sc := x.current(at); sc != nil && sc.kind == scopeFunc {
 				typ = sc.selfType
@@ -899,11 +955,18 @@ func (x *state) receiver(at, obj extract.Node) (text, typ string) {
 		}
 		return string(b), typ
 	case l.call:
-		if fn := t.Child(obj, l.fFunction); fn != extract.None && string(t.Bytes(fn)) == "super" {
+		fn := t.Child(obj, l.fFunction)
+		if fn != extract.None && string(t.Bytes(fn)) == "super" {
 			if sc := x.current(at); sc != nil && sc.kind == scopeFunc {
 				typ = sc.superType
 			}
 			return "super", typ
+		}
+		if fn != extract.None && x.isDotted(fn) && !(t.Kind(fn) == l.identifier && x.isBuiltin(t.Text(fn))) {
+			// Differ(a, b).compare(): an instance of the class the callee
+			// names, or of what the function returns.
+			x.buf = x.renderReceiver(x.buf[:0], obj)
+			return string(x.buf), x.calleeText(fn) + "()"
 		}
 	}
 	x.buf = x.renderReceiver(x.buf[:0], obj)
@@ -1015,6 +1078,7 @@ func (x *state) importStatement(i extract.Node) {
 		case l.aliasedImport:
 			im.Path = x.compact(t.Child(c, l.fName))
 			im.Alias = t.Text(t.Child(c, l.fAlias))
+			x.shadow(im.Alias)
 			if typingModules[im.Path] {
 				x.typing = append(x.typing, im.Alias)
 			}
@@ -1037,11 +1101,13 @@ func (x *state) fromImport(i extract.Node) {
 		case t.Field(c) != l.fName:
 		case t.Kind(c) == l.dottedName:
 			im.Names = append(im.Names, abi.ImportName{Name: x.compact(c)})
+			x.shadow(im.Names[len(im.Names)-1].Name)
 		case t.Kind(c) == l.aliasedImport:
 			im.Names = append(im.Names, abi.ImportName{
 				Name:  x.compact(t.Child(c, l.fName)),
 				Alias: t.Text(t.Child(c, l.fAlias)),
 			})
+			x.shadow(im.Names[len(im.Names)-1].Alias)
 		}
 	}
 	if im.Path != "" {

@@ -27,12 +27,22 @@ const (
 	actBindExcept // except_clause: `except E as e` makes e a local
 	actBindComp   // comprehensions: their for … in targets, before the body is walked
 	actDefault    // default_parameter, typed_default_parameter: a function value (values.go)
+	actBinary     // binary_operator: a + b runs __add__ (operators.go)
+	actCompare    // comparison_operator: a < b runs __lt__
+	actUnary      // unary_operator: -x runs __neg__
+	actAugmented  // augmented_assignment: a += b runs __iadd__
+	actSubscript  // subscript: x[k] runs __getitem__
 )
 
 // lang holds the kind and field ids the extractor needs for one grammar,
 // resolved once: kind ids depend on the grammar build, names do not.
 type lang struct {
 	act [1 << 16]action
+	// globals marks global_statement, which a prescan seeks (aliases.go).
+	globals extract.KindTable
+	// builtinValue names the builtin type of a literal's kind ("dict" for
+	// {…} and dict comprehensions, …), "" for other kinds (builtins.go).
+	builtinValue map[extract.KindID]string
 
 	identifier, attribute, call, dottedName, aliasedImport, wildcardImport,
 	relativeImport, patternList, tuplePattern, typ, genericType,
@@ -41,11 +51,12 @@ type lang struct {
 	typedDefaultParameter, listSplatPattern, dictSplatPattern,
 	keywordArgument, listSplat, dictSplat, comment, decorator,
 	decoratedDefinition, functionDefinition, classDefinition, block,
-	forInClause, expressionStatement extract.KindID
+	forInClause, expressionStatement, assignment, augmentedAssignment,
+	deleteStatement, argumentList, parenthesizedExpression, unaryOperator extract.KindID
 
 	fName, fParameters, fReturnType, fBody, fSuperclasses, fDefinition,
 	fFunction, fObject, fAttribute, fLeft, fRight, fType, fValue, fSubscript,
-	fModuleName, fAlias, fTypeParameters, fArguments extract.FieldID
+	fModuleName, fAlias, fTypeParameters, fArguments, fArgument extract.FieldID
 }
 
 var langs extract.Tables[lang]
@@ -78,6 +89,20 @@ func newLang(g *extract.Grammar) *lang {
 	set("except_clause", actBindExcept)
 	set("default_parameter", actDefault)
 	set("typed_default_parameter", actDefault)
+	l.builtinValue = map[extract.KindID]string{}
+	for kind, typ := range literalTypes {
+		if id := k(kind); id != 0 {
+			l.builtinValue[id] = typ
+		}
+	}
+	if id := k("global_statement"); id != 0 {
+		l.globals[id] = 1
+	}
+	set("binary_operator", actBinary)
+	set("comparison_operator", actCompare)
+	set("unary_operator", actUnary)
+	set("augmented_assignment", actAugmented)
+	set("subscript", actSubscript)
 	for _, c := range []string{"list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"} {
 		set(c, actBindComp)
 	}
@@ -86,6 +111,12 @@ func newLang(g *extract.Grammar) *lang {
 	l.block = k("block")
 	l.forInClause = k("for_in_clause")
 	l.expressionStatement = k("expression_statement")
+	l.assignment = k("assignment")
+	l.augmentedAssignment = k("augmented_assignment")
+	l.deleteStatement = k("delete_statement")
+	l.argumentList = k("argument_list")
+	l.parenthesizedExpression = k("parenthesized_expression")
+	l.unaryOperator = k("unary_operator")
 	l.attribute = k("attribute")
 	l.call = k("call")
 	l.dottedName = k("dotted_name")
@@ -138,5 +169,6 @@ func newLang(g *extract.Grammar) *lang {
 	l.fAlias = f("alias")
 	l.fTypeParameters = f("type_parameters")
 	l.fArguments = f("arguments")
+	l.fArgument = f("argument")
 	return l
 }

@@ -253,3 +253,19 @@ func collapseMax(dst []byte, src []byte, max int) []byte {
 	}
 	return dst
 }
+
+// isBuiltin reports a builtin name the file does not bind itself: after
+// `from fnmatch import filter` or `def open(…)` at module level, filter
+// and open are the file's own.
+func (x *state) isBuiltin(name string) bool { return builtinCalls[name] && !x.shadowed[name] }
+
+// shadow records a module-level binding of name, when name is a builtin's.
+func (x *state) shadow(name string) {
+	if !builtinCalls[name] {
+		return
+	}
+	if x.shadowed == nil {
+		x.shadowed = map[string]bool{}
+	}
+	x.shadowed[name] = true
+}

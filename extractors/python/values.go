@@ -30,15 +30,24 @@ func (x *state) argumentValues(i extract.Node) {
 }
 
 // defaultValue records a parameter default (node i is a default_parameter
-// or typed_default_parameter) that names a function.
+// or typed_default_parameter) that names a function. The function whose
+// parameter it is holds it (def check(…, fn=fnmatch) calls fnmatch
+// through fn), not the scope around the def.
 func (x *state) defaultValue(i extract.Node) {
-	x.valueRef(i, x.t.Child(i, x.l.fValue))
+	from := x.caller(i)
+	if n := len(x.stack); n > 0 && x.stack[n-1].kind == scopeFunc && i < x.stack[n-1].body {
+		from = x.stack[n-1].sym // in the header of the def just opened
+	}
+	x.valueRefFrom(from, i, x.t.Child(i, x.l.fValue))
 }
 
 // valueRef records expression e, found at node at, when it may name a
 // function: a name that is not a local of the enclosing function, or an
 // attribute of one (module.f, self.method).
-func (x *state) valueRef(at, e extract.Node) {
+func (x *state) valueRef(at, e extract.Node) { x.valueRefFrom(x.caller(at), at, e) }
+
+// valueRefFrom is valueRef with the holding symbol given.
+func (x *state) valueRefFrom(from int32, at, e extract.Node) {
 	if e == extract.None {
 		return
 	}
@@ -47,7 +56,7 @@ func (x *state) valueRef(at, e extract.Node) {
 	switch t.Kind(e) {
 	case l.identifier:
 		name := t.Text(e)
-		if builtinCalls[name] || keywords[name] || isInstanceName(name) || isDunder(name) || x.localAt(at, name) {
+		if x.isBuiltin(name) || keywords[name] || isInstanceName(name) || isDunder(name) || x.localAt(at, name) {
 			return // self is an instance; __name__ and kin are the module's
 		}
 		target = name
@@ -63,7 +72,7 @@ func (x *state) valueRef(at, e extract.Node) {
 	default:
 		return
 	}
-	x.f.Relation(abi.Relation{From: x.caller(at), Kind: abi.RelReferences, Target: target, Context: abi.CtxValue, Line: t.StartLine(e)})
+	x.f.Relation(abi.Relation{From: from, Kind: abi.RelReferences, Target: target, Context: abi.CtxValue, Line: t.StartLine(e)})
 }
 
 // localAt reports whether name is bound in the function scope enclosing
