@@ -318,8 +318,9 @@ func typeCarrier(s *abi.Symbol) bool {
 }
 
 func isType(kind string) bool {
-	switch kind {
-	case "class", "struct", "interface", "trait", "enum", "type_alias", "object", "protocol", "record":
+	switch abi.SymbolKind(kind) {
+	case abi.KindClass, abi.KindStruct, abi.KindInterface, abi.KindTrait, abi.KindEnum,
+		abi.KindTypeAlias, abi.KindObject, abi.KindProtocol, abi.KindRecord:
 		return true
 	}
 	return false
