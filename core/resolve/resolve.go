@@ -176,9 +176,6 @@ type resolver struct {
 	compatMemo map[filePair]bool // see filesCompatible
 	twinsOf    map[int32][]int32
 	stats      Stats
-
-	// childKeys maps parent key "\x00" element to module keys (subModule).
-	childKeys map[string][]string
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {

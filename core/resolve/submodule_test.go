@@ -196,3 +196,38 @@ func equalSets(a, b []string) bool {
 	}
 	return true
 }
+
+// TestSubmoduleStopsAtTheImportedModule: a submodule is looked for under
+// the import's keys up to the one the import resolves by. When an
+// earlier key names a module here without that child, the name is a
+// definition of that module, not a same-named module that a later
+// spelling of the import would reach (Rust's use foo::{bar} inside
+// crate::x, with both crate::x::foo and a crate foo having a bar).
+func TestSubmoduleStopsAtTheImportedModule(t *testing.T) {
+	sem := Semantics{SubmoduleSeparator: "::"}
+	file := func(p string, facts *abi.Facts) File {
+		return File{Path: p, Language: "toy", Family: "toy", ABI: 2, Semantics: sem, Facts: facts}
+	}
+	g, _ := Build([]File{
+		file("x/foo.toy", &abi.Facts{
+			File:    abi.FileFacts{Modules: []string{"app::x::foo"}},
+			Symbols: []abi.Symbol{{Name: "bar", Kind: "function", Parent: -1, Span: sp(1)}},
+		}),
+		file("dep/bar.toy", &abi.Facts{
+			File:    abi.FileFacts{Modules: []string{"foo::bar"}},
+			Symbols: []abi.Symbol{{Name: "run", Kind: "function", Parent: -1, Span: sp(1)}},
+		}),
+		file("x/use.toy", &abi.Facts{
+			Imports: []abi.Import{{Path: "foo", Keys: []string{"app::x::foo", "foo"}, Kind: abi.ImportSymbols, Names: []abi.ImportName{{Name: "bar"}}, Line: 1}},
+			Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(2)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "bar", Line: 3}},
+		}),
+	})
+	edges := edgeSet(g)
+	if _, ok := edges["x_use_main -calls-> x_foo_bar"]; !ok {
+		t.Errorf("bar() does not link to the function of the imported module; edges %v", edges)
+	}
+	if _, ok := edges["x_use_toy -imports_from-> dep_bar_toy"]; ok {
+		t.Error("bar bound to module foo::bar, which a later key of the import names")
+	}
+}
