@@ -556,6 +556,17 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			}
 			if t := r.lookupIn(b, c.Name, ok); t >= 0 {
 				bound = append(bound, t)
+			} else if t := r.reexportedCallee(f, b, c.Name, ok); t >= 0 {
+				bound = append(bound, t)
+			}
+		}
+		if len(f.bindings[c.Receiver]) == 0 {
+			if b, found := r.modulePath(f, c.Receiver); found {
+				if t := r.lookupIn(b, c.Name, ok); t >= 0 {
+					bound = append(bound, t)
+				} else if t := r.reexportedCallee(f, b, c.Name, ok); t >= 0 {
+					bound = append(bound, t)
+				}
 			}
 		}
 		if t := r.eachBound(bound); t >= 0 {

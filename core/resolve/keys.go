@@ -257,3 +257,56 @@ func (r *resolver) scopeQualifiedType(f *fileInfo, name string) int32 {
 	}
 	return pick(r, pk.top[name[i+sep:]], isType)
 }
+
+// modulePath is the module a receiver written as a module path names
+// ("a::b" with submodule separator "::", "os.path" with "."), when the
+// whole text is not bound: the longest bound prefix, a module, then each
+// further element a submodule of it by the import rule (a key of the
+// module joined to the element). False when an element names no module
+// here (a type, an inline module, something outside).
+func (r *resolver) modulePath(f *fileInfo, recv string) (binding, bool) {
+	sep := f.Semantics.SubmoduleSeparator
+	if sep == "" || !f.v2() || r.modIndex == nil || !strings.Contains(recv, sep) {
+		return binding{}, false
+	}
+	elems := strings.Split(recv, sep)
+	for n := len(elems) - 1; n >= 1; n-- {
+		bs := f.bindings[strings.Join(elems[:n], sep)]
+		if len(bs) == 0 {
+			continue
+		}
+		for _, b := range bs {
+			if m, ok := r.walkSubmodules(f, b, elems[n:], sep); ok {
+				return m, true
+			}
+		}
+		return binding{}, false
+	}
+	return binding{}, false
+}
+
+// walkSubmodules follows elems down from module binding b.
+func (r *resolver) walkSubmodules(f *fileInfo, b binding, elems []string, sep string) (binding, bool) {
+	if b.sym >= 0 || b.name != "" || b.pkg != nil || b.file < 0 {
+		return binding{}, false // a definition, or a name not bound to a module file
+	}
+	for _, e := range elems {
+		if e == "" {
+			return binding{}, false
+		}
+		keys := r.files[b.file].Facts.File.Modules
+		if len(keys) == 0 {
+			return binding{}, false
+		}
+		sub := make([]string, len(keys))
+		for i, k := range keys {
+			sub[i] = k + sep + e
+		}
+		file, pk := r.moduleByKeys(r.modIndex, f, sub)
+		if file < 0 || pk != nil {
+			return binding{}, false
+		}
+		b = binding{file: file, sym: -1}
+	}
+	return b, true
+}

@@ -149,6 +149,9 @@ type binding struct {
 type resolver struct {
 	files []fileInfo
 	syms  []sym
+	// modIndex is the module index imports were resolved with, kept for
+	// module-path receivers (modulePath).
+	modIndex *importIndex
 	// imported marks the files some import binds (an #include target):
 	// their file-private definitions are visible to the importers too.
 	imported []bool
