@@ -63,7 +63,7 @@ func (p *project) importKeys(dir, spec string) []string {
 	}
 	var keys []string
 	if c := p.configFor(dir); c != nil {
-		keys = c.keys(keys, spec)
+		keys = c.keys(keys, spec, p.Root)
 	}
 	return p.packageKeys(keys, spec)
 }
@@ -130,20 +130,23 @@ func (p *project) configFor(dir string) *tsConfig {
 
 // keys appends what "paths" (the matching pattern with the longest
 // prefix) and then "baseUrl" make of spec.
-func (c *tsConfig) keys(keys []string, spec string) []string {
+func (c *tsConfig) keys(keys []string, spec, root string) []string {
 	base := c.BaseURL
+	if base == "" {
+		base = c.PathsBase // paths inherited from a config in another folder
+	}
 	if base == "" {
 		base = "."
 	}
 	if targets, star, ok := matchPaths(c.Paths, spec); ok {
 		for _, t := range targets {
-			if r, ok := c.toRoot(path.Join(base, strings.ReplaceAll(t, "*", star))); ok {
+			if r, ok := c.toRoot(root, path.Join(base, strings.ReplaceAll(t, "*", star))); ok {
 				keys = probe(keys, r)
 			}
 		}
 	}
 	if c.BaseURL != "" {
-		if r, ok := c.toRoot(path.Join(base, spec)); ok {
+		if r, ok := c.toRoot(root, path.Join(c.BaseURL, spec)); ok {
 			keys = probe(keys, r)
 		}
 	}
@@ -194,7 +197,7 @@ func (p *project) packageKeys(keys []string, spec string) []string {
 		if clean == ".." || strings.HasPrefix(clean, "../") {
 			continue // outside the package: never a file of it
 		}
-		if r, ok := pkg.toRoot(clean); ok {
+		if r, ok := pkg.toRoot(p.Root, clean); ok {
 			keys = probe(keys, r)
 		}
 	}
