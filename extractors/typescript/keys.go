@@ -25,15 +25,19 @@ import (
 // the order they are tried.
 var probeExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
 
-// fileFacts sets f's v2 facts: its module key, its test marker, and the
-// keys and kind of its imports.
+// fileFacts sets f's v2 facts: its module key, its test marker, the
+// keys and kind of its imports, and the project parts those keys were
+// read from (parts.go).
 func fileFacts(f *extract.File) {
-	f.SetFile(abi.FileFacts{Modules: []string{f.Path}, Test: isTestPath(f.Path)})
 	p := currentProject()
 	dir := path.Dir(f.Path)
+	var deps []string
 	for i := range f.Imports() {
 		im := &f.Imports()[i]
 		im.Keys = p.importKeys(dir, im.Path)
+		if isBare(im.Path) {
+			deps = importDeps(deps, dir, im.Path)
+		}
 		im.Kind = abi.ImportSymbols
 		if im.Alias == "" && len(im.Names) == 0 {
 			im.Kind = abi.ImportSideEffect // import "./polyfill", require("x") for its effects
@@ -46,6 +50,7 @@ func fileFacts(f *extract.File) {
 			}
 		}
 	}
+	f.SetFile(abi.FileFacts{Modules: []string{f.Path}, Test: isTestPath(f.Path), ProjectDeps: fileDeps(deps)})
 }
 
 // importKeys are the candidate keys of specifier spec imported from the

@@ -124,7 +124,12 @@ func projectInfo(in *abi.ProjectInput) ([]byte, error) {
 	for _, w := range p.Warnings {
 		extract.ProjectWarning("%s", w)
 	}
-	return json.Marshal(p)
+	info, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	extract.ProjectParts(p.parts(info))
+	return info, nil
 }
 
 // appliedConfig is a tsconfig.json or jsconfig.json that applies to the

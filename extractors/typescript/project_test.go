@@ -328,3 +328,37 @@ func TestRelPath(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectParts: the entry point cuts its info into parts whose
+// digests move only with what they hold.
+func TestProjectParts(t *testing.T) {
+	out, err := extract.RunProjectOutput(projectInfo, workspace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, p := range out.Parts {
+		names = append(names, p.Name)
+	}
+	if want := []string{"*", "cfg:^", "pkg:@zod/classic", "pkg:zod"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("parts %q, want %q", names, want)
+	}
+	// An edit of classic/package.json moves its part and the whole, not
+	// zod's nor the configs'.
+	in := workspace()
+	for i := range in.Files {
+		if in.Files[i].Path == "classic/package.json" {
+			in.Files[i].Data = []byte(`{"name":"@zod/classic","main":"./lib/other.js"}`)
+		}
+	}
+	edited, err := extract.RunProjectOutput(projectInfo, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"*", "cfg:^", "pkg:@zod/classic", "pkg:zod"} {
+		moved := abi.PartsDigestOf(out.Parts, name) != abi.PartsDigestOf(edited.Parts, name)
+		if want := name == "*" || name == "pkg:@zod/classic"; moved != want {
+			t.Errorf("part %s moved %v, want %v", name, moved, want)
+		}
+	}
+}

@@ -17,8 +17,9 @@ func TestDumpV2Facts(t *testing.T) {
 		{
 			name: "file facts",
 			facts: abi.Facts{File: abi.FileFacts{Scope: "example.com/a", Modules: []string{"a/b", "b"}, Test: true,
-				Variants: []abi.Constraint{{Axis: "goos", Values: []string{"linux", "android"}}, {Axis: "goarch", Values: []string{"wasm"}, Negated: true}}}},
-			want: []string{`file scope="example.com/a" modules=["a/b" "b"] test variants=goos=linux|android,goarch!=wasm`},
+				Variants:    []abi.Constraint{{Axis: "goos", Values: []string{"linux", "android"}}, {Axis: "goarch", Values: []string{"wasm"}, Negated: true}},
+				ProjectDeps: []string{"cfg:.", "pkg:zod"}}},
+			want: []string{`file scope="example.com/a" modules=["a/b" "b"] test variants=goos=linux|android,goarch!=wasm project_deps=["cfg:." "pkg:zod"]`},
 		},
 		{
 			name: "import keys and kind",

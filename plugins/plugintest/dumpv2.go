@@ -15,7 +15,7 @@ import (
 
 // dumpFileFacts writes the "file" line, when the file has v2 facts.
 func dumpFileFacts(b *strings.Builder, ff *abi.FileFacts) {
-	if ff.Scope == "" && len(ff.Modules) == 0 && !ff.Test && len(ff.Variants) == 0 {
+	if ff.Scope == "" && len(ff.Modules) == 0 && !ff.Test && len(ff.Variants) == 0 && len(ff.ProjectDeps) == 0 {
 		return
 	}
 	b.WriteString("file")
@@ -30,6 +30,9 @@ func dumpFileFacts(b *strings.Builder, ff *abi.FileFacts) {
 	}
 	if len(ff.Variants) > 0 {
 		fmt.Fprintf(b, " variants=%s", constraints(ff.Variants))
+	}
+	if len(ff.ProjectDeps) > 0 {
+		fmt.Fprintf(b, " project_deps=%s", quoteList(ff.ProjectDeps))
 	}
 	b.WriteByte('\n')
 }
