@@ -67,16 +67,23 @@ func TestProjectEditReextractsOnlyDependents(t *testing.T) {
 		t.Error("the incremental graph differs from the --full one")
 	}
 	g := parseGraph(t, filepath.Join(root, "synaptic-out", "graph.json"))
-	var beta, other string
+	var beta, other, main, local string
 	for _, n := range g.Nodes {
 		switch {
 		case n.SourceFile == "packages/b/src/index.ts" && n.Label == "beta()":
 			beta = n.ID
 		case n.SourceFile == "packages/a/src/other.ts" && n.Label == "alpha()":
 			other = n.ID
+		case n.SourceFile == "app/src/main.ts" && n.Label == "main()":
+			main = n.ID
+		case n.SourceFile == "packages/b/src/local.ts" && n.Label == "local()":
+			local = n.ID
 		}
 	}
 	if !hasEdge(g, beta, "calls", other) {
 		t.Error("beta() does not call the alpha() that the edited exports name")
+	}
+	if !hasEdge(g, main, "calls", local) {
+		t.Error("main() does not call local() through the paths app/tsconfig.json extends")
 	}
 }
