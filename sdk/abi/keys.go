@@ -2,7 +2,7 @@ package abi
 
 import (
 	"fmt"
-	"strings"
+	"unsafe"
 )
 
 // Import keys, front-coded. A plugin may give an import many keys that
@@ -82,30 +82,60 @@ func decodeKeysSection(d *Decoder, f *Facts) {
 		if d.err != nil {
 			return
 		}
-		keys := make([]string, n)
-		prev := ""
-		var sb strings.Builder
-		for k := range keys {
-			shared := int(d.Uvarint())
-			rest := d.String()
-			if d.err != nil {
-				return
-			}
-			if shared > len(prev) {
-				d.fail(fmt.Errorf("abi: key %d of import %d shares %d bytes with a key of %d", k, i, shared, len(prev)))
-				return
-			}
-			if shared == 0 {
-				keys[k] = rest // no copy: a shared decode keeps aliasing the buffer
-			} else {
-				sb.Reset()
-				sb.Grow(shared + len(rest))
-				sb.WriteString(prev[:shared])
-				sb.WriteString(rest)
-				keys[k] = sb.String()
-			}
-			prev = keys[k]
+		f.Imports[i].Keys = decodeKeys(d, i, n)
+		if d.err != nil {
+			return
 		}
-		f.Imports[i].Keys = keys
 	}
+}
+
+// decodeKeys reads n front-coded keys of import i into one backing
+// string: a key costs no allocation of its own.
+func decodeKeys(d *Decoder, i, n int) []string {
+	var endsArr [64]int // the host's bound on an import's keys
+	ends := endsArr[:0]
+	buf := make([]byte, 0, keysSize(d, n))
+	prevStart := 0
+	for k := range n {
+		shared := d.Uvarint()
+		rest := d.Bytes()
+		if d.err != nil {
+			return nil
+		}
+		if shared > uint64(len(buf)-prevStart) {
+			d.fail(fmt.Errorf("abi: key %d of import %d shares %d bytes with a key of %d", k, i, shared, len(buf)-prevStart))
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, buf[prevStart:prevStart+int(shared)]...)
+		buf = append(buf, rest...)
+		ends = append(ends, len(buf))
+		prevStart = start
+	}
+	all := ""
+	if len(buf) > 0 {
+		all = unsafe.String(&buf[0], len(buf)) // buf is never written again
+	}
+	keys := make([]string, n)
+	from := 0
+	for k, end := range ends {
+		keys[k] = all[from:end]
+		from = end
+	}
+	return keys
+}
+
+// keysSize is the length of the n keys that follow, read ahead without
+// consuming them (0 when they do not parse: the decode then fails).
+func keysSize(d *Decoder, n int) int {
+	ahead := Decoder{buf: d.buf, off: d.off}
+	size := 0
+	for range n {
+		size += int(ahead.Uvarint())
+		size += len(ahead.Bytes())
+		if ahead.err != nil || size < 0 || size > 1<<24 {
+			return 0
+		}
+	}
+	return size
 }
