@@ -233,16 +233,19 @@ func FuzzProject(f *testing.F) {
 	for _, pf := range workspace().Files {
 		f.Add(pf.Path, pf.Data)
 	}
+	f.Add("@x/y", []byte(`{"extends": ["./tsconfig.base.json", "../tsconfig.json", "x"], "compilerOptions": {"baseUrl": ".."}}`))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		for _, base := range []string{packageJSON, tsconfigJSON} {
-			in := &abi.ProjectInput{Root: "/r/a/b", Files: []abi.ProjectFile{{Path: "../" + base, Data: data}, {Path: "x/" + base, Data: data}}}
-			a, err := extract.RunProject(projectInfo, in)
-			b, _ := extract.RunProject(projectInfo, in)
-			if err != nil || string(a) != string(b) {
+		for _, base := range []string{packageJSON, tsconfigJSON, tsconfigBase} {
+			in := &abi.ProjectInput{Root: "/r/a/b", Files: []abi.ProjectFile{{Path: "../" + base, Data: data}, {Path: "x/" + base, Data: data},
+				{Path: "x/y/tsconfig.json", Data: []byte(`{"extends": ["../tsconfig.base.json", "../tsconfig.json", "../../../tsconfig.json"]}`)}}}
+			a, err := extract.RunProjectOutput(projectInfo, in)
+			b, _ := extract.RunProjectOutput(projectInfo, in)
+			if err != nil || !reflect.DeepEqual(a, b) {
 				t.Fatalf("%s: err %v, or two answers differ", base, err)
 			}
 			p := readProject(in)
 			_ = p.importKeys("x", name)
+			_ = p.importKeys("x/y", name)
 		}
 	})
 }
