@@ -22,6 +22,10 @@ var languageWords = []string{
 	".go", ".py", ".pyi", ".rs", ".java", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".d.ts",
 	"go.mod", "go.work", "package.json", "tsconfig.json", "pyproject.toml", "setup.py", "setup.cfg",
 	"cargo.toml", "__init__.py", "__init__.pyi", "mod.rs", "lib.rs", "main.rs", "_test.go", "vendor/",
+	// Type-syntax words: parsing a language's types is the plugin's job
+	// (Signature.ReturnRef, Param.TypeRef). Kind names that are also
+	// keywords ("struct", "interface") are spelled by sdk/abi's constants.
+	"chan", "map", "struct", "interface", "func", "fn", "mut", "dyn", "impl", "const",
 }
 
 // languageDebt is what core/ still spells today, per file: the v1 rules

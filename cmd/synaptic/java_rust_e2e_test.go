@@ -108,3 +108,65 @@ func TestExtractRustV2(t *testing.T) {
 		{"src/lib.rs", "lib.rs", "imports_from", "src/billing/mod.rs", "mod.rs"},
 	}, map[string]bool{"tests/it.rs": true, "src/billing/mod.rs": false})
 }
+
+// TestExtractRustReexports: `pub use` re-exports (one name, a renamed
+// one, a glob) are followed, by an imported name and by a call through a
+// module path (crate::a::f(), a::g(), the library's name from a binary,
+// super::), so every call links to the definition with proof.
+func TestExtractRustReexports(t *testing.T) {
+	needBin(t)
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"Cargo.toml": "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+		"src/lib.rs": "pub mod a;\npub mod c;\n\npub fn top() {\n    crate::a::f();\n    a::g();\n    crate::a::h();\n}\n",
+		"src/a/mod.rs": "pub mod b;\nmod hidden;\npub use self::b::f;\npub use self::b::g as g;\npub use hidden::*;\n" +
+			"pub mod d;\n",
+		"src/a/b.rs":      "pub fn f() {}\npub fn g() {}\n",
+		"src/a/hidden.rs": "pub fn h() {}\n",
+		"src/a/d.rs":      "pub fn up() {\n    super::f();\n    super::super::top();\n}\n",
+		"src/c.rs":        "use crate::a::f;\nuse crate::a;\n\npub fn user() {\n    f();\n    a::g();\n}\n",
+		"src/main.rs":     "use demo::a::f;\n\nfn main() {\n    f();\n    demo::a::h();\n}\n",
+	})
+	out := run(t, root, false, "extract", ".")
+	g := parseGraph(t, root+"/synaptic-out/graph.json")
+	id := func(file, label string) string {
+		t.Helper()
+		for _, n := range g.Nodes {
+			if n.SourceFile == file && n.Label == label {
+				return n.ID
+			}
+		}
+		t.Fatalf("no node %q in %s:\n%s", label, file, out)
+		return ""
+	}
+	for _, e := range []edgeCheck{
+		{"src/lib.rs", "top()", "calls", "src/a/b.rs", "f()"},
+		{"src/lib.rs", "top()", "calls", "src/a/b.rs", "g()"},
+		{"src/lib.rs", "top()", "calls", "src/a/hidden.rs", "h()"},
+		{"src/c.rs", "user()", "calls", "src/a/b.rs", "f()"},
+		{"src/c.rs", "user()", "calls", "src/a/b.rs", "g()"},
+		{"src/main.rs", "main()", "calls", "src/a/b.rs", "f()"},
+		{"src/main.rs", "main()", "calls", "src/a/hidden.rs", "h()"},
+		{"src/a/d.rs", "up()", "calls", "src/a/b.rs", "f()"},
+		{"src/a/d.rs", "up()", "calls", "src/lib.rs", "top()"},
+	} {
+		src, dst := id(e.from, e.fromLabel), id(e.to, e.toLabel)
+		found := false
+		for _, l := range g.Links {
+			if l.Source == src && l.Relation == e.rel && l.Target == dst {
+				found = true
+				if l.Confidence != "EXTRACTED" {
+					t.Errorf("%s %s -> %s %s is %s, want EXTRACTED", e.from, e.fromLabel, e.to, e.toLabel, l.Confidence)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no %s edge %s %s -> %s %s", e.rel, e.from, e.fromLabel, e.to, e.toLabel)
+		}
+	}
+	for _, n := range g.Nodes {
+		if n.Kind == "module" && n.SourceFile == "" && (strings.HasPrefix(n.Label, "crate") || strings.HasPrefix(n.Label, "super")) {
+			t.Errorf("a path root became an external stub: %+v", n)
+		}
+	}
+}

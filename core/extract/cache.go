@@ -46,6 +46,12 @@ type Manifest struct {
 	// Projects are the summary lines of each plugin's project entry point
 	// (see Summary.Projects), shown again by a run that reuses every file.
 	Projects map[string][]string `json:"projects,omitempty"`
+	// ProjectInputs are the hashes of each plugin's project input, and
+	// ProjectParts the parts its entry point answered for it (plugins
+	// that cut their info into parts only): a later run whose input
+	// differs keeps the facts of the files whose parts did not change.
+	ProjectInputs map[string]string            `json:"project_inputs,omitempty"`
+	ProjectParts  map[string][]abi.ProjectPart `json:"project_parts,omitempty"`
 }
 
 // ManifestEntry is one input file.

@@ -271,6 +271,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	cache := loadCache(out, key, &prev, sum)
 	phase("load cache")
+	projects.revalidate(ctx, routed, cache, prev, sum)
 
 	var jobs []*job
 	results := map[string]*cachedFile{}
@@ -335,6 +336,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 
 	// Assemble in path order; failed files are reported, not graphed.
 	manifest := &Manifest{Version: manifestVersion, Files: map[string]ManifestEntry{}, Plugins: plugins, Root: root, Projects: nonEmpty(summaries)}
+	projects.record(manifest, routed, prev)
 	var files []resolve.File
 	var cached []cachedFile
 	var failed []Skip      // files whose extraction failed
@@ -586,7 +588,8 @@ func routeFiles(walked []discover.File, match func(string) *Language, sum *Summa
 				Detail: fmt.Sprintf("%d bytes > %s plugin limit %d", f.Size, lang.Plugin.Name, lang.MaxFileBytes)})
 			continue
 		}
-		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256 + projects.keySuffix(lang)})
+		routed = append(routed, &job{file: f, lang: lang, pluginKey: lang.Plugin.Name + "@" + lang.Plugin.SHA256 + projects.keySuffix(lang),
+			projectKey: projects.inputKey(lang)})
 	}
 	return routed
 }
@@ -595,9 +598,12 @@ type job struct {
 	file      discover.File
 	lang      *Language
 	pluginKey string
-	prevHash  string
-	result    cachedFile
-	reused    bool
+	// projectKey is the hash of the plugin's project input, which
+	// pluginKey leaves out for a plugin keyed by parts.
+	projectKey string
+	prevHash   string
+	result     cachedFile
+	reused     bool
 }
 
 // loadManifest reads the previous run's manifest; nil means a full run

@@ -44,11 +44,13 @@ type projectState struct {
 	plugin string
 	names  []string
 	input  *abi.ProjectInput
-	key    string // hash of the encoded input: part of the facts cache key
+	key    string // hash of the encoded input: compared with the previous run's (revalidate)
 	failed bool
-	// ran: the entry point answered this run, with these summary lines.
+	// ran: the entry point answered this run, with these summary lines
+	// and parts.
 	ran     bool
 	summary []string
+	parts   []abi.ProjectPart
 }
 
 func newProjectRun(langs []Language) *projectRun {
@@ -140,13 +142,27 @@ func capProjectFiles(files []abi.ProjectFile, plugin string, sum *Summary) []abi
 	return files
 }
 
-// keySuffix is what l's facts cache key gets from its project input.
+// projectSuffix marks the facts cache key of a plugin with a project
+// entry point. The key leaves the project input out: revalidate drops
+// the cached facts an edit of the project files can change.
+const projectSuffix = "#project"
+
+// keySuffix is what l's facts cache key gets from its project entry point.
 func (pr *projectRun) keySuffix(l *Language) string {
 	p, ok := l.Extractor.(Projector)
 	if !ok || pr.states[p] == nil {
 		return ""
 	}
-	return "#" + pr.states[p].key
+	return projectSuffix
+}
+
+// inputKey is the hash of l's project input ("" without one), which the
+// quick digest holds when the cache key does not.
+func (pr *projectRun) inputKey(l *Language) string {
+	if p, ok := l.Extractor.(Projector); ok && pr.states[p] != nil {
+		return pr.states[p].key
+	}
+	return ""
 }
 
 // run calls the entry point of every Projector with files to extract.
@@ -164,24 +180,110 @@ func (pr *projectRun) run(ctx context.Context, jobs []*job, sum *Summary) (faile
 		if st == nil {
 			continue
 		}
-		if st.input != nil {
-			out, err := p.Project(ctx, st.input)
-			if err != nil && ctx.Err() == nil {
-				st.failed = true
-				sum.Warnings = append(sum.Warnings, fmt.Sprintf("plugin %s: project entry point failed (%v); its files resolve by path only", st.plugin, err))
-			}
-			st.ran, st.summary = true, out.Summary
-			for _, w := range out.Warnings {
-				sum.Warnings = append(sum.Warnings, "plugin "+st.plugin+": "+w)
-			}
-			st.input = nil
-		}
+		st.call(ctx, p, sum)
 		if st.failed {
 			j.pluginKey += "!"
 			failed = true
 		}
 	}
 	return failed
+}
+
+// call runs the entry point once per run: later calls do nothing.
+func (st *projectState) call(ctx context.Context, p Projector, sum *Summary) {
+	if st.input == nil {
+		return
+	}
+	out, err := p.Project(ctx, st.input)
+	if err != nil && ctx.Err() == nil {
+		st.failed = true
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("plugin %s: project entry point failed (%v); its files resolve by path only", st.plugin, err))
+	}
+	st.ran, st.summary, st.parts = true, out.Summary, out.Parts
+	if err != nil {
+		st.parts = nil
+	}
+	for _, w := range out.Warnings {
+		sum.Warnings = append(sum.Warnings, "plugin "+st.plugin+": "+w)
+	}
+	st.input = nil
+}
+
+// revalidate drops, after an edit of a plugin's project files, the
+// cached facts that may depend on what changed. When a plugin's project
+// input differs from the previous run's and that run's entry point cut
+// its info into parts, the entry point runs first and a cached file
+// stays valid when each part its facts name (FileFacts.ProjectDeps) has
+// the digest it had. Every other cached file of the plugin is dropped,
+// so it is extracted again: all of them when the previous run had no
+// parts, or the entry point now fails or answers none.
+func (pr *projectRun) revalidate(ctx context.Context, routed []*job, cache map[string]cachedFile, prev *Manifest, sum *Summary) {
+	if prev == nil || len(cache) == 0 {
+		return
+	}
+	for _, j := range routed {
+		p, ok := j.lang.Extractor.(Projector)
+		if !ok || pr.states[p] == nil {
+			continue
+		}
+		st := pr.states[p]
+		if prevInput, known := prev.ProjectInputs[st.plugin]; known && prevInput == st.key {
+			continue // the same input: the same project info
+		}
+		c, ok := cache[j.file.Rel]
+		if !ok || c.Plugin != j.pluginKey {
+			continue // not cached, or made by another build: extracted anyway
+		}
+		old, byParts := prev.ProjectParts[st.plugin]
+		if byParts && c.Facts != nil {
+			st.call(ctx, p, sum)
+			if !st.failed && st.parts != nil && sameParts(c.Facts.File.ProjectDeps, old, st.parts) {
+				continue
+			}
+		}
+		delete(cache, j.file.Rel)
+	}
+}
+
+// sameParts reports whether every part of deps has the same digest in
+// old and now (a part missing from both is the same: absent).
+func sameParts(deps []string, old, now []abi.ProjectPart) bool {
+	for _, d := range deps {
+		if abi.PartsDigestOf(old, d) != abi.PartsDigestOf(now, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// record fills m's project inputs and parts: this run's for the plugins
+// with routed files; for one whose entry point did not run (every file
+// reused, its input unchanged), what prev recorded.
+func (pr *projectRun) record(m *Manifest, routed []*job, prev *Manifest) {
+	for _, j := range routed {
+		p, ok := j.lang.Extractor.(Projector)
+		if !ok || pr.states[p] == nil {
+			continue
+		}
+		st := pr.states[p]
+		if m.ProjectInputs == nil {
+			m.ProjectInputs = map[string]string{}
+		}
+		if _, done := m.ProjectInputs[st.plugin]; done {
+			continue
+		}
+		m.ProjectInputs[st.plugin] = st.key
+		parts := st.parts
+		if !st.ran && prev != nil && prev.ProjectInputs[st.plugin] == st.key {
+			parts = prev.ProjectParts[st.plugin]
+		}
+		if parts != nil && !st.failed {
+			if m.ProjectParts == nil {
+				m.ProjectParts = map[string][]abi.ProjectPart{}
+			}
+			m.ProjectParts[st.plugin] = parts
+		}
+	}
 }
 
 // summaries are the project lines of this run by plugin: what each entry

@@ -167,3 +167,25 @@ func TestProjectFilesAbove(t *testing.T) {
 		t.Errorf("filesAbove = %v, want it to start with %v", paths, want)
 	}
 }
+
+// TestSameParts: a cached file stays valid while every part it names has
+// the digest it had; a part absent before and after is the same.
+func TestSameParts(t *testing.T) {
+	old := []abi.ProjectPart{{Name: "cfg:.", Digest: "1"}, {Name: "pkg:a", Digest: "2"}}
+	now := []abi.ProjectPart{{Name: "cfg:.", Digest: "1"}, {Name: "pkg:a", Digest: "3"}, {Name: "pkg:b", Digest: "4"}}
+	for _, tt := range []struct {
+		deps []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"cfg:."}, true},
+		{[]string{"cfg:.", "pkg:a"}, false},
+		{[]string{"pkg:b"}, false},   // appeared
+		{[]string{"pkg:gone"}, true}, // absent both times
+		{[]string{"cfg:.", "pkg:c"}, true},
+	} {
+		if got := sameParts(tt.deps, old, now); got != tt.want {
+			t.Errorf("sameParts(%q) = %v, want %v", tt.deps, got, tt.want)
+		}
+	}
+}

@@ -84,8 +84,8 @@ func (s *GraphStamp) current(out *os.Root, stamped, digest string) bool {
 
 // quickDigest hashes what a run knows before reading any file: the build,
 // the root's place in its projects, the skipped files and each routed
-// file's path, size, modification time and plugin build (whose key holds
-// the hash of its project input). Equal quick digests mean every
+// file's path, size, modification time, plugin build and the hash of
+// its plugin's project input. Equal quick digests mean every
 // file would be reused from the cache unchanged, so the inputs digest is
 // equal too. "" when build is "".
 func quickDigest(build, rootKey string, skipped []Skip, routed []*job) string {
@@ -97,6 +97,7 @@ func quickDigest(build, rootKey string, skipped []Skip, routed []*job) string {
 	for _, j := range routed {
 		field(h, j.file.Rel)
 		field(h, j.pluginKey)
+		field(h, j.projectKey)
 		field(h, strconv.FormatInt(j.file.Size, 10))
 		field(h, strconv.FormatInt(j.file.ModTime.UnixNano(), 10))
 	}

@@ -236,7 +236,7 @@ func (r *resolver) functionNamed(f *fileInfo, call string) int32 {
 // declared type of field or variable s. An ABI v2 plugin names it in
 // Signature.ReturnRef (a named type); a v1 plugin's Return text is parsed
 // here. Either is looked up in s's own file; -1 if s is -1 or names none.
-func (r *resolver) resultType(s int32) int32 { return r.declaredType(s, firstResultType) }
+func (r *resolver) resultType(s int32) int32 { return r.declaredType(s, v1ResultType) }
 
 func (r *resolver) valueType(s int32) int32 {
 	return r.declaredType(s, func(t string) string { return t }) // a field's Return is its type
@@ -312,45 +312,76 @@ func isVariable(kind string) bool { return kind == "variable" }
 
 func isFunction(kind string) bool { return kind == "function" }
 
-// firstResultType is the named type of a signature's first result as
-// written: "(*Server, error)" -> "Server", "(s *pkg.T, err error)" ->
-// "pkg.T", "[]T" -> "" (slices have no methods), "T[int]" -> "T".
-func firstResultType(ret string) string {
+// v1ResultType is the type a v1 plugin's Signature.Return names, read
+// by the ABI v1 contract alone (docs/abi-v2.md, "What the host reads of
+// a v1 Return"), which no language's type syntax extends: of a
+// parenthesised list only the first element at depth 0; of that the
+// last word (a named result "s *Server", a modifier "mut T"; words
+// inside brackets do not count), the sigils '*' and '&' in front and
+// what follows the first '[' or '<' (generic arguments, an array) dropped.
+// What is left must be a name, possibly qualified ("pkg.T", "a::T"); a
+// text with '(', ')', '{' or '}' in what is read (a function or an
+// inline type) names nothing. A v2 plugin parses its own syntax into
+// Signature.ReturnRef instead.
+func v1ResultType(ret string) string {
 	ret = strings.TrimSpace(ret)
-	if strings.HasPrefix(ret, "(") {
-		ret = strings.TrimSuffix(strings.TrimPrefix(ret, "("), ")")
-		depth := 0
-		for i, c := range ret {
-			switch c {
-			case '(', '[', '{':
-				depth++
-			case ')', ']', '}':
-				depth--
-			case ',':
-				if depth == 0 {
-					ret = ret[:i]
-				}
-			}
-			if depth == 0 && c == ',' {
-				break
-			}
-		}
-		if f := strings.Fields(ret); len(f) == 2 {
-			switch {
-			case strings.ContainsAny(f[0], "()[]*"), f[0] == "chan", f[0] == "map", f[0] == "struct", f[0] == "interface":
-				return "" // "func() error", "chan T": no methods to find
-			}
-			ret = f[1] // a named result: "s *Server"
-		}
+	if inner, ok := strings.CutPrefix(ret, "("); ok {
+		ret = firstElement(strings.TrimSuffix(inner, ")"))
 	}
-	ret = strings.TrimLeft(strings.TrimSpace(ret), "*&")
+	if strings.ContainsAny(ret, "(){}") {
+		return ""
+	}
+	if f := strings.Fields(emptyBrackets(ret)); len(f) > 1 {
+		ret = f[len(f)-1]
+	}
+	ret = strings.TrimLeft(ret, "*&")
 	if i := strings.IndexAny(ret, "[<"); i >= 0 {
 		ret = ret[:i]
 	}
-	if ret == "" || strings.ContainsAny(ret, " ()*{}") {
+	if ret == "" || strings.ContainsAny(ret, " *&,;>]") {
 		return ""
 	}
 	return ret
+}
+
+// emptyBrackets is s with what '[…]' and '<…>' enclose left out.
+func emptyBrackets(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, c := range s {
+		switch c {
+		case '[', '<':
+			if depth == 0 {
+				b.WriteRune(c)
+			}
+			depth++
+			continue
+		case ']', '>':
+			depth--
+		}
+		if depth <= 0 {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// firstElement is list up to its first ',' outside brackets.
+func firstElement(list string) string {
+	depth := 0
+	for i, c := range list {
+		switch c {
+		case '(', '[', '{', '<':
+			depth++
+		case ')', ']', '}', '>':
+			depth--
+		case ',':
+			if depth == 0 {
+				return list[:i]
+			}
+		}
+	}
+	return list
 }
 
 // inferType guesses a type by a unique name in the family, unless the name
@@ -441,7 +472,11 @@ func isCallTarget(f *fileInfo) func(string) bool {
 		if kind == "function" || kind == "constructor" {
 			return true
 		}
-		return constructs && (kind == "class" || kind == "struct" || kind == "record")
+		switch abi.SymbolKind(kind) {
+		case abi.KindClass, abi.KindStruct, abi.KindRecord:
+			return constructs
+		}
+		return false
 	}
 }
 
@@ -530,6 +565,17 @@ func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (
 			}
 			if t := r.lookupIn(b, c.Name, ok); t >= 0 {
 				bound = append(bound, t)
+			} else if t := r.reexportedCallee(f, b, c.Name, ok); t >= 0 {
+				bound = append(bound, t)
+			}
+		}
+		if len(f.bindings[c.Receiver]) == 0 {
+			if b, found := r.modulePath(f, c.Receiver); found {
+				if t := r.lookupIn(b, c.Name, ok); t >= 0 {
+					bound = append(bound, t)
+				} else if t := r.reexportedCallee(f, b, c.Name, ok); t >= 0 {
+					bound = append(bound, t)
+				}
 			}
 		}
 		if t := r.eachBound(bound); t >= 0 {

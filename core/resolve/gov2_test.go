@@ -61,7 +61,7 @@ func goFacts(module string, files []File) []File {
 			sig := *s.Signature
 			name := sig.Return
 			if s.Kind == "function" || s.Kind == "method" {
-				name = firstResultType(sig.Return)
+				name = v1ResultType(sig.Return)
 			}
 			if name != "" {
 				sig.ReturnRef = &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: name}}}

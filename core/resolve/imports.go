@@ -41,6 +41,7 @@ func (r *resolver) buildImportIndex() *importIndex {
 
 func (r *resolver) resolveImports() {
 	ix := r.buildImportIndex()
+	r.modIndex = ix
 	for fi := range r.files {
 		f := &r.files[fi]
 		f.bindings = make(map[string][]binding)

@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
@@ -55,6 +54,7 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 		if im.Alias != "" {
 			f.bind(im.Alias, mod)
 		}
+		subKeys := r.submoduleKeys(ix, f, im.Keys)
 		for _, n := range im.Names {
 			if n.Name == "*" {
 				if found {
@@ -70,13 +70,7 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 			if local == "" {
 				local = n.Name
 			}
-			if f.Semantics.ImportSubmodules {
-				if sub, spk := r.subModule(ix, f, im.Keys, n.Name); sub >= 0 || spk != nil {
-					r.bindSubmodule(f, im, local, sub, spk)
-					continue
-				}
-			}
-			if sub, spk := r.submodule(ix, f, im.Keys, n.Name); sub >= 0 || spk != nil {
+			if sub, spk := r.submodule(ix, f, subKeys, n.Name); sub >= 0 || spk != nil {
 				r.importEdge(f, sub, spk, im.Line)
 				f.bind(local, binding{pkg: spk, file: sub, sym: -1})
 				continue
@@ -90,9 +84,28 @@ func (r *resolver) importByKeys(ix *importIndex, f *fileInfo, im *abi.Import) {
 	}
 }
 
+// submoduleKeys are the keys of an import a submodule of it may extend:
+// all of them up to the one the import itself resolves by. A module
+// found by an earlier key has no such child, so a later spelling's child
+// is another module's (Rust's use foo::{bar} with a module foo here);
+// an earlier key that names nothing may still have one (a Python
+// namespace package). None without a submodule separator.
+func (r *resolver) submoduleKeys(ix *importIndex, f *fileInfo, keys []string) []string {
+	if f.Semantics.SubmoduleSeparator == "" {
+		return nil
+	}
+	for i, k := range keys {
+		if file, pk := r.moduleByKeys(ix, f, []string{k}); file >= 0 || pk != nil {
+			return keys[:i+1]
+		}
+	}
+	return keys
+}
+
 // submodule is the module an imported name names when the plugin
-// declares a submodule separator and some key of the import, joined to
-// the name, names a module here (Python's from pkg import mod).
+// declares a submodule separator and one of keys (submoduleKeys), joined
+// to the name by it, names a module here: Python's from pkg import mod
+// ("." : pkg.mod), Rust's use a::{b} ("::" : a::b).
 func (r *resolver) submodule(ix *importIndex, f *fileInfo, keys []string, name string) (int32, *pkgInfo) {
 	sep := f.Semantics.SubmoduleSeparator
 	if sep == "" || len(keys) == 0 {
@@ -112,8 +125,9 @@ func (r *resolver) onlySubmodules(ix *importIndex, f *fileInfo, im *abi.Import) 
 	if f.Semantics.SubmoduleSeparator == "" || len(im.Names) == 0 {
 		return false
 	}
+	keys := r.submoduleKeys(ix, f, im.Keys)
 	for _, n := range im.Names {
-		if sub, spk := r.submodule(ix, f, im.Keys, n.Name); sub < 0 && spk == nil {
+		if sub, spk := r.submodule(ix, f, keys, n.Name); sub < 0 && spk == nil {
 			return false
 		}
 	}
@@ -218,59 +232,6 @@ func (r *resolver) memberType(t int32, name string) int32 {
 	return found
 }
 
-// subModule finds module name below the first of keys that has one: the
-// key one element longer (a::b and c give a::b::c) that names a file or a
-// scope. Keys are tried in order until one names a module here.
-func (r *resolver) subModule(ix *importIndex, f *fileInfo, keys []string, name string) (int32, *pkgInfo) {
-	if r.childKeys == nil {
-		r.childKeys = make(map[string][]string)
-		for k := range ix.modules {
-			if parent, child, ok := splitKey(k); ok {
-				r.childKeys[parent+"\x00"+child] = append(r.childKeys[parent+"\x00"+child], k)
-			}
-		}
-		for _, ks := range r.childKeys {
-			slices.Sort(ks)
-		}
-	}
-	for _, k := range keys {
-		for _, c := range r.childKeys[k+"\x00"+name] {
-			if file, pk := r.moduleByKeys(ix, f, []string{c}); file >= 0 || pk != nil {
-				return file, pk
-			}
-		}
-		if file, pk := r.moduleByKeys(ix, f, []string{k}); file >= 0 || pk != nil {
-			return -1, nil // the module is here and has no such child
-		}
-	}
-	return -1, nil
-}
-
-// bindSubmodule binds local to a module found by subModule.
-func (r *resolver) bindSubmodule(f *fileInfo, im *abi.Import, local string, file int32, pk *pkgInfo) {
-	switch {
-	case pk != nil:
-		r.edge(f.id, pk.id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
-	case file != f.idx:
-		r.edge(f.id, r.files[file].id, "imports_from", graph.Extracted, 0, f.Path, im.Line)
-	}
-	f.bind(local, binding{pkg: pk, file: file, sym: -1})
-}
-
-// splitKey splits a module key at its last separator, as lastElement
-// reads it: "a::b::c" is a::b and c, "x/y" is x and y.
-func splitKey(k string) (parent, child string, ok bool) {
-	i := strings.LastIndexAny(k, "/:\\")
-	if i <= 0 || i+1 >= len(k) {
-		return "", "", false
-	}
-	parent = strings.TrimRight(k[:i], "/:\\")
-	if parent == "" {
-		return "", "", false
-	}
-	return parent, k[i+1:], true
-}
-
 // scopeKey is the package key of a v2 scope of a family.
 func scopeKey(family, scope string) string { return family + ":scope:" + scope }
 
@@ -295,4 +256,57 @@ func (r *resolver) scopeQualifiedType(f *fileInfo, name string) int32 {
 		return -1
 	}
 	return pick(r, pk.top[name[i+sep:]], isType)
+}
+
+// modulePath is the module a receiver written as a module path names
+// ("a::b" with submodule separator "::", "os.path" with "."), when the
+// whole text is not bound: the longest bound prefix, a module, then each
+// further element a submodule of it by the import rule (a key of the
+// module joined to the element). False when an element names no module
+// here (a type, an inline module, something outside).
+func (r *resolver) modulePath(f *fileInfo, recv string) (binding, bool) {
+	sep := f.Semantics.SubmoduleSeparator
+	if sep == "" || !f.v2() || r.modIndex == nil || !strings.Contains(recv, sep) {
+		return binding{}, false
+	}
+	elems := strings.Split(recv, sep)
+	for n := len(elems) - 1; n >= 1; n-- {
+		bs := f.bindings[strings.Join(elems[:n], sep)]
+		if len(bs) == 0 {
+			continue
+		}
+		for _, b := range bs {
+			if m, ok := r.walkSubmodules(f, b, elems[n:], sep); ok {
+				return m, true
+			}
+		}
+		return binding{}, false
+	}
+	return binding{}, false
+}
+
+// walkSubmodules follows elems down from module binding b.
+func (r *resolver) walkSubmodules(f *fileInfo, b binding, elems []string, sep string) (binding, bool) {
+	if b.sym >= 0 || b.name != "" || b.pkg != nil || b.file < 0 {
+		return binding{}, false // a definition, or a name not bound to a module file
+	}
+	for _, e := range elems {
+		if e == "" {
+			return binding{}, false
+		}
+		keys := r.files[b.file].Facts.File.Modules
+		if len(keys) == 0 {
+			return binding{}, false
+		}
+		sub := make([]string, len(keys))
+		for i, k := range keys {
+			sub[i] = k + sep + e
+		}
+		file, pk := r.moduleByKeys(r.modIndex, f, sub)
+		if file < 0 || pk != nil {
+			return binding{}, false
+		}
+		b = binding{file: file, sym: -1}
+	}
+	return b, true
 }

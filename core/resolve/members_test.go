@@ -78,10 +78,10 @@ func TestImportTypeMembers(t *testing.T) {
 	}
 }
 
-// TestImportSubmodules: with import_submodules, a name imported from a
-// module may be the module one key element below it (use a::{b}), bound
-// before a definition of that name; without it the name is looked up in
-// the module only.
+// TestImportSubmodules: with submodule_separator "::" (the old
+// import_submodules), a name imported from a module may be the module one
+// key element below it (use a::{b}), bound before a definition of that
+// name; without it the name is looked up in the module only.
 func TestImportSubmodules(t *testing.T) {
 	build := func(sem Semantics) *graph.Graph {
 		file := func(p string, facts *abi.Facts) File {
@@ -107,24 +107,15 @@ func TestImportSubmodules(t *testing.T) {
 		})
 		return g
 	}
-	sem := Semantics{Unqualified: UnqualifiedScope, ImportSubmodules: true}
+	sem := Semantics{Unqualified: UnqualifiedScope, SubmoduleSeparator: "::"}
 	want := []string{"helper()@src/lib.toy:EXTRACTED", "parse()@src/ast.toy:EXTRACTED"}
 	if got := callsFrom(t, build(sem), "main()", "src/main.toy"); !slices.Equal(got, want) {
 		t.Errorf("with import_submodules: main calls %v, want %v", got, want)
 	}
-	sem.ImportSubmodules = false
+	sem.SubmoduleSeparator = ""
 	want = []string{"helper()@src/lib.toy:EXTRACTED"}
 	if got := callsFrom(t, build(sem), "main()", "src/main.toy"); !slices.Equal(got, want) {
 		t.Errorf("without: main calls %v, want %v", got, want)
-	}
-}
-
-func TestSplitKey(t *testing.T) {
-	for k, want := range map[string][2]string{"a::b::c": {"a::b", "c"}, "x/y": {"x", "y"}, "app": {"", ""}, "::c": {"", ""}, "a::": {"", ""}} {
-		p, c, _ := splitKey(k)
-		if p != want[0] || c != want[1] {
-			t.Errorf("splitKey(%q) = %q, %q; want %q", k, p, c, want)
-		}
 	}
 }
 

@@ -34,6 +34,20 @@ func (r *resolver) followReexports() {
 	}
 }
 
+// reexportedCallee is, under [semantics] reexports, the callable that the
+// module file of binding b binds name to by its own imports, when b's
+// module does not define it (m.f() with m's `pub use self::inner::f`).
+func (r *resolver) reexportedCallee(f *fileInfo, b binding, name string, ok func(string) bool) int32 {
+	if !f.v2() || !f.Semantics.Reexports || b.pkg != nil || b.file < 0 || b.file == f.idx {
+		return -1
+	}
+	to, found := r.reexported(f.Family, b.file, name, 0)
+	if !found || to.sym < 0 || !ok(r.syms[to.sym].kind) {
+		return -1
+	}
+	return to.sym
+}
+
 // reexported is what file binds name to by its own imports: a symbol, a
 // module, through a further re-export what that binds, or the name a
 // module it imports with a wildcard defines.

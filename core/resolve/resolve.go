@@ -159,6 +159,9 @@ type binding struct {
 type resolver struct {
 	files []fileInfo
 	syms  []sym
+	// modIndex is the module index imports were resolved with, kept for
+	// module-path receivers (modulePath).
+	modIndex *importIndex
 	// imported marks the files some import binds (an #include target):
 	// their file-private definitions are visible to the importers too.
 	imported []bool
@@ -186,9 +189,6 @@ type resolver struct {
 	compatMemo map[filePair]bool // see filesCompatible
 	twinsOf    map[int32][]int32
 	stats      Stats
-
-	// childKeys maps parent key "\x00" element to module keys (subModule).
-	childKeys map[string][]string
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {
@@ -328,8 +328,9 @@ func typeCarrier(s *abi.Symbol) bool {
 }
 
 func isType(kind string) bool {
-	switch kind {
-	case "class", "struct", "interface", "trait", "enum", "type_alias", "object", "protocol", "record":
+	switch abi.SymbolKind(kind) {
+	case abi.KindClass, abi.KindStruct, abi.KindInterface, abi.KindTrait, abi.KindEnum,
+		abi.KindTypeAlias, abi.KindObject, abi.KindProtocol, abi.KindRecord:
 		return true
 	}
 	return false

@@ -243,14 +243,34 @@ func TestGoImportSkipsIgnoredMain(t *testing.T) {
 	}
 }
 
-func TestFirstResultType(t *testing.T) {
-	for in, want := range map[string]string{
-		"*Server": "Server", "(*Server, error)": "Server", "(s *pkg.T, err error)": "pkg.T",
-		"[]T": "", "T[int]": "T", "error": "error", "": "", "(func() error, bool)": "", "map[string]T": "map",
-		"&Client": "Client", "Result<Client, Error>": "Result", // Rust's &mut T: extractors/rust TestTypeRefs
+// TestV1ResultType pins what the host reads of a v1 Return text: the
+// contract's neutral rule, no language's type words.
+func TestV1ResultType(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"*Server", "Server"},
+		{"(*Server, error)", "Server"},
+		{"(s *pkg.T, err error)", "pkg.T"},
+		{"[]T", ""},
+		{"T[int]", "T"},
+		{"error", "error"},
+		{"", ""},
+		{"(func() error, bool)", ""},
+		{"map[string]T", "map"},
+		{"&Client", "Client"},
+		{"&mut Client", "Client"},
+		{"Result<Client, Error>", "Result"},
+		{"(Map<K, V>, int)", "Map"},
+		{"a::b::T", "a::b::T"},
+		{"s []T", ""},
+		{"s Store[K, V]", "Store"},
+		{"chan T", "T"}, // no method call on a channel compiles, so T links nothing wrong
+		{"struct{ x int }", ""},
+		{"interface{ M() }", ""},
+		{"fn(i32) -> T", ""},
+		{"const char *", ""},
 	} {
-		if got := firstResultType(in); got != want {
-			t.Errorf("firstResultType(%q) = %q, want %q", in, got, want)
+		if got := v1ResultType(tt.in); got != tt.want {
+			t.Errorf("v1ResultType(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

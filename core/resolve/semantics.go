@@ -24,14 +24,10 @@ type Semantics struct {
 	// SelfNames are receiver names meaning the enclosing type's instance
 	// ("self", "this"), typed by the resolver when the plugin did not.
 	SelfNames []string
-	// ImportSubmodules: a name imported from a module may be a module
-	// below it, whose key extends the module's by one element (Rust's
-	// use a::{b}): that module is bound before a definition of the name.
-	ImportSubmodules bool
 	// SubmoduleSeparator joins an import's module key and an imported
 	// name into the key of a submodule, tried before the name is looked
-	// up in the module ("." : from pkg import mod); "" = names are never
-	// modules.
+	// up in the module ("." : Python's from pkg import mod; "::" : Rust's
+	// use a::{b}); "" = names are never modules.
 	SubmoduleSeparator string
 	// Reexports: a name imported from a module that does not define it
 	// but imports it itself names what that module imported (a Python

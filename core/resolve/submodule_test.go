@@ -196,3 +196,91 @@ func equalSets(a, b []string) bool {
 	}
 	return true
 }
+
+// TestSubmoduleStopsAtTheImportedModule: a submodule is looked for under
+// the import's keys up to the one the import resolves by. When an
+// earlier key names a module here without that child, the name is a
+// definition of that module, not a same-named module that a later
+// spelling of the import would reach (Rust's use foo::{bar} inside
+// crate::x, with both crate::x::foo and a crate foo having a bar).
+func TestSubmoduleStopsAtTheImportedModule(t *testing.T) {
+	sem := Semantics{SubmoduleSeparator: "::"}
+	file := func(p string, facts *abi.Facts) File {
+		return File{Path: p, Language: "toy", Family: "toy", ABI: 2, Semantics: sem, Facts: facts}
+	}
+	g, _ := Build([]File{
+		file("x/foo.toy", &abi.Facts{
+			File:    abi.FileFacts{Modules: []string{"app::x::foo"}},
+			Symbols: []abi.Symbol{{Name: "bar", Kind: "function", Parent: -1, Span: sp(1)}},
+		}),
+		file("dep/bar.toy", &abi.Facts{
+			File:    abi.FileFacts{Modules: []string{"foo::bar"}},
+			Symbols: []abi.Symbol{{Name: "run", Kind: "function", Parent: -1, Span: sp(1)}},
+		}),
+		file("x/use.toy", &abi.Facts{
+			Imports: []abi.Import{{Path: "foo", Keys: []string{"app::x::foo", "foo"}, Kind: abi.ImportSymbols, Names: []abi.ImportName{{Name: "bar"}}, Line: 1}},
+			Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(2)}},
+			Calls:   []abi.Call{{Caller: 0, Name: "bar", Line: 3}},
+		}),
+	})
+	edges := edgeSet(g)
+	if _, ok := edges["x_use_main -calls-> x_foo_bar"]; !ok {
+		t.Errorf("bar() does not link to the function of the imported module; edges %v", edges)
+	}
+	if _, ok := edges["x_use_toy -imports_from-> dep_bar_toy"]; ok {
+		t.Error("bar bound to module foo::bar, which a later key of the import names")
+	}
+}
+
+// TestModulePathReceivers: with a submodule separator and reexports, a
+// call through a module path walks the path submodule by submodule
+// (root::a::f()) and through a module binding follows the module's own
+// imports (a::g() with a re-exporting g); a path through a type or an
+// inline module, or without the separator, links nothing.
+func TestModulePathReceivers(t *testing.T) {
+	build := func(sem Semantics) map[string]bool {
+		file := func(p string, facts *abi.Facts) File {
+			return File{Path: p, Language: "toy", Family: "toy", ABI: 2, Semantics: sem, Facts: facts}
+		}
+		mod := func(key string) abi.Import {
+			return abi.Import{Path: key, Alias: key, Keys: []string{key}, Kind: abi.ImportModule, Line: 1}
+		}
+		g, _ := Build([]File{
+			file("lib.toy", &abi.Facts{File: abi.FileFacts{Modules: []string{"app"}},
+				Symbols: []abi.Symbol{{Name: "main", Kind: "function", Parent: -1, Span: sp(2)}},
+				Imports: []abi.Import{mod("app"), {Path: "app::a", Alias: "a", Keys: []string{"app::a"}, Kind: abi.ImportModule, Line: 1}},
+				Calls: []abi.Call{
+					{Caller: 0, Name: "f", Receiver: "app::a::b", Line: 3},
+					{Caller: 0, Name: "g", Receiver: "a", Line: 4},
+					{Caller: 0, Name: "g", Receiver: "app::a", Line: 5},
+					{Caller: 0, Name: "new", Receiver: "app::a::T", Line: 6},
+				},
+			}),
+			file("a.toy", &abi.Facts{File: abi.FileFacts{Modules: []string{"app::a"}},
+				Imports: []abi.Import{{Path: "app::a::b", Keys: []string{"app::a::b"}, Kind: abi.ImportSymbols, Names: []abi.ImportName{{Name: "g"}}, Line: 1}},
+				Symbols: []abi.Symbol{{Name: "T", Kind: "struct", Parent: -1, Span: sp(2)}, {Name: "new", Kind: "function", Parent: -1, Span: sp(3)}},
+			}),
+			file("b.toy", &abi.Facts{File: abi.FileFacts{Modules: []string{"app::a::b"}},
+				Symbols: []abi.Symbol{{Name: "f", Kind: "function", Parent: -1, Span: sp(1)}, {Name: "g", Kind: "function", Parent: -1, Span: sp(2)}},
+			}),
+		})
+		got := map[string]bool{}
+		for k := range edgeSet(g) {
+			got[k] = true
+		}
+		return got
+	}
+	with := build(Semantics{Unqualified: UnqualifiedScope, SubmoduleSeparator: "::", Reexports: true})
+	for _, e := range []string{"lib_main -calls-> b_f", "lib_main -calls-> b_g"} {
+		if !with[e] {
+			t.Errorf("missing %s; have %v", e, with)
+		}
+	}
+	if with["lib_main -calls-> a_new"] {
+		t.Error("app::a::T::new() linked to the module function new: T is a type, not a module")
+	}
+	without := build(Semantics{Unqualified: UnqualifiedScope})
+	if without["lib_main -calls-> b_f"] || without["lib_main -calls-> b_g"] {
+		t.Errorf("without a separator and reexports: %v", without)
+	}
+}

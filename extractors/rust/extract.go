@@ -227,6 +227,10 @@ type walker struct {
 
 	// loc is where the file sits in its crate's module tree (v2 keys).
 	loc modLoc
+
+	// pathRoots are the path roots (crate, super, super::super) bound
+	// for calls like crate::a::f() (bindPathRoot).
+	pathRoots []string
 }
 
 // seenRef dedups references per symbol: f(a: Bar, b: Bar) references Bar once.
@@ -900,6 +904,9 @@ func (w *walker) call(i node) {
 	}
 	c.Caller, c.Line, c.Col = w.parent(), t.StartLine(nameN), t.StartCol(nameN)
 	w.dynamic(i, &c)
+	if t.Kind(fn) == g.scopedIdentifier {
+		w.bindPathRoot(c.Receiver, c.Line)
+	}
 	w.f.Call(c)
 }
 
@@ -1078,9 +1085,11 @@ func (w *walker) tokenCall(toks []node) {
 	n := len(toks) - 1
 	nameN := toks[n]
 	c := abi.Call{Name: w.text(nameN), Caller: w.parent(), Line: t.StartLine(nameN), Col: t.StartCol(nameN)}
+	path := false // the receiver is a path (a::f()), not a value (a.f())
 	// Walk back over `seg ::` or `seg .` pairs with one separator kind.
 	if n >= 2 {
 		sep := t.Kind(toks[n-1])
+		path = sep == g.anonPath
 		if sep == g.anonPath || sep == g.anonDot {
 			first := n
 			for k := n - 1; k >= 1 && t.Kind(toks[k]) == sep && w.segment(toks[k-1]); k -= 2 {
@@ -1103,6 +1112,9 @@ func (w *walker) tokenCall(toks []node) {
 	}
 	if c.Name == "" || c.Receiver == "" && builtinCalls[c.Name] {
 		return
+	}
+	if path {
+		w.bindPathRoot(c.Receiver, c.Line)
 	}
 	w.f.Call(c)
 }

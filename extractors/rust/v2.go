@@ -261,3 +261,69 @@ func keyJoin(key, rest string) string {
 	}
 	return key + "::" + rest
 }
+
+// bindPathRoot lets the resolver walk a call's module path: for a
+// receiver rooted at `crate` or `super` (crate::a::f(), super::g(),
+// super::super::m::h()), or from a binary, test or example at the
+// package's library (shop_core::a::f()), the file reports, once, an
+// import of that root
+// bound under its own spelling, as `use crate::{self}` would. The
+// resolver then follows the rest of the path submodule by submodule
+// ([semantics] submodule_separator) and the module's re-exports. The
+// root always names a module of this crate, so no stub comes of it; a
+// path through an inline module or a type names nothing further and
+// links nothing. self:: paths are left alone: "self" is also the
+// receiver of method calls.
+func (w *walker) bindPathRoot(recv string, line uint32) {
+	root := pathRoot(recv, w.libName())
+	if root == "" || slices.Contains(w.pathRoots, root) {
+		return
+	}
+	w.pathRoots = append(w.pathRoots, root)
+	im := w.keyed(abi.Import{Path: root, Alias: root, Line: line})
+	switch {
+	case root == w.libName():
+		im.Keys = []string{root} // the library, from a binary, test or example
+	case root == "crate" && w.loc.key == w.loc.crate+binSuffix:
+		im.Keys = []string{w.loc.key} // src/main.rs: crate:: is the binary's own root
+	case root == "crate":
+		im.Keys = []string{w.loc.crate, w.loc.crate + binSuffix}
+	case len(im.Keys) > 1:
+		im.Keys = im.Keys[:1] // super: exactly the parent module
+	}
+	if len(im.Keys) == 0 {
+		return // super above the crate root
+	}
+	w.f.Import(im)
+}
+
+// libName is the name of the library a binary, test, example or bench
+// crate of this package reaches by name (shop_core::billing::f()), or ""
+// for a file of the library itself, which does not name itself so.
+func (w *walker) libName() string {
+	lib, suffix, ok := strings.Cut(w.loc.crate, "#")
+	if ok && suffix != "" || w.loc.key == w.loc.crate+binSuffix {
+		return lib
+	}
+	return ""
+}
+
+// pathRoot is the crate/super/library prefix of a module path receiver
+// ("crate" of "crate::a", "super::super" of "super::super::m", "super"
+// of "super", lib of "lib::a"), or "".
+func pathRoot(recv, lib string) string {
+	segs := strings.Split(recv, "::")
+	n := 0
+	switch {
+	case segs[0] == "crate" || lib != "" && segs[0] == lib:
+		n = 1
+	default:
+		for n < len(segs) && segs[n] == "super" {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return strings.Join(segs[:n], "::")
+}

@@ -200,3 +200,22 @@ func FuzzParseManifest(f *testing.F) {
 		}
 	})
 }
+
+func TestPathRoot(t *testing.T) {
+	for _, tt := range []struct{ recv, lib, want string }{
+		{"crate::a", "", "crate"},
+		{"crate", "", "crate"},
+		{"super", "", "super"},
+		{"super::super::m", "", "super::super"},
+		{"demo::a", "demo", "demo"},
+		{"demo::a", "", ""}, // a file of the library does not name itself
+		{"self::a", "", ""}, // "self" is also a method receiver
+		{"std::mem", "demo", ""},
+		{"a::b", "", ""},
+		{"Vec", "", ""},
+	} {
+		if got := pathRoot(tt.recv, tt.lib); got != tt.want {
+			t.Errorf("pathRoot(%q, %q) = %q, want %q", tt.recv, tt.lib, got, tt.want)
+		}
+	}
+}

@@ -25,15 +25,19 @@ import (
 // the order they are tried.
 var probeExts = []string{".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
 
-// fileFacts sets f's v2 facts: its module key, its test marker, and the
-// keys and kind of its imports.
+// fileFacts sets f's v2 facts: its module key, its test marker, the
+// keys and kind of its imports, and the project parts those keys were
+// read from (parts.go).
 func fileFacts(f *extract.File) {
-	f.SetFile(abi.FileFacts{Modules: []string{f.Path}, Test: isTestPath(f.Path)})
 	p := currentProject()
 	dir := path.Dir(f.Path)
+	var deps []string
 	for i := range f.Imports() {
 		im := &f.Imports()[i]
 		im.Keys = p.importKeys(dir, im.Path)
+		if isBare(im.Path) {
+			deps = importDeps(deps, dir, im.Path)
+		}
 		im.Kind = abi.ImportSymbols
 		if im.Alias == "" && len(im.Names) == 0 {
 			im.Kind = abi.ImportSideEffect // import "./polyfill", require("x") for its effects
@@ -46,6 +50,7 @@ func fileFacts(f *extract.File) {
 			}
 		}
 	}
+	f.SetFile(abi.FileFacts{Modules: []string{f.Path}, Test: isTestPath(f.Path), ProjectDeps: fileDeps(deps)})
 }
 
 // importKeys are the candidate keys of specifier spec imported from the
@@ -63,7 +68,7 @@ func (p *project) importKeys(dir, spec string) []string {
 	}
 	var keys []string
 	if c := p.configFor(dir); c != nil {
-		keys = c.keys(keys, spec)
+		keys = c.keys(keys, spec, p.Root)
 	}
 	return p.packageKeys(keys, spec)
 }
@@ -130,20 +135,23 @@ func (p *project) configFor(dir string) *tsConfig {
 
 // keys appends what "paths" (the matching pattern with the longest
 // prefix) and then "baseUrl" make of spec.
-func (c *tsConfig) keys(keys []string, spec string) []string {
+func (c *tsConfig) keys(keys []string, spec, root string) []string {
 	base := c.BaseURL
+	if base == "" {
+		base = c.PathsBase // paths inherited from a config in another folder
+	}
 	if base == "" {
 		base = "."
 	}
 	if targets, star, ok := matchPaths(c.Paths, spec); ok {
 		for _, t := range targets {
-			if r, ok := c.toRoot(path.Join(base, strings.ReplaceAll(t, "*", star))); ok {
+			if r, ok := c.toRoot(root, path.Join(base, strings.ReplaceAll(t, "*", star))); ok {
 				keys = probe(keys, r)
 			}
 		}
 	}
 	if c.BaseURL != "" {
-		if r, ok := c.toRoot(path.Join(base, spec)); ok {
+		if r, ok := c.toRoot(root, path.Join(c.BaseURL, spec)); ok {
 			keys = probe(keys, r)
 		}
 	}
@@ -194,7 +202,7 @@ func (p *project) packageKeys(keys []string, spec string) []string {
 		if clean == ".." || strings.HasPrefix(clean, "../") {
 			continue // outside the package: never a file of it
 		}
-		if r, ok := pkg.toRoot(clean); ok {
+		if r, ok := pkg.toRoot(p.Root, clean); ok {
 			keys = probe(keys, r)
 		}
 	}

@@ -29,6 +29,9 @@ const (
 	pnpmWorkspace = "pnpm-workspace.yaml"
 	tsconfigJSON  = "tsconfig.json"
 	jsconfigJSON  = "jsconfig.json"
+	// tsconfigBase is read only as the target of an "extends" (the
+	// convention of Nx and most monorepos); tsc applies no such file.
+	tsconfigBase = "tsconfig.base.json"
 )
 
 // maxExportDepth bounds the nesting of "exports" conditions followed.
@@ -44,17 +47,19 @@ type place struct {
 }
 
 // toRoot maps a path relative to the file's folder to one relative to
-// the root; false when it lies outside the root.
-func (p place) toRoot(rel string) (string, bool) {
-	if p.Inside == "" {
-		j := path.Join(p.Dir, rel)
-		return j, j != ".." && !strings.HasPrefix(j, "../")
+// root (the absolute extraction root); false when it lies outside it.
+// The path may leave the folder and come back ("../../app/x" from
+// app/a): it is read as the absolute path it names.
+func (p place) toRoot(root, rel string) (string, bool) {
+	dir := path.Join(root, p.Dir)
+	if p.Inside != "" {
+		dir = strings.TrimSuffix(root, "/"+p.Inside)
 	}
-	clean := path.Clean(rel)
-	if clean == p.Inside {
+	abs := path.Join(dir, rel)
+	if abs == path.Clean(root) {
 		return ".", true
 	}
-	r, ok := strings.CutPrefix(clean, p.Inside+"/")
+	r, ok := strings.CutPrefix(abs, strings.TrimSuffix(root, "/")+"/")
 	return r, ok
 }
 
@@ -82,6 +87,14 @@ type tsConfig struct {
 	place
 	BaseURL string   `json:"base_url,omitempty"` // relative to the config's folder; "" none
 	Paths   []tsPath `json:"paths,omitempty"`    // in file order
+	// PathsBase is the folder "paths" targets are relative to when there
+	// is no baseUrl, relative to the config's folder: "" is the config's
+	// own, another for paths inherited through "extends" (TypeScript
+	// reads them from the folder of the config that declares them).
+	PathsBase string `json:"paths_base,omitempty"`
+
+	extends  []string // the "extends" entries, in order
+	pathsSet bool     // "paths" is declared (possibly empty): it replaces inherited ones
 }
 
 // tsPath is one "paths" pattern ("@/*") and its targets ("src/*").
@@ -92,6 +105,7 @@ type tsPath struct {
 
 // project is the project info the entry point answers.
 type project struct {
+	Root     string       `json:"root"` // the extraction root, absolute
 	Packages []npmPackage `json:"packages,omitempty"`
 	Configs  []tsConfig   `json:"configs,omitempty"`
 	// Summary says which package and configs above the root the root was
@@ -110,11 +124,26 @@ func projectInfo(in *abi.ProjectInput) ([]byte, error) {
 	for _, w := range p.Warnings {
 		extract.ProjectWarning("%s", w)
 	}
-	return json.Marshal(p)
+	info, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	extract.ProjectParts(p.parts(info))
+	return info, nil
+}
+
+// appliedConfig is a tsconfig.json or jsconfig.json that applies to the
+// files at or below it (above is its absolute path when it lies above
+// the root, for the summary).
+type appliedConfig struct {
+	file  abi.ProjectFile
+	at    place
+	above string
 }
 
 func readProject(in *abi.ProjectInput) *project {
-	p := &project{}
+	p := &project{Root: in.Root}
+	var applied []appliedConfig
 	// Above the root: the nearest package.json with a name encloses it,
 	// and the workspace root is at or above that one.
 	var enclosing *npmPackage
@@ -143,8 +172,8 @@ func readProject(in *abi.ProjectInput) *project {
 				workspace = ancestor(in.Root, levels)
 			}
 		case tsconfigJSON, jsconfigJSON:
-			if inside, ok := rootInside(in.Root, levels); ok && p.addConfig(f, place{Inside: inside}) {
-				p.Summary = append(p.Summary, fmt.Sprintf("%s above the root: %s (paths, baseUrl)", base, path.Join(ancestor(in.Root, levels), base)))
+			if inside, ok := rootInside(in.Root, levels); ok {
+				applied = append(applied, appliedConfig{f, place{Inside: inside}, path.Join(ancestor(in.Root, levels), base)})
 			}
 		}
 	}
@@ -164,11 +193,19 @@ func readProject(in *abi.ProjectInput) *project {
 				p.Packages = append(p.Packages, pkg)
 			}
 		case tsconfigJSON, jsconfigJSON:
-			p.addConfig(f, place{Dir: path.Dir(f.Path)})
+			applied = append(applied, appliedConfig{f, place{Dir: path.Dir(f.Path)}, ""})
 		}
 	}
 	if enclosing != nil {
 		p.Packages = append(p.Packages, *enclosing)
+	}
+	cfgs := newConfigSet(in, p)
+	for _, a := range applied {
+		if p.addConfig(cfgs, a.file, a.at) && a.above != "" {
+			p.Summary = append(p.Summary, fmt.Sprintf("%s above the root: %s (paths, baseUrl)", path.Base(a.file.Path), a.above))
+		}
+	}
+	if enclosing != nil {
 		line := fmt.Sprintf("package %q (package.json above the root: %s), root is its %s",
 			enclosing.Name, path.Join(ancestor(in.Root, enclosingLevels), packageJSON), enclosing.Inside)
 		if workspace != "" {
@@ -179,18 +216,15 @@ func readProject(in *abi.ProjectInput) *project {
 	return p
 }
 
-// addConfig reads a tsconfig.json and reports whether it maps
-// specifiers; one that does not parse is a warning.
-func (p *project) addConfig(f abi.ProjectFile, at place) bool {
-	c, err := parseTSConfig(f.Data)
-	if err != nil {
-		p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %v; its \"paths\" do not resolve imports (fix the file)", f.Path, err))
+// addConfig reads a tsconfig.json, with what it inherits through
+// "extends", and reports whether it maps specifiers; one that does not
+// parse is a warning.
+func (p *project) addConfig(cfgs *configSet, f abi.ProjectFile, at place) bool {
+	c, ok := cfgs.resolved(cfgs.abs(f.Path), nil)
+	if !ok || c.BaseURL == "" && len(c.Paths) == 0 {
 		return false
 	}
-	if c.BaseURL == "" && len(c.Paths) == 0 {
-		return false
-	}
-	c.place = at
+	c.place, c.extends, c.pathsSet = at, nil, false // the rest was for resolving
 	p.Configs = append(p.Configs, c)
 	return true
 }
@@ -351,6 +385,7 @@ func exportValue(dec *json.Decoder, tok json.Token, depth int) ([]string, error)
 // trailing commas.
 func parseTSConfig(data []byte) (tsConfig, error) {
 	var raw struct {
+		Extends         json.RawMessage `json:"extends"`
 		CompilerOptions struct {
 			BaseURL string          `json:"baseUrl"`
 			Paths   json.RawMessage `json:"paths"`
@@ -359,10 +394,11 @@ func parseTSConfig(data []byte) (tsConfig, error) {
 	if err := json.Unmarshal(stripJSONC(data), &raw); err != nil {
 		return tsConfig{}, err
 	}
-	c := tsConfig{BaseURL: raw.CompilerOptions.BaseURL}
+	c := tsConfig{BaseURL: raw.CompilerOptions.BaseURL, extends: parseExtends(raw.Extends)}
 	if len(raw.CompilerOptions.Paths) == 0 || bytes.Equal(raw.CompilerOptions.Paths, []byte("null")) {
 		return c, nil
 	}
+	c.pathsSet = true
 	dec := json.NewDecoder(bytes.NewReader(raw.CompilerOptions.Paths))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return tsConfig{}, errors.New(`compilerOptions.paths is not an object`)

@@ -127,9 +127,11 @@ func TestParseTSConfig(t *testing.T) {
 		want     tsConfig
 		err      bool
 	}{
-		{"comments and trailing commas", "{/* c */\"compilerOptions\": {\"baseUrl\": \"src\", // here\n\"paths\": {\"@/*\": [\"./*\",],\"x\":[\"y\"]},},}", tsConfig{BaseURL: "src", Paths: []tsPath{{"@/*", []string{"./*"}}, {"x", []string{"y"}}}}, false},
+		{"comments and trailing commas", "{/* c */\"compilerOptions\": {\"baseUrl\": \"src\", // here\n\"paths\": {\"@/*\": [\"./*\",],\"x\":[\"y\"]},},}", tsConfig{BaseURL: "src", Paths: []tsPath{{"@/*", []string{"./*"}}, {"x", []string{"y"}}}, pathsSet: true}, false},
 		{"a comment marker inside a string", `{"compilerOptions": {"baseUrl": "//x/*y*/"}}`, tsConfig{BaseURL: "//x/*y*/"}, false},
-		{"no compilerOptions", `{"extends": "./base.json"}`, tsConfig{}, false},
+		{"no compilerOptions", `{"extends": "./base.json"}`, tsConfig{extends: []string{"./base.json"}}, false},
+		{"extends list", `{"extends": ["a", "./b"], "compilerOptions": {"paths": {}}}`, tsConfig{extends: []string{"a", "./b"}, pathsSet: true}, false},
+		{"extends of another type", `{"extends": 3}`, tsConfig{}, false},
 		{"paths not an object", `{"compilerOptions": {"paths": ["a"]}}`, tsConfig{}, true},
 		{"not JSON", `{"compilerOptions": `, tsConfig{}, true},
 		{"unterminated comment", `{"a": 1 /*`, tsConfig{}, true},
@@ -231,16 +233,135 @@ func FuzzProject(f *testing.F) {
 	for _, pf := range workspace().Files {
 		f.Add(pf.Path, pf.Data)
 	}
+	f.Add("@x/y", []byte(`{"extends": ["./tsconfig.base.json", "../tsconfig.json", "x"], "compilerOptions": {"baseUrl": ".."}}`))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		for _, base := range []string{packageJSON, tsconfigJSON} {
-			in := &abi.ProjectInput{Root: "/r/a/b", Files: []abi.ProjectFile{{Path: "../" + base, Data: data}, {Path: "x/" + base, Data: data}}}
-			a, err := extract.RunProject(projectInfo, in)
-			b, _ := extract.RunProject(projectInfo, in)
-			if err != nil || string(a) != string(b) {
+		for _, base := range []string{packageJSON, tsconfigJSON, tsconfigBase} {
+			in := &abi.ProjectInput{Root: "/r/a/b", Files: []abi.ProjectFile{{Path: "../" + base, Data: data}, {Path: "x/" + base, Data: data},
+				{Path: "x/y/tsconfig.json", Data: []byte(`{"extends": ["../tsconfig.base.json", "../tsconfig.json", "../../../tsconfig.json"]}`)}}}
+			a, err := extract.RunProjectOutput(projectInfo, in)
+			b, _ := extract.RunProjectOutput(projectInfo, in)
+			if err != nil || !reflect.DeepEqual(a, b) {
 				t.Fatalf("%s: err %v, or two answers differ", base, err)
 			}
 			p := readProject(in)
 			_ = p.importKeys("x", name)
+			_ = p.importKeys("x/y", name)
 		}
 	})
+}
+
+// TestTSConfigExtends: baseUrl and paths come through "extends" chains
+// (relative, package-based, lists), relative to the config declaring
+// them; a missing target, a cycle and a broken base are warnings and
+// inherit nothing.
+func TestTSConfigExtends(t *testing.T) {
+	file := func(p, data string) abi.ProjectFile { return abi.ProjectFile{Path: p, Data: []byte(data)} }
+	in := &abi.ProjectInput{Root: "/repo/app", Files: []abi.ProjectFile{
+		file("../tsconfig.base.json", `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["libs/*/src"]}}}`),
+		file("config/package.json", `{"name": "@org/tsconfig"}`),
+		file("config/strict/tsconfig.json", `{"extends": "../tsconfig.base.json"}`),
+		file("config/tsconfig.base.json", `{"compilerOptions": {"paths": {"#cfg/*": ["./shared/*"]}}}`),
+		file("a/tsconfig.json", `{"extends": "../../tsconfig.base.json"}`),
+		file("b/tsconfig.json", `{"extends": "@org/tsconfig/strict", "compilerOptions": {"baseUrl": "src"}}`),
+		file("c/tsconfig.json", `{"extends": ["./missing", "../a/tsconfig"], "compilerOptions": {"paths": {"x": ["app/c/y"]}}}`),
+		file("d/tsconfig.json", `{"extends": "../e/tsconfig.json", "compilerOptions": {"baseUrl": "."}}`),
+		file("e/tsconfig.json", `{"extends": "../d/tsconfig.json"}`),
+		file("f/tsconfig.json", `{"extends": "./tsconfig.base.json", "compilerOptions": {"baseUrl": "."}}`),
+		file("f/tsconfig.base.json", `{"compilerOptions": `),
+	}}
+	p := readProject(in)
+	got := map[string]*tsConfig{}
+	for i := range p.Configs {
+		got[p.Configs[i].Dir] = &p.Configs[i]
+	}
+	tests := []struct {
+		dir, spec string
+		want      string // the first key
+	}{
+		{"a", "@lib/util", ""},            // base above the root: /repo/libs is outside, see below
+		{"b", "#cfg/x", "b/src/shared/x"}, // inherited paths, relative to the child's own baseUrl
+		{"b", "lib/y", "b/src/lib/y"},     // the child's own baseUrl
+		{"c", "x", "c/y"},                 // own paths, relative to the baseUrl inherited from above the root (/repo)
+		{"c", "app/pkg", "pkg"},           // that baseUrl
+		{"f", "z", "f/z"},                 // a broken base inherits nothing, own baseUrl stays
+	}
+	for _, tt := range tests {
+		keys := got[tt.dir].keys(nil, tt.spec, in.Root)
+		if tt.dir == "a" {
+			// /repo/tsconfig.base.json maps @lib/* to /repo/libs/*/src,
+			// outside the root /repo/app: no key, but baseUrl /repo makes
+			// "app/x" the root's x.
+			if len(keys) != 0 {
+				t.Errorf("a: keys(%q) = %q, want none (outside the root)", tt.spec, keys)
+			}
+			if k := got["a"].keys(nil, "app/x", in.Root); len(k) == 0 || k[0] != "x" {
+				t.Errorf("a: keys(app/x) = %q, want x first (baseUrl of the base above the root)", k)
+			}
+			continue
+		}
+		if len(keys) == 0 || keys[0] != tt.want {
+			t.Errorf("%s: keys(%q) = %q, want %q first", tt.dir, tt.spec, keys, tt.want)
+		}
+	}
+	wantWarn := []string{
+		`c/tsconfig.json: "extends": "./missing" names no file synaptic reads`,
+		`"extends": "../d/tsconfig.json" closes a cycle`,
+		`f/tsconfig.base.json: unexpected end of JSON input`,
+	}
+	for _, w := range wantWarn {
+		found := false
+		for _, g := range p.Warnings {
+			found = found || strings.Contains(g, w)
+		}
+		if !found {
+			t.Errorf("warnings %q lack %q", p.Warnings, w)
+		}
+	}
+	if again := readProject(in); !reflect.DeepEqual(again.Warnings, p.Warnings) || !reflect.DeepEqual(again.Configs, p.Configs) {
+		t.Error("reading the project twice differs")
+	}
+}
+
+func TestRelPath(t *testing.T) {
+	for _, tt := range []struct{ from, to, want string }{
+		{"/a/b", "/a/b", "."}, {"/a/b", "/a/b/c", "c"}, {"/a/b", "/a", ".."}, {"/a/b", "/x/y", "../../x/y"}, {"/", "/a", "a"},
+	} {
+		if got := relPath(tt.from, tt.to); got != tt.want {
+			t.Errorf("relPath(%q, %q) = %q, want %q", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
+
+// TestProjectParts: the entry point cuts its info into parts whose
+// digests move only with what they hold.
+func TestProjectParts(t *testing.T) {
+	out, err := extract.RunProjectOutput(projectInfo, workspace())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, p := range out.Parts {
+		names = append(names, p.Name)
+	}
+	if want := []string{"*", "cfg:^", "pkg:@zod/classic", "pkg:zod"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("parts %q, want %q", names, want)
+	}
+	// An edit of classic/package.json moves its part and the whole, not
+	// zod's nor the configs'.
+	in := workspace()
+	for i := range in.Files {
+		if in.Files[i].Path == "classic/package.json" {
+			in.Files[i].Data = []byte(`{"name":"@zod/classic","main":"./lib/other.js"}`)
+		}
+	}
+	edited, err := extract.RunProjectOutput(projectInfo, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"*", "cfg:^", "pkg:@zod/classic", "pkg:zod"} {
+		moved := abi.PartsDigestOf(out.Parts, name) != abi.PartsDigestOf(edited.Parts, name)
+		if want := name == "*" || name == "pkg:@zod/classic"; moved != want {
+			t.Errorf("part %s moved %v, want %v", name, moved, want)
+		}
+	}
 }

@@ -36,7 +36,11 @@ export function run(x: Subscriber<number>) {
 }
 `
 	facts := plugintest.ExtractSource(t, Extractor{}, "classic/a.test.ts", []byte(src))
-	if want := (abi.FileFacts{Modules: []string{"classic/a.test.ts"}, Test: true}); !reflect.DeepEqual(facts.File, want) {
+	// The bare specifiers react and zod/v4/core read the configs of
+	// classic/ and above and the packages they may name; ./polyfill and
+	// ./fs.js read no part of the project.
+	deps := []string{"cfg:.", "cfg:^", "cfg:classic", "pkg:react", "pkg:zod", "pkg:zod/v4", "pkg:zod/v4/core"}
+	if want := (abi.FileFacts{Modules: []string{"classic/a.test.ts"}, Test: true, ProjectDeps: deps}); !reflect.DeepEqual(facts.File, want) {
 		t.Errorf("file facts = %+v, want %+v", facts.File, want)
 	}
 	type imp struct {

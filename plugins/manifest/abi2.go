@@ -68,9 +68,10 @@ type Semantics struct {
 	FilePrivate      bool             // a file-level private definition is visible in its own file only (C static)
 	ImportStub       ImportStub       // default module
 	SelfNames        []string         // receiver names meaning "this object" ("self", "this")
-	ImportSubmodules bool             // a name imported from a module may be a module below it (Rust use a::{b})
 	// SubmoduleSeparator joins a module key and an imported name into the
-	// key of a submodule (Python "." for `from pkg import mod`); "" = none.
+	// key of a submodule (Python "." for `from pkg import mod`, Rust "::"
+	// for `use a::{b}`); "" = none. The old key import_submodules = true
+	// is read as "::".
 	SubmoduleSeparator string
 	// Reexports: a module's own imports are importable from it (Python
 	// __init__.py re-exporting its submodules' names).
@@ -89,7 +90,7 @@ type rawSemantics struct {
 	FilePrivate      bool     `toml:"file_private"`
 	ImportStub       string   `toml:"import_stub"`
 	SelfNames        []string `toml:"self_names"`
-	ImportSubmodules bool     `toml:"import_submodules"`
+	ImportSubmodules bool     `toml:"import_submodules"` // old spelling of submodule_separator = "::"
 	SubmoduleSep     string   `toml:"submodule_separator"`
 	Reexports        bool     `toml:"reexports"`
 }
@@ -158,13 +159,28 @@ func (v *validator) semantics(r *rawSemantics, m *Manifest) Semantics {
 	if sep := r.SubmoduleSep; sep != "" && (len(sep) > 4 || strings.ContainsFunc(sep, func(c rune) bool { return c <= ' ' || c == 0x7f })) {
 		v.add([]string{"semantics", "submodule_separator"}, "submodule separator %q must be 1 to 4 printable characters, e.g. \".\"", sep)
 	}
-	s.SubmoduleSeparator = r.SubmoduleSep
+	s.SubmoduleSeparator = r.submoduleSeparator(v)
 	s.Reexports = r.Reexports
 	s.ImplicitThis = r.ImplicitThis
 	s.FilePrivate = r.FilePrivate
 	s.SelfNames = r.SelfNames
-	s.ImportSubmodules = r.ImportSubmodules
 	return s
+}
+
+// legacySubmoduleSeparator is what the old key import_submodules = true
+// stands for: module keys whose elements are joined by "::".
+const legacySubmoduleSeparator = "::"
+
+// submoduleSeparator is the separator submodule_separator or its old
+// spelling import_submodules = true declares; both at once must agree.
+func (r *rawSemantics) submoduleSeparator(v *validator) string {
+	if !r.ImportSubmodules {
+		return r.SubmoduleSep
+	}
+	if r.SubmoduleSep != "" && r.SubmoduleSep != legacySubmoduleSeparator {
+		v.add([]string{"semantics", "import_submodules"}, "import_submodules = true is the old spelling of submodule_separator = %q, which contradicts submodule_separator = %q; keep submodule_separator only", legacySubmoduleSeparator, r.SubmoduleSep)
+	}
+	return legacySubmoduleSeparator
 }
 
 // oneOf validates a typed enumeration key: "" keeps def.

@@ -175,6 +175,9 @@ func TestParseErrors(t *testing.T) {
 		{"semantics bad submodule separator", func(s string) string {
 			return strings.Replace(s, "abi = 1", "abi = 2", 1) + "[semantics]\nsubmodule_separator = \"a b\"\n"
 		}, []string{`submodule separator "a b" must be 1 to 4 printable characters`}},
+		{"semantics old submodule key contradicts the new one", func(s string) string {
+			return strings.Replace(s, "abi = 1", "abi = 2", 1) + "[semantics]\nimport_submodules = true\nsubmodule_separator = \".\"\n"
+		}, []string{`plugin.toml:10: import_submodules = true is the old spelling of submodule_separator = "::", which contradicts submodule_separator = "."; keep submodule_separator only`}},
 		{"semantics on v1", func(s string) string { return s + "[semantics]\ntype_call = \"none\"\n" },
 			[]string{`[semantics] needs abi = 2`}},
 		{"missing abi", func(s string) string { return strings.Replace(s, "abi = 1\n", "", 1) },
@@ -318,5 +321,26 @@ reexports = true
 	want := Semantics{Unqualified: UnqualifiedScope, ReceiverFallback: ReceiverFallbackUniqueMethod, TypeCall: TypeCallNone, ImplicitThis: true, FilePrivate: true, ImportStub: ImportStubPackage, SelfNames: []string{"self"}, SubmoduleSeparator: "::", Reexports: true}
 	if m.ABI != 2 || !reflect.DeepEqual(m.Project, &Project{Files: []string{"go.mod", "go.work"}}) || !reflect.DeepEqual(m.Semantics, want) {
 		t.Errorf("got abi %d, project %+v, semantics %+v", m.ABI, m.Project, m.Semantics)
+	}
+}
+
+// TestSubmoduleSeparatorAlias: the old key import_submodules = true is
+// read as submodule_separator = "::", alone or next to that same value.
+func TestSubmoduleSeparatorAlias(t *testing.T) {
+	base := "name = \"rust\"\nversion = \"1\"\nkind = \"extractor\"\nabi = 2\nmodule = \"rust.wasm\"\n\n[[languages]]\nname = \"rust\"\nextensions = [\".rs\"]\n\n[semantics]\n"
+	for _, tt := range []struct{ semantics, want string }{
+		{"import_submodules = true\n", "::"},
+		{"import_submodules = true\nsubmodule_separator = \"::\"\n", "::"},
+		{"import_submodules = false\nsubmodule_separator = \".\"\n", "."},
+		{"import_submodules = false\n", ""},
+	} {
+		m, err := Parse("plugin.toml", []byte(base+tt.semantics))
+		if err != nil {
+			t.Errorf("%q: %v", tt.semantics, err)
+			continue
+		}
+		if m.Semantics.SubmoduleSeparator != tt.want {
+			t.Errorf("%q: separator %q, want %q", tt.semantics, m.Semantics.SubmoduleSeparator, tt.want)
+		}
 	}
 }

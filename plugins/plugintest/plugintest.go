@@ -288,6 +288,7 @@ func Dump(f *abi.Facts) string {
 	if f.Package != "" {
 		fmt.Fprintf(&b, "package %s\n", f.Package)
 	}
+	dumpFileFacts(&b, &f.File)
 	qual := func(i int32) string {
 		if i < 0 {
 			return "<file>"
@@ -321,7 +322,11 @@ func Dump(f *abi.Facts) string {
 			}
 			fmt.Fprintf(&b, " raw=%s", strconv.Quote(sig.Raw))
 		}
+		if len(s.Variants) > 0 {
+			fmt.Fprintf(&b, " variants=%s", constraints(s.Variants))
+		}
 		b.WriteByte('\n')
+		dumpSignatureRefs(&b, qual(int32(i)), s.Signature)
 	}
 	for _, c := range f.Calls {
 		callee := c.Name
@@ -331,6 +336,9 @@ func Dump(f *abi.Facts) string {
 		fmt.Fprintf(&b, "call %s -> %s L%d:%d", qual(c.Caller), callee, c.Line, c.Col)
 		if c.ReceiverType != "" {
 			fmt.Fprintf(&b, " type=%s", c.ReceiverType)
+		}
+		if c.ReceiverRef != nil {
+			fmt.Fprintf(&b, " ref=%s", typeRef(c.ReceiverRef))
 		}
 		b.WriteByte('\n')
 	}
@@ -350,7 +358,14 @@ func Dump(f *abi.Facts) string {
 			}
 			fmt.Fprintf(&b, " {%s}", strings.Join(ns, ", "))
 		}
-		fmt.Fprintf(&b, " L%d\n", im.Line)
+		fmt.Fprintf(&b, " L%d", im.Line)
+		if im.Kind != "" {
+			fmt.Fprintf(&b, " kind=%s", im.Kind)
+		}
+		if len(im.Keys) > 0 {
+			fmt.Fprintf(&b, " keys=%s", quoteList(im.Keys))
+		}
+		b.WriteByte('\n')
 	}
 	for _, r := range f.Relations {
 		fmt.Fprintf(&b, "rel %s %s %s L%d", qual(r.From), r.Kind, r.Target, r.Line)

@@ -91,6 +91,8 @@ func FuzzDecodeFacts(f *testing.F) {
 	f.Add(EncodeFacts(nil, &Facts{}))
 	f.Add(EncodeFacts(nil, docFacts()))
 	f.Add(EncodeFacts(nil, v2Facts()))
+	f.Add(EncodeFacts(nil, &Facts{Imports: []Import{{Path: "./x", Kind: ImportSymbols, Keys: []string{"a/x", "a/x.ts", "b"}}},
+		File: FileFacts{Modules: []string{"a/y"}, ProjectDeps: []string{"cfg:.", "pkg:z"}}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		facts, err := DecodeFacts(b)
 		if err != nil {

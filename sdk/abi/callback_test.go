@@ -13,8 +13,17 @@ func callbackFacts() *Facts {
 	return f
 }
 
+// withoutKeys drops f's import keys, whose section comes after the
+// callback one, so the callback section is the last.
+func withoutKeys(f *Facts) *Facts {
+	for i := range f.Imports {
+		f.Imports[i].Keys = nil
+	}
+	return f
+}
+
 func TestCallbackSectionRoundTrip(t *testing.T) {
-	f := callbackFacts()
+	f := withoutKeys(callbackFacts())
 	b := EncodeFacts(nil, f)
 	got, err := DecodeFacts(b)
 	if err != nil {
@@ -25,7 +34,7 @@ func TestCallbackSectionRoundTrip(t *testing.T) {
 	}
 	// Facts without callback types encode as before; a cut inside the
 	// section is an error.
-	base := EncodeFacts(nil, v2Facts())
+	base := EncodeFacts(nil, withoutKeys(v2Facts()))
 	if !bytes.HasPrefix(b, base) {
 		t.Fatal("the callback section is not a trailing addition")
 	}
@@ -60,7 +69,7 @@ func TestCallbackSectionRejected(t *testing.T) {
 		}
 	}
 	// A pair naming no parameter is refused at decode.
-	b := EncodeFacts(nil, v2Facts())
+	b := EncodeFacts(nil, withoutKeys(v2Facts()))
 	b = append(b, callbackSectionTag, 1, 0, 9, 1, 0)
 	if _, err := DecodeFacts(b); err == nil || !strings.Contains(err.Error(), "no such parameter") {
 		t.Errorf("callback types of a missing parameter: err = %v", err)

@@ -187,7 +187,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendCallbackSection(appendSymbolVariantSection(appendV2Section(appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f), f), f), f)
+	return appendKeysSection(appendProjectDepsSection(appendCallbackSection(appendSymbolVariantSection(appendV2Section(appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f), f), f), f), f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -293,6 +293,8 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	decodeV2Section(d, f)
 	decodeSymbolVariantSection(d, f)
 	decodeCallbackSection(d, f)
+	decodeProjectDepsSection(d, f)
+	decodeKeysSection(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
 	}

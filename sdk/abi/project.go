@@ -106,6 +106,10 @@ type ProjectOutput struct {
 	Info     []byte
 	Summary  []string
 	Warnings []string
+	// Parts cut Info into named, digested parts (projectparts.go), sorted
+	// by name; nil: the plugin does not say, and any change of the input
+	// re-extracts all its files.
+	Parts []ProjectPart
 }
 
 // Bounds of a ProjectOutput's lines: they go to a terminal, not a parser.
@@ -125,6 +129,7 @@ func EncodeProjectOutput(out *ProjectOutput) []byte {
 			e.String(l)
 		}
 	}
+	appendProjectParts(&e, out.Parts)
 	return e.Buf
 }
 
@@ -150,6 +155,11 @@ func DecodeProjectOutput(b []byte) (*ProjectOutput, error) {
 			*lines = append(*lines, l)
 		}
 	}
+	parts, err := decodeProjectParts(d)
+	if err != nil {
+		return nil, err
+	}
+	out.Parts = parts
 	if err := d.Err(); err != nil {
 		return nil, err
 	}

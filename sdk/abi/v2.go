@@ -22,6 +22,11 @@ type FileFacts struct {
 	Test bool
 	// Variants are the file's build-variant constraints; see Constraint.
 	Variants []Constraint
+	// ProjectDeps are the project parts (ProjectOutput.Parts) the file's
+	// facts were computed from, sorted (SortedDeps): an edit of a project
+	// file re-extracts the file only when one of them changed. They travel
+	// in their own section (projectparts.go).
+	ProjectDeps []string
 }
 
 // Constraint restricts a file to some values of one build axis
@@ -187,7 +192,7 @@ func appendV2Section(b []byte, f *Facts) []byte {
 	for _, i := range idx {
 		b = appendUvarint(b, uint64(i))
 		b = appendString(b, string(f.Imports[i].Kind))
-		b = appendStrings(b, f.Imports[i].Keys)
+		b = appendUvarint(b, 0) // the keys follow, front-coded, in their own section (keys.go)
 	}
 	idx = idx[:0]
 	for i := range f.Calls {

@@ -22,7 +22,19 @@ var (
 	// projectLines collects ProjectSummary and ProjectWarning while the
 	// entry point runs (a guest runs one call at a time).
 	projectLines struct{ summary, warnings []string }
+	// projectParts is what ProjectParts declared in this run (nil: none).
+	projectParts []abi.ProjectPart
 )
+
+// ProjectParts declares, from the project entry point, how its info is
+// cut into named parts, each with a digest (abi.ProjectPart,
+// docs/abi-v2.md "Project parts"). With parts, a file's facts name the
+// parts they were computed from (FileFacts.ProjectDeps) and an edit of
+// a project file re-extracts only the files whose parts changed.
+// Without, any edit re-extracts every file of the plugin.
+func ProjectParts(parts []abi.ProjectPart) {
+	projectParts = abi.SortProjectParts(append(make([]abi.ProjectPart, 0, len(parts)), parts...))
+}
 
 // RegisterProject installs the plugin's project entry point. Call it from
 // init, next to Register, and list the files in plugin.toml's [project].
@@ -72,12 +84,12 @@ func RunProject(fn ProjectFunc, in *abi.ProjectInput) (info []byte, err error) {
 // RunProjectOutput runs fn as RunProject does and also returns the lines
 // it reported (ProjectSummary, ProjectWarning); the wasm glue uses it.
 func RunProjectOutput(fn ProjectFunc, in *abi.ProjectInput) (out abi.ProjectOutput, err error) {
-	projectLines.summary, projectLines.warnings = nil, nil
+	projectLines.summary, projectLines.warnings, projectParts = nil, nil, nil
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = abi.ProjectOutput{}, fmt.Errorf("project entry point panic: %v", r)
 		}
-		projectLines.summary, projectLines.warnings = nil, nil
+		projectLines.summary, projectLines.warnings, projectParts = nil, nil, nil
 	}()
 	if fn == nil {
 		return out, fmt.Errorf("plugin did not call extract.RegisterProject")
@@ -89,7 +101,10 @@ func RunProjectOutput(fn ProjectFunc, in *abi.ProjectInput) (out abi.ProjectOutp
 	if err != nil {
 		return abi.ProjectOutput{}, err
 	}
-	return abi.ProjectOutput{Info: info, Summary: projectLines.summary, Warnings: projectLines.warnings}, nil
+	if len(projectParts) > abi.MaxProjectParts {
+		return abi.ProjectOutput{}, fmt.Errorf("%d project parts exceed %d", len(projectParts), abi.MaxProjectParts)
+	}
+	return abi.ProjectOutput{Info: info, Summary: projectLines.summary, Warnings: projectLines.warnings, Parts: projectParts}, nil
 }
 
 // SetFile records the file-level facts of ABI v2: scope, module keys,

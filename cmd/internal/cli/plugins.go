@@ -388,7 +388,6 @@ func (l *lazyPlugin) Extract(ctx context.Context, worker int, path string, gramm
 // (core/resolve cannot import plugins/manifest).
 func resolveSemantics(s manifest.Semantics) resolve.Semantics {
 	r := resolve.Semantics{ImplicitThis: s.ImplicitThis, FilePrivate: s.FilePrivate, SelfNames: s.SelfNames, ImportStubKind: string(s.ImportStub), SubmoduleSeparator: s.SubmoduleSeparator, Reexports: s.Reexports}
-	r.ImportSubmodules = s.ImportSubmodules
 	if s.Unqualified == manifest.UnqualifiedScope {
 		r.Unqualified = resolve.UnqualifiedScope
 	}
