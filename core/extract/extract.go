@@ -145,6 +145,39 @@ type WorkerTime struct {
 	ParseCPU     time.Duration // tree-sitter parsing (thread CPU time)
 	SerializeCPU time.Duration // flat-tree serialization in C (thread CPU time)
 	Plugin       time.Duration // the extractor plugin call, wall time
+	// ByLanguage is the same split per language (files extracted, not
+	// reused from the cache), so a slow plugin shows by name.
+	ByLanguage map[string]LanguageTime
+}
+
+// LanguageTime is one language's share of WorkerTime.
+type LanguageTime struct {
+	Files        int
+	Bytes        int64
+	ParseCPU     time.Duration
+	SerializeCPU time.Duration
+	Plugin       time.Duration
+}
+
+// add accumulates o into t.
+func (t *LanguageTime) add(o LanguageTime) {
+	t.Files += o.Files
+	t.Bytes += o.Bytes
+	t.ParseCPU += o.ParseCPU
+	t.SerializeCPU += o.SerializeCPU
+	t.Plugin += o.Plugin
+}
+
+// merge adds one worker's per-language times into t.
+func (t *WorkerTime) merge(by map[string]LanguageTime) {
+	if t.ByLanguage == nil {
+		t.ByLanguage = map[string]LanguageTime{}
+	}
+	for lang, lt := range by {
+		acc := t.ByLanguage[lang]
+		acc.add(lt)
+		t.ByLanguage[lang] = acc
+	}
 }
 
 // Phase is the wall time of one pipeline step.
@@ -656,6 +689,7 @@ func runJobs(ctx context.Context, opts Options, repo *os.Root, jobs []*job, cach
 			parser := syntax.NewParser()
 			var plugin time.Duration
 			var buf []byte
+			byLang := map[string]LanguageTime{}
 			defer func() {
 				st := parser.Stats()
 				parser.Close()
@@ -663,6 +697,7 @@ func runJobs(ctx context.Context, opts Options, repo *os.Root, jobs []*job, cach
 				times.ParseCPU += st.ParseCPU
 				times.SerializeCPU += st.SerializeCPU
 				times.Plugin += plugin
+				times.merge(byLang)
 				timeMu.Unlock()
 			}()
 			for {
@@ -674,11 +709,20 @@ func runJobs(ctx context.Context, opts Options, repo *os.Root, jobs []*job, cach
 					return err
 				}
 				j := order[i]
-				plugin += extractOne(ctx, opts, repo, w, parser, j, cache, &buf)
-				d := int(done.Add(1))
+				before := parser.Stats()
+				d := extractOne(ctx, opts, repo, w, parser, j, cache, &buf)
+				plugin += d
+				if !j.reused {
+					after := parser.Stats()
+					lt := byLang[j.lang.Name]
+					lt.add(LanguageTime{Files: 1, Bytes: j.file.Size, Plugin: d,
+						ParseCPU: after.ParseCPU - before.ParseCPU, SerializeCPU: after.SerializeCPU - before.SerializeCPU})
+					byLang[j.lang.Name] = lt
+				}
+				n := int(done.Add(1))
 				if opts.Progress != nil {
 					progressMu.Lock()
-					opts.Progress(d, len(jobs))
+					opts.Progress(n, len(jobs))
 					progressMu.Unlock()
 				}
 			}
