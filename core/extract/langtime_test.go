@@ -6,7 +6,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 )
 
 // TestLanguageTimes: the per-language worker split counts the files a run
@@ -25,6 +27,10 @@ func TestLanguageTimes(t *testing.T) {
 	}
 	if got.ParseCPU < 0 || got.Plugin <= 0 {
 		t.Errorf("first run: times %+v, want a plugin time", got)
+	}
+	// A call's thread CPU time cannot exceed its wall time.
+	if got.PluginCPU < 0 || got.PluginCPU > got.Plugin+time.Millisecond || runtime.GOOS == "linux" && got.PluginCPU == 0 {
+		t.Errorf("first run: plugin CPU %v next to wall %v", got.PluginCPU, got.Plugin)
 	}
 	if err := os.WriteFile(filepath.Join(root, "b.txt"), []byte("two\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -47,8 +47,8 @@ func TestPrintLanguageTimes(t *testing.T) {
 		})
 	}
 	var b strings.Builder
-	printLanguageTimes(&b, map[string]extract.LanguageTime{"go": {Files: 3, Bytes: 1.5e6, ParseCPU: 2 * time.Second, SerializeCPU: time.Second / 2, Plugin: 4 * time.Second}})
-	if want := "go                3 files     1.50 MB: parse 2.00 CPU-s, serialize 0.50 CPU-s, plugin 4.00 s"; strings.TrimSpace(b.String()) != want {
+	printLanguageTimes(&b, map[string]extract.LanguageTime{"go": {Files: 3, Bytes: 1.5e6, ParseCPU: 2 * time.Second, SerializeCPU: time.Second / 2, Plugin: 4 * time.Second, PluginCPU: 3 * time.Second}})
+	if want := "go                3 files     1.50 MB: parse 2.00 CPU-s, serialize 0.50 CPU-s, plugin 4.00 s, 3.00 CPU-s"; strings.TrimSpace(b.String()) != want {
 		t.Errorf("got %q, want %q", strings.TrimSpace(b.String()), want)
 	}
 }
