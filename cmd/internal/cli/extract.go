@@ -83,6 +83,9 @@ SIGINT or SIGTERM stops a run and leaves the previous outputs as they were.`)
 		fmt.Fprintf(stdio.Err, "  workers: parse %.2f CPU-s, serialize %.2f CPU-s, plugins %.2f s, %.2f CPU-s (summed over workers)\n",
 			wt.ParseCPU.Seconds(), wt.SerializeCPU.Seconds(), wt.Plugin.Seconds(), wt.PluginCPU.Seconds())
 		printLanguageTimes(stdio.Err, wt.ByLanguage)
+		for _, line := range loaded.instanceLines() {
+			fmt.Fprintf(stdio.Err, "  %s\n", line)
+		}
 	}
 	return nil
 }
