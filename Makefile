@@ -144,6 +144,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeProjectOutput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeProjectInput$$' -fuzztime $(FUZZTIME) ./sdk/abi
 	$(GO) test -run '^$$' -fuzz '^FuzzDocAbove$$' -fuzztime $(FUZZTIME) ./sdk/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzOneSpaced$$' -fuzztime $(FUZZTIME) ./sdk/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./sdk/trees
 	$(GO) test -run '^$$' -fuzz '^FuzzParseWants$$' -fuzztime $(FUZZTIME) ./sdk/extracttest
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./plugins/manifest

@@ -22,6 +22,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -145,6 +146,42 @@ type WorkerTime struct {
 	ParseCPU     time.Duration // tree-sitter parsing (thread CPU time)
 	SerializeCPU time.Duration // flat-tree serialization in C (thread CPU time)
 	Plugin       time.Duration // the extractor plugin call, wall time
+	PluginCPU    time.Duration // the same calls' thread CPU time (0 off Linux)
+	// ByLanguage is the same split per language (files extracted, not
+	// reused from the cache), so a slow plugin shows by name.
+	ByLanguage map[string]LanguageTime
+}
+
+// LanguageTime is one language's share of WorkerTime.
+type LanguageTime struct {
+	Files        int
+	Bytes        int64
+	ParseCPU     time.Duration
+	SerializeCPU time.Duration
+	Plugin       time.Duration
+	PluginCPU    time.Duration
+}
+
+// add accumulates o into t.
+func (t *LanguageTime) add(o LanguageTime) {
+	t.Files += o.Files
+	t.Bytes += o.Bytes
+	t.ParseCPU += o.ParseCPU
+	t.SerializeCPU += o.SerializeCPU
+	t.Plugin += o.Plugin
+	t.PluginCPU += o.PluginCPU
+}
+
+// merge adds one worker's per-language times into t.
+func (t *WorkerTime) merge(by map[string]LanguageTime) {
+	if t.ByLanguage == nil {
+		t.ByLanguage = map[string]LanguageTime{}
+	}
+	for lang, lt := range by {
+		acc := t.ByLanguage[lang]
+		acc.add(lt)
+		t.ByLanguage[lang] = acc
+	}
 }
 
 // Phase is the wall time of one pipeline step.
@@ -662,9 +699,13 @@ func runJobs(ctx context.Context, opts Options, repo *os.Root, jobs []*job, cach
 	var progressMu sync.Mutex
 	for w := 0; w < workers; w++ {
 		p.Go(func(ctx context.Context) error {
+			// One thread per worker, so thread CPU clocks measure its calls.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			parser := syntax.NewParser()
-			var plugin time.Duration
+			var plugin, pluginCPU time.Duration
 			var buf []byte
+			byLang := map[string]LanguageTime{}
 			defer func() {
 				st := parser.Stats()
 				parser.Close()
@@ -672,6 +713,8 @@ func runJobs(ctx context.Context, opts Options, repo *os.Root, jobs []*job, cach
 				times.ParseCPU += st.ParseCPU
 				times.SerializeCPU += st.SerializeCPU
 				times.Plugin += plugin
+				times.PluginCPU += pluginCPU
+				times.merge(byLang)
 				timeMu.Unlock()
 			}()
 			for {
@@ -683,11 +726,21 @@ func runJobs(ctx context.Context, opts Options, repo *os.Root, jobs []*job, cach
 					return err
 				}
 				j := order[i]
-				plugin += extractOne(ctx, opts, repo, w, parser, j, cache, &buf)
-				d := int(done.Add(1))
+				before := parser.Stats()
+				d, cpu := extractOne(ctx, opts, repo, w, parser, j, cache, &buf)
+				plugin += d
+				pluginCPU += cpu
+				if !j.reused {
+					after := parser.Stats()
+					lt := byLang[j.lang.Name]
+					lt.add(LanguageTime{Files: 1, Bytes: j.file.Size, Plugin: d, PluginCPU: cpu,
+						ParseCPU: after.ParseCPU - before.ParseCPU, SerializeCPU: after.SerializeCPU - before.SerializeCPU})
+					byLang[j.lang.Name] = lt
+				}
+				n := int(done.Add(1))
 				if opts.Progress != nil {
 					progressMu.Lock()
-					opts.Progress(d, len(jobs))
+					opts.Progress(n, len(jobs))
 					progressMu.Unlock()
 				}
 			}
@@ -696,15 +749,16 @@ func runJobs(ctx context.Context, opts Options, repo *os.Root, jobs []*job, cach
 	return p.Wait()
 }
 
-// extractOne fills j.result and returns the time spent in the plugin.
+// extractOne fills j.result and returns the time spent in the plugin,
+// wall and thread CPU.
 // buf is the worker's read buffer, reused across files (nothing keeps the
 // source once extractOne returns).
-func extractOne(ctx context.Context, opts Options, repo *os.Root, worker int, parser *syntax.Parser, j *job, cache map[string]cachedFile, buf *[]byte) (plugin time.Duration) {
+func extractOne(ctx context.Context, opts Options, repo *os.Root, worker int, parser *syntax.Parser, j *job, cache map[string]cachedFile, buf *[]byte) (plugin, pluginCPU time.Duration) {
 	j.result = cachedFile{Path: j.file.Rel, Plugin: j.pluginKey, Language: j.lang.Name}
 	src, err := readInput(repo, j, buf)
 	if err != nil {
 		j.result.Skip = err.Error()
-		return plugin
+		return plugin, pluginCPU
 	}
 	sum := blake3.Sum256(src)
 	j.result.Hash = hex.EncodeToString(sum[:16])
@@ -712,24 +766,24 @@ func extractOne(ctx context.Context, opts Options, repo *os.Root, worker int, pa
 		if c, ok := cache[j.file.Rel]; ok && c.Plugin == j.pluginKey {
 			j.result = c
 			j.reused = true
-			return plugin
+			return plugin, pluginCPU
 		}
 	}
 	if discover.IsBinary(src) {
 		j.result.Skip = string(discover.SkipBinary) + ": binary content"
-		return plugin
+		return plugin, pluginCPU
 	}
 	tree, err := parser.Parse(j.lang.Grammar, src, syntax.ParseOptions{NamedOnly: j.lang.NamedOnly, Timeout: opts.ParseTimeout})
 	if err != nil {
 		j.result.Skip = "parse-failed: " + err.Error()
-		return plugin
+		return plugin, pluginCPU
 	}
-	t0 := time.Now()
+	t0, c0 := time.Now(), threadCPU()
 	facts, err := j.lang.Extractor.Extract(ctx, worker, j.file.Rel, j.lang.GrammarIndex, tree.Records, src)
-	plugin = time.Since(t0)
+	plugin, pluginCPU = time.Since(t0), threadCPU()-c0
 	if err != nil {
 		j.result.Skip = "plugin-failed: " + err.Error()
-		return plugin
+		return plugin, pluginCPU
 	}
 	if tree.HasError {
 		facts.Errors = append(facts.Errors, "syntax errors: extracted what parses")
@@ -739,7 +793,7 @@ func extractOne(ctx context.Context, opts Options, repo *os.Root, worker int, pa
 		j.result.Generated = true
 	}
 	j.result.Facts = facts
-	return plugin
+	return plugin, pluginCPU
 }
 
 // readInput reads j's file relative to the held repository root into

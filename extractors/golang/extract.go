@@ -79,6 +79,7 @@ const (
 type kinds struct {
 	roles    *extract.KindTable // what the walk does at each kind
 	refKinds *extract.KindTable // the kinds refs looks at
+	values   valueKinds         // what the function-value pass reads (values.go)
 
 	packageIdent, importSpec                                       extract.KindID
 	typeSpec, typeAlias, structType, interfaceType, functionType   extract.KindID
@@ -130,6 +131,7 @@ func newKinds(g *extract.Grammar) *kinds {
 		fOperand: g.Field("operand"), fField: g.Field("field"), fArguments: g.Field("arguments"),
 		fLeft: g.Field("left"), fRight: g.Field("right"), fValue: g.Field("value"),
 		fPackage: g.Field("package"), fAlias: g.Field("alias"),
+		values: newValueKinds(g),
 	}
 	roles := map[string]uint8{
 		"package_clause":             rolePackage,

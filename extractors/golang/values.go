@@ -14,18 +14,15 @@ import (
 // a call and links it as a reference, so the function does not read as
 // unused and impact walks reach it.
 
-// valueKinds are the node kinds valueRefs reads, resolved once per grammar.
+// valueKinds are the node kinds valueRefs reads, resolved with the
+// walker's kinds (a lookup per call site cost a tenth of the guest's time).
 type valueKinds struct {
 	exprList, literalElem, keyedElem, assignStmt extract.KindID
 }
 
-var valueKindsCache extract.Tables[valueKinds]
-
-func valueKindsFor(g *extract.Grammar) *valueKinds {
-	return valueKindsCache.For(g, func(g *extract.Grammar) *valueKinds {
-		return &valueKinds{exprList: g.Kind("expression_list"), literalElem: g.Kind("literal_element"),
-			keyedElem: g.Kind("keyed_element"), assignStmt: g.Kind("assignment_statement")}
-	})
+func newValueKinds(g *extract.Grammar) valueKinds {
+	return valueKinds{exprList: g.Kind("expression_list"), literalElem: g.Kind("literal_element"),
+		keyedElem: g.Kind("keyed_element"), assignStmt: g.Kind("assignment_statement")}
 }
 
 // valueList records the function values among the named children of n:
@@ -34,7 +31,7 @@ func (w *walker) valueList(n extract.Node) {
 	if n == extract.None {
 		return
 	}
-	t, vk := w.t, valueKindsFor(w.t.Grammar)
+	t, vk := w.t, &w.k.values
 	for c := range t.NamedChildren(n) {
 		switch t.Kind(c) {
 		case vk.exprList:
@@ -100,7 +97,7 @@ func isPredeclaredValue(name string) bool {
 // children.
 func (w *walker) values(n extract.Node) {
 	switch w.t.Kind(n) {
-	case valueKindsFor(w.t.Grammar).assignStmt:
+	case w.k.values.assignStmt:
 		w.valueList(w.t.Child(n, w.k.fRight))
 	case w.k.compositeLit:
 		w.refs(w.valueFrom(n), w.t.Child(n, w.k.fType), abi.CtxNone)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -79,10 +80,33 @@ SIGINT or SIGTERM stops a run and leaves the previous outputs as they were.`)
 			fmt.Fprintf(stdio.Err, "  phase %-18s %.3fs\n", ph.Name, ph.Seconds)
 		}
 		wt := sum.Workers
-		fmt.Fprintf(stdio.Err, "  workers: parse %.2f CPU-s, serialize %.2f CPU-s, plugins %.2f s (summed over workers)\n",
-			wt.ParseCPU.Seconds(), wt.SerializeCPU.Seconds(), wt.Plugin.Seconds())
+		fmt.Fprintf(stdio.Err, "  workers: parse %.2f CPU-s, serialize %.2f CPU-s, plugins %.2f s, %.2f CPU-s (summed over workers)\n",
+			wt.ParseCPU.Seconds(), wt.SerializeCPU.Seconds(), wt.Plugin.Seconds(), wt.PluginCPU.Seconds())
+		printLanguageTimes(stdio.Err, wt.ByLanguage)
+		for _, line := range loaded.instanceLines() {
+			fmt.Fprintf(stdio.Err, "  %s\n", line)
+		}
 	}
 	return nil
+}
+
+// printLanguageTimes prints extract -v's per-language split of the
+// worker time, slowest plugin first (ties by name, so the order is stable).
+// Plugin CPU is the guest's own time; wall time also counts waiting for a
+// core on a loaded machine.
+func printLanguageTimes(w io.Writer, by map[string]extract.LanguageTime) {
+	langs := slices.Collect(maps.Keys(by))
+	slices.SortFunc(langs, func(a, b string) int {
+		if c := cmp.Compare(by[b].Plugin, by[a].Plugin); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	for _, l := range langs {
+		t := by[l]
+		fmt.Fprintf(w, "    %-12s %6d files %8.2f MB: parse %.2f CPU-s, serialize %.2f CPU-s, plugin %.2f s, %.2f CPU-s\n",
+			textsafe.Terminal(l), t.Files, float64(t.Bytes)/1e6, t.ParseCPU.Seconds(), t.SerializeCPU.Seconds(), t.Plugin.Seconds(), t.PluginCPU.Seconds())
+	}
 }
 
 // printSummary prints what a run did. Everything that comes from the tree

@@ -81,6 +81,28 @@ func (l *loadedPlugins) close(ctx context.Context) {
 	}
 }
 
+// instanceLines describes, per plugin the run loaded, how many guest
+// calls (files, project entry point) it served on how many instances
+// (extract -v): an instance is
+// replaced after a failure or when its memory grew past the recycle size,
+// and each replacement re-runs the guest's start-up.
+func (l *loadedPlugins) instanceLines() []string {
+	seen := map[*lazyPlugin]bool{}
+	var out []string
+	for _, lang := range l.languages {
+		lp, ok := lang.Extractor.(*lazyPlugin)
+		if !ok || seen[lp] || lp.plugin == nil {
+			continue
+		}
+		seen[lp] = true
+		st := lp.plugin.Stats()
+		out = append(out, fmt.Sprintf("plugin %s: %d guest calls on %d instances (%d recycled for memory, %d failed)",
+			textsafe.Terminal(lp.plugin.Name()), st.Calls, st.Instances, st.Recycled, st.Failures))
+	}
+	slices.Sort(out)
+	return out
+}
+
 // extensions lists the extensions the loaded plugins claim, sorted.
 func (l *loadedPlugins) extensions() []string {
 	var out []string
