@@ -211,9 +211,19 @@ func (s *snapshot) dispatchable(i int32) (owner int32, dynamic bool) {
 	}
 	name := bareName(n.Label)
 	d := s.dispatchIdx()
-	dynamic = slices.ContainsFunc(append(d.shapes[""][name], d.shapes[n.Language][name]...),
-		func(sh methodShape) bool { return sh.matches(n.Signature) })
-	return owner, dynamic
+	// Two look-ups, not one append: appending to the index's own slice
+	// would write into its spare capacity, shared by concurrent requests.
+	return owner, anyShapeFits(d.shapes[""][name], n.Signature) || anyShapeFits(d.shapes[n.Language][name], n.Signature)
+}
+
+// anyShapeFits reports whether one of shapes matches signature.
+func anyShapeFits(shapes []methodShape, signature *graph.Signature) bool {
+	for _, sh := range shapes {
+		if sh.matches(signature) {
+			return true
+		}
+	}
+	return false
 }
 
 // providersOf returns the nodes that hand out a value of type t: its
