@@ -445,3 +445,27 @@ func TestServeWatcherStops(t *testing.T) {
 		t.Errorf("said %d times that the watcher stopped, want once:\n%s", n, s.stderr.String())
 	}
 }
+
+// TestServeFirstAnswerWaitsOutABriefWriter: a serve whose first data
+// request finds another process holding the output directory for a
+// moment (a second serve checking the same clean tree) waits for it
+// rather than answering "another process is re-extracting".
+func TestServeFirstAnswerWaitsOutABriefWriter(t *testing.T) {
+	_, graphPath := serveFixture(t)
+	lock, err := os.OpenFile(filepath.Join(filepath.Dir(graphPath), ".lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	s := startHTTP(t, serveEnv(), "--graph", graphPath)
+	cs := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
+	defer cs.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	time.AfterFunc(700*time.Millisecond, func() { syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) })
+	got := resultText(callTool(t, cs, "find_callers", map[string]any{"label": "WithTax"}))
+	if strings.Contains(got, "another synaptic process") || !strings.Contains(got, "Total") {
+		t.Errorf("first answer beside a brief writer:\n%s", got)
+	}
+}

@@ -200,7 +200,7 @@ func (fr *freshener) catchUp(ctx context.Context, named *namedPaths) error {
 		fr.setLive(nil) // a graph from outside is served: start again from it
 	}
 	if fr.live == nil && !fr.noPersist {
-		sum, err := fr.runExact(ctx)
+		sum, err := fr.firstExact(ctx)
 		switch {
 		case isBusy(err):
 			fr.otherWriter()
@@ -334,6 +334,30 @@ func (fr *freshener) note() string {
 		return "(pending: another synaptic process is re-extracting this repository; this answer is from the graph before it)"
 	}
 	return ""
+}
+
+// firstBusyWait bounds how long the first catch-up waits while another
+// process holds the output directory. A serve started beside another one
+// (or beside a hook's update) usually finds it only checking a clean
+// tree, which takes milliseconds: answering "another process is
+// re-extracting" for that would mislead, so wait for it first.
+const firstBusyWait = 3 * time.Second
+
+// firstExact is the first catch-up's exact run, retried while another
+// process writes, up to firstBusyWait; then its busy error stands.
+func (fr *freshener) firstExact(ctx context.Context) (*extract.Summary, error) {
+	deadline := time.Now().Add(firstBusyWait)
+	for {
+		sum, err := fr.runExact(ctx)
+		if !isBusy(err) || time.Now().After(deadline) {
+			return sum, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // runExact runs one incremental extraction, the same as synaptic extract.
