@@ -460,10 +460,13 @@ func TestServeFirstAnswerWaitsOutABriefWriter(t *testing.T) {
 	s := startHTTP(t, serveEnv(), "--graph", graphPath)
 	cs := connectSDK(t, &sdk.StreamableClientTransport{Endpoint: s.mcpURL, MaxRetries: -1}, "")
 	defer cs.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	fd := int(lock.Fd()) // once: Fd from two goroutines races
+	if err := syscall.Flock(fd, syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	time.AfterFunc(700*time.Millisecond, func() { syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) })
+	released := make(chan struct{})
+	time.AfterFunc(700*time.Millisecond, func() { syscall.Flock(fd, syscall.LOCK_UN); close(released) })
+	defer func() { <-released }() // before the deferred Close
 	got := resultText(callTool(t, cs, "find_callers", map[string]any{"label": "WithTax"}))
 	if strings.Contains(got, "another synaptic process") || !strings.Contains(got, "Total") {
 		t.Errorf("first answer beside a brief writer:\n%s", got)

@@ -92,6 +92,7 @@ type Options struct {
 // it started with).
 type Catalog struct {
 	opts    Options
+	bg      sync.WaitGroup // SetGraph's background work (tests wait for it)
 	snap    atomic.Pointer[snapshot]
 	tools   []Tool
 	byTo    map[string]int
@@ -166,7 +167,9 @@ func New(opts Options) *Catalog {
 func (c *Catalog) SetGraph(g *graph.Graph) {
 	s := newSnapshot(g, c.opts)
 	c.snap.Store(s)
+	c.bg.Add(1)
 	go func() {
+		defer c.bg.Done()
 		if c.opts.Freshen != nil {
 			c.makeRoom(s)
 		}

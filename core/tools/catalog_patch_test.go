@@ -98,6 +98,7 @@ func TestPatchBesideAPinnedReader(t *testing.T) {
 	g.Canonicalize()
 	c := New(Options{SourceRoot: "testdata/src"})
 	c.SetGraph(g)
+	c.bg.Wait()                                      // its background query-index build reads (pins) too
 	x, _ := g.ApplyIndexed(graph.Patch{}, c.Index()) // spare room, as after makeRoom
 	c.SetPatched(x)
 	unpin := c.pin()
