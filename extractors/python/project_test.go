@@ -168,8 +168,8 @@ func TestTestPaths(t *testing.T) {
 		"pkg/testing/util.py": true, "api_tests.py": true, "ApiTest.py": true,
 		"api.py": false, "contest.py": false, "testament/x.py": false, "latest.py": false,
 	} {
-		if got := isTestPath(p); got != want {
-			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
+		if got := extract.ConventionalTestPath(p); got != want {
+			t.Errorf("ConventionalTestPath(%q) = %v, want %v", p, got, want)
 		}
 	}
 }

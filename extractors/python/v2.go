@@ -46,7 +46,7 @@ var anchors = []string{anchorModule, anchorStub, anchorPackage, anchorPackageStu
 func v2Facts(f *extract.File) {
 	parts, anchor := moduleOf(f.Path)
 	root := currentRoot()
-	f.SetFile(abi.FileFacts{Modules: moduleKeys(parts, anchor, root.parts), Test: isTestPath(f.Path)})
+	f.SetFile(abi.FileFacts{Modules: moduleKeys(parts, anchor, root.parts), Test: extract.ConventionalTestPath(f.Path)})
 	dir := dirParts(f.Path)
 	for i := range f.Imports() {
 		im := &f.Imports()[i]
@@ -205,36 +205,4 @@ func receiverRef(typ string) *abi.TypeRef {
 		return nil
 	}
 	return ref
-}
-
-// isTestPath: a test module by pytest's and unittest's conventions and
-// the usual layouts: test_x.py, x_test.py, conftest.py, a folder named
-// test, tests or testing, and the spellings other tools share (x_tests,
-// x_spec, XTest, x.test.py).
-func isTestPath(p string) bool {
-	dir, base := path.Split(p)
-	for _, seg := range strings.Split(strings.Trim(dir, "/"), "/") {
-		switch seg {
-		case "test", "tests", "__tests__", "testing":
-			return true
-		}
-	}
-	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") {
-		return true
-	}
-	stem := base
-	if i := strings.IndexByte(base, '.'); i > 0 {
-		stem = base[:i]
-	}
-	switch {
-	case stem == "conftest", strings.HasPrefix(stem, "test_"),
-		strings.HasSuffix(stem, "_test"), strings.HasSuffix(stem, "_tests"), strings.HasSuffix(stem, "_spec"):
-		return true
-	}
-	for _, suf := range []string{"Test", "Tests", "Spec"} {
-		if len(stem) > len(suf) && strings.HasSuffix(stem, suf) {
-			return true
-		}
-	}
-	return false
 }

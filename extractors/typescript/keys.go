@@ -50,7 +50,7 @@ func fileFacts(f *extract.File) {
 			}
 		}
 	}
-	f.SetFile(abi.FileFacts{Modules: []string{f.Path}, Test: isTestPath(f.Path), ProjectDeps: fileDeps(deps)})
+	f.SetFile(abi.FileFacts{Modules: []string{f.Path}, Test: extract.ConventionalTestPath(f.Path), ProjectDeps: fileDeps(deps)})
 }
 
 // importKeys are the candidate keys of specifier spec imported from the
@@ -261,36 +261,4 @@ func exportTargets(exports []npmExport, sub string) []string {
 		out[i] = strings.ReplaceAll(t, "*", star)
 	}
 	return out
-}
-
-// isTestPath reports a test file by the conventions of Jest, Vitest,
-// Mocha and the like (and the host's own, so nothing changes for files
-// that were tests before): a folder named test, tests, __tests__ or
-// testing, or a name like x.test.ts, x.spec.js, x_test.js, test_x.js.
-func isTestPath(p string) bool {
-	dir, base := path.Split(p)
-	for _, seg := range strings.Split(strings.Trim(dir, "/"), "/") {
-		switch seg {
-		case "test", "tests", "__tests__", "testing":
-			return true
-		}
-	}
-	if strings.Contains(base, ".test.") || strings.Contains(base, ".spec.") {
-		return true
-	}
-	stem := base
-	if i := strings.IndexByte(base, '.'); i > 0 {
-		stem = base[:i]
-	}
-	switch {
-	case strings.HasPrefix(stem, "test_"),
-		strings.HasSuffix(stem, "_test"), strings.HasSuffix(stem, "_tests"), strings.HasSuffix(stem, "_spec"):
-		return true
-	}
-	for _, suf := range []string{"Test", "Tests", "Spec"} {
-		if len(stem) > len(suf) && strings.HasSuffix(stem, suf) {
-			return true
-		}
-	}
-	return false
 }

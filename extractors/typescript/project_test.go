@@ -173,8 +173,8 @@ func TestIsTestPath(t *testing.T) {
 		"src/a.test.ts": true, "src/a.spec.js": true, "src/__tests__/a.ts": true, "test/x.js": true,
 		"src/a.ts": false, "spec/a.ts": false, "src/testing.ts": false, "src/contest.ts": false,
 	} {
-		if got := isTestPath(p); got != want {
-			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
+		if got := extract.ConventionalTestPath(p); got != want {
+			t.Errorf("ConventionalTestPath(%q) = %v, want %v", p, got, want)
 		}
 	}
 }
