@@ -108,6 +108,8 @@ type dispatchIndex struct {
 	// testsByDir and testsByRepo are the runnable test functions and
 	// methods, by directory and by repository.
 	testsByDir, testsByRepo map[string][]int32
+	// walk are the per-node facts of the selection walks.
+	walk walkFacts
 }
 
 func (s *snapshot) dispatchIdx() *dispatchIndex {
@@ -185,6 +187,7 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 			d.providers[t] = append(d.providers[t], i)
 		}
 	}
+	d.walk = buildWalkFacts(s, d)
 	return d
 }
 
@@ -195,22 +198,21 @@ func notIdent(r rune) bool {
 // dispatchable returns the type owning method i (-1 when i is not a
 // method of a type) and whether callers may reach i through an interface.
 func (s *snapshot) dispatchable(i int32) (owner int32, dynamic bool) {
+	f := s.walkFacts()
+	return f.owner[i], f.dynamic[i]
+}
+
+// dispatchableIn computes dispatchable's answer against d (once per node,
+// for walkFacts).
+func (s *snapshot) dispatchableIn(d *dispatchIndex, i int32) (owner int32, dynamic bool) {
 	n := s.x.Node(i)
 	if n.Kind != "method" {
 		return -1, false
 	}
-	owner = -1
-	for _, e := range s.x.In(i) {
-		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(o) {
-			owner = o
-			break
-		}
-	}
-	if owner < 0 {
+	if owner = s.ownerType(i); owner < 0 {
 		return -1, false
 	}
 	name := bareName(n.Label)
-	d := s.dispatchIdx()
 	// Two look-ups, not one append: appending to the index's own slice
 	// would write into its spare capacity, shared by concurrent requests.
 	return owner, anyShapeFits(d.shapes[""][name], n.Signature) || anyShapeFits(d.shapes[n.Language][name], n.Signature)
@@ -253,7 +255,7 @@ func (s *snapshot) providersOf(t int32) []int32 {
 				case "references":
 					if ed.Context == "field" {
 						field, _ := s.x.Ends(e)
-						holder = s.ownerType(field)
+						holder = s.walkFacts().ownerType[field]
 					}
 				}
 				if holder >= 0 && !seen[holder] && s.methodOwner(holder) {
@@ -276,12 +278,13 @@ func (s *snapshot) providersOf(t int32) []int32 {
 // typed by a closure's result, a value passed on), so any method of T may
 // be what they run. Hits already found are not repeated.
 func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
-	seen := map[int32]bool{}
+	seen := s.p.scratch(s.x.Len())
+	defer s.p.release(seen)
 	for _, sd := range seeds {
-		seen[sd] = true
+		seen.mark(sd)
 	}
 	for _, h := range hits {
-		seen[h.node] = true
+		seen.mark(h.node)
 	}
 	starts := make([]impactHit, 0, len(seeds)+len(hits))
 	for _, sd := range seeds {
@@ -291,14 +294,14 @@ func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, de
 	var out []impactHit
 	add := func(from []int32, d int, via string) {
 		for _, p := range from {
-			if !seen[p] {
-				seen[p] = true
+			if !seen.has(p) {
+				seen.mark(p)
 				out = append(out, impactHit{node: p, depth: d, via: via})
 			}
 		}
 		for _, h := range s.reverseImpact(from, rels, depth-d) {
-			if !seen[h.node] {
-				seen[h.node] = true
+			if !seen.has(h.node) {
+				seen.mark(h.node)
 				out = append(out, impactHit{node: h.node, depth: d + h.depth, via: h.via + " (" + via + ")"})
 			}
 		}
@@ -425,7 +428,8 @@ func namesWord(test, name string) bool {
 	}
 }
 
-// ownerType is the type declaring member i, or -1.
+// ownerType is the type declaring member i, or -1 (walkFacts holds it
+// for every node).
 func (s *snapshot) ownerType(i int32) int32 {
 	for _, e := range s.x.In(i) {
 		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(o) {

@@ -69,7 +69,7 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 			}
 			var found []impactHit
 			for _, h := range s.testWalk(wider, s.surfaceImpact(wider, rels, depth), rels, depth) {
-				if runsByDefault(s.x.Node(h.node)) {
+				if s.walkFacts().runs[h.node] {
 					h.via = fmt.Sprintf("%s %s", step, s.label(sd))
 					found = append(found, h)
 				}
@@ -92,7 +92,8 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 // depth of seeds (through test helpers included).
 func (s *snapshot) reachesTest(seeds []int32, rels []bool, depth int) bool {
 	hits := s.testWalk(seeds, s.surfaceImpact(seeds, rels, depth), rels, depth)
-	return slices.ContainsFunc(hits, func(h impactHit) bool { return runsByDefault(s.x.Node(h.node)) })
+	runs := s.walkFacts().runs
+	return slices.ContainsFunc(hits, func(h impactHit) bool { return runs[h.node] })
 }
 
 // widen returns the seeds of one step for sd.
@@ -125,11 +126,13 @@ const testHelperHops = 6
 // further back through test-code nodes only, so a helper the depth bound
 // stopped at still leads to the tests that use it.
 func (s *snapshot) throughTestCode(hits []impactHit, rels []bool) []impactHit {
-	seen := map[int32]bool{}
+	f := s.walkFacts()
+	seen := s.p.scratch(s.x.Len())
+	defer s.p.release(seen)
 	var frontier []impactHit
 	for _, h := range hits {
-		seen[h.node] = true
-		if graph.IsTestNode(s.x.Node(h.node)) {
+		seen.mark(h.node)
+		if f.test[h.node] {
 			frontier = append(frontier, h)
 		}
 	}
@@ -142,10 +145,10 @@ func (s *snapshot) throughTestCode(hits []impactHit, rels []bool) []impactHit {
 					continue
 				}
 				src, _ := s.x.Ends(e)
-				if seen[src] || !graph.IsTestNode(s.x.Node(src)) {
+				if seen.has(src) || !f.test[src] {
 					continue
 				}
-				seen[src] = true
+				seen.mark(src)
 				nh := impactHit{node: src, depth: h.depth + 1, via: s.p.relNames[s.p.relID[e]] + " (through test helpers)"}
 				out = append(out, nh)
 				next = append(next, nh)
