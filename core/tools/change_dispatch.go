@@ -328,23 +328,30 @@ func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, de
 // the T they obtain. A caller that obtains a T and calls nothing on it
 // passes it on, and where it goes the edges say.
 func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
-	own := map[int32]bool{t: true}
-	names := map[string]bool{}
-	for _, m := range s.members(t) {
-		own[m] = true
-		names[bareName(s.x.Node(m).Label)] = true
-	}
+	var own map[int32]bool
+	var names map[string]bool
 	var out []int32
 	seen := map[int32]bool{}
 	for _, p := range s.dispatchIdx().providers[t] {
 		for _, e := range s.x.In(p) {
 			c, _ := s.x.Ends(e)
-			if !rels[s.p.relID[e]] || seen[c] || own[c] {
+			calls := s.unlinkedNames(c)
+			if len(calls) == 0 || !rels[s.p.relID[e]] || seen[c] {
+				continue // a caller with no unlinked call is never a holder
+			}
+			if own == nil { // t's members, only once some caller needs them
+				own, names = map[int32]bool{t: true}, map[string]bool{}
+				for _, m := range s.members(t) {
+					own[m] = true
+					names[bareName(s.x.Node(m).Label)] = true
+				}
+			}
+			if own[c] {
 				continue
 			}
 			seen[c] = true
 			if !slices.ContainsFunc(s.x.Out(c), func(e int32) bool { _, to := s.x.Ends(e); return own[to] }) &&
-				slices.ContainsFunc(s.unlinkedNames(c), func(n string) bool { return names[n] }) {
+				slices.ContainsFunc(calls, func(n string) bool { return names[n] }) {
 				out = append(out, c)
 			}
 		}

@@ -153,15 +153,15 @@ func (s *snapshot) atRiskTests(cs changeSet, hits []impactHit) []testRow {
 		n := s.x.Node(h.node)
 		return n.Kind == "file" && symbolFiles[n.SourceFile]
 	})
+	fileRank := s.walkFacts().fileRank
 	slices.SortFunc(found, func(a, b impactHit) int {
 		if a.depth != b.depth {
 			return a.depth - b.depth
 		}
-		na, nb := s.x.Node(a.node), s.x.Node(b.node)
-		if c := strings.Compare(na.SourceFile, nb.SourceFile); c != 0 {
-			return c
+		if c := fileRank[a.node] - fileRank[b.node]; c != 0 {
+			return int(c)
 		}
-		return strings.Compare(na.ID, nb.ID)
+		return s.p.idCompare(s.g, a.node, b.node)
 	})
 	rows := make([]testRow, 0, len(found))
 	for _, h := range found {

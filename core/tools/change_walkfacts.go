@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"maps"
 	"path"
+	"slices"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
@@ -16,6 +18,7 @@ type walkFacts struct {
 	callable  []bool  // isCallable(kind)
 	internal  []bool  // a private callable: its callers in its own directory are inside the package (surfaceImpact hops into it for free)
 	dir       []int32 // path.Dir(SourceFile), interned
+	fileRank  []int32 // SourceFile's position among the graph's files in byte order
 	ownerType []int32 // ownerType
 	// owner is the type declaring method i (-1 for a non-method or a
 	// method of no type), dynamic whether callers may reach it through an
@@ -27,8 +30,8 @@ type walkFacts struct {
 func buildWalkFacts(s *snapshot, d *dispatchIndex) walkFacts {
 	n := s.x.Len()
 	f := walkFacts{test: make([]bool, n), runs: make([]bool, n), callable: make([]bool, n), internal: make([]bool, n),
-		dir: make([]int32, n), ownerType: make([]int32, n), owner: make([]int32, n), dynamic: make([]bool, n)}
-	dirs := map[string]int32{}
+		dir: make([]int32, n), fileRank: make([]int32, n), ownerType: make([]int32, n), owner: make([]int32, n), dynamic: make([]bool, n)}
+	dirs, files := map[string]int32{}, map[string]int32{}
 	for i := range int32(n) {
 		nd := s.x.Node(i)
 		f.test[i] = graph.IsTestNode(nd)
@@ -42,8 +45,15 @@ func buildWalkFacts(s *snapshot, d *dispatchIndex) walkFacts {
 			dirs[dir] = id
 		}
 		f.dir[i] = id
+		files[nd.SourceFile] = 0
 		f.ownerType[i] = s.ownerType(i)
 		f.owner[i], f.dynamic[i] = s.dispatchableIn(d, i)
+	}
+	for k, file := range slices.Sorted(maps.Keys(files)) {
+		files[file] = int32(k)
+	}
+	for i := range int32(n) {
+		f.fileRank[i] = files[s.x.Node(i).SourceFile]
 	}
 	return f
 }

@@ -127,9 +127,13 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 		if st.depth >= depth {
 			continue
 		}
+		callers := s.unlinkedCallers(st.node)
+		if len(callers) == 0 {
+			continue
+		}
 		via := fmt.Sprintf("calls .%s() (receiver type unknown)", bareName(s.x.Node(st.node).Label))
 		var from []int32
-		for _, c := range s.unlinkedCallers(st.node) {
+		for _, c := range callers {
 			if !seen.has(c) {
 				seen.mark(c)
 				from = append(from, c)
