@@ -170,6 +170,9 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 		made := map[int32]bool{}
 		name := strings.ToLower(bareName(n.Label))
 		for _, c := range []string{name, strings.TrimPrefix(name, "new")} {
+			if nameIsNoProvider(n) {
+				break // its declared result says what it hands out
+			}
 			for _, t := range byName[c] {
 				made[t] = true
 			}
@@ -189,6 +192,15 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 	}
 	d.walk = buildWalkFacts(s, d)
 	return d
+}
+
+// nameIsNoProvider reports a Go method with a signature: a method named
+// after a type is no constructor of it (color.NRGBA's RGBA() returns four
+// uint32s, not an RGBA), so only its declared result counts. A function's
+// name still does (NewEncoder may return an io.WriteCloser whose dynamic
+// type is *encoder).
+func nameIsNoProvider(n *graph.Node) bool {
+	return n.Language == "go" && n.Kind == "method" && n.Signature != nil
 }
 
 func notIdent(r rune) bool {

@@ -19,9 +19,14 @@ import (
 //     the tests build the value as a literal);
 //  2. for a property, the tests that read an attribute of its name
 //     (change_attr.go);
-//  3. the seed's owning type and its other members (a test calling a
+//  3. for a method, the tests that reach a call of its name on a receiver
+//     of unknown type, however many methods share the name (toml's
+//     ErrorWithUsage calls u.Usage() on an interface{ Usage() string }
+//     it asserts: the tests reaching that call run errParseDate.Usage,
+//     the tests merely sharing its type do not);
+//  4. the seed's owning type and its other members (a test calling a
 //     sibling method or the constructor usually exercises the method);
-//  4. every symbol of the seed's file.
+//  5. every symbol of the seed's file.
 //
 // Seeds that a test reaches statically are not widened.
 
@@ -29,9 +34,10 @@ import (
 type fallbackStep string
 
 const (
-	fallbackNamed fallbackStep = "fallback: named after the type of"
-	fallbackType  fallbackStep = "fallback: same type as"
-	fallbackFile  fallbackStep = "fallback: same file as"
+	fallbackNamed    fallbackStep = "fallback: named after the type of"
+	fallbackUnlinked fallbackStep = "fallback: calls its name on an unknown receiver,"
+	fallbackType     fallbackStep = "fallback: same type as"
+	fallbackFile     fallbackStep = "fallback: same file as"
 )
 
 // widenedTests returns the tests found by widening the seeds of cs that no
@@ -55,6 +61,15 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 		}
 		if readers := s.attributeReaders(cs.root, sd, rels, depth); len(readers) > 0 {
 			for _, h := range readers {
+				if !seen[h.node] {
+					seen[h.node] = true
+					out = append(out, h)
+				}
+			}
+			continue
+		}
+		if found := s.unlinkedNameTests(sd, rels, depth); len(found) > 0 {
+			for _, h := range found {
 				if !seen[h.node] {
 					seen[h.node] = true
 					out = append(out, h)
@@ -86,6 +101,43 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 		}
 	}
 	return out
+}
+
+// unlinkedNameTests is step 3: the runnable tests within depth of the
+// functions of sd's language that call sd's name on a receiver of
+// unknown type (each such caller one hop from sd).
+func (s *snapshot) unlinkedNameTests(sd int32, rels []bool, depth int) []impactHit {
+	n := s.x.Node(sd)
+	if !isMethodKind(n.Kind) || depth < 1 {
+		return nil
+	}
+	var callers []int32
+	for _, c := range s.unlinkedIdx().callers[bareName(n.Label)] {
+		if s.x.Node(c).Language == n.Language {
+			callers = append(callers, c)
+		}
+	}
+	if len(callers) == 0 {
+		return nil
+	}
+	hits := make([]impactHit, 0, len(callers))
+	for _, c := range callers {
+		hits = append(hits, impactHit{node: c, depth: 1})
+	}
+	for _, h := range s.surfaceImpact(callers, rels, depth-1) {
+		h.depth++
+		hits = append(hits, h)
+	}
+	via := fmt.Sprintf("%s %s", fallbackUnlinked, s.label(sd))
+	runs := s.walkFacts().runs
+	var found []impactHit
+	for _, h := range s.testWalk(callers, hits, rels, depth) {
+		if runs[h.node] {
+			h.via = via
+			found = append(found, h)
+		}
+	}
+	return found
 }
 
 // reachesTest reports whether a test the default command runs is within
