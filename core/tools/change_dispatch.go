@@ -304,6 +304,7 @@ func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, de
 	}
 	starts = append(starts, hits...)
 	var out []impactHit
+	test := s.walkFacts().test
 	add := func(from []int32, d int, via string) {
 		for _, p := range from {
 			if !seen.has(p) {
@@ -314,7 +315,7 @@ func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, de
 		for _, h := range s.reverseImpact(from, rels, depth-d) {
 			if !seen.has(h.node) {
 				seen.mark(h.node)
-				out = append(out, impactHit{node: h.node, depth: d + h.depth, via: h.via + " (" + via + ")"})
+				out = append(out, impactHit{node: h.node, depth: d + h.depth, via: testVia(test, h, via)})
 			}
 		}
 	}
@@ -332,6 +333,17 @@ func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, de
 		}
 	}
 	return out
+}
+
+// testVia is the via of a hit found through another step: "calls
+// (dispatch on T)". Only test rows are ever shown, so a hit that is no
+// test keeps its relation alone, sparing a string per node of a walk
+// that can pass tens of thousands.
+func testVia(test []bool, h impactHit, step string) string {
+	if !test[h.node] {
+		return h.via
+	}
+	return h.via + " (" + step + ")"
 }
 
 // unlinkedHolders returns the callers of t's providers that have no edge

@@ -83,9 +83,10 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 				continue
 			}
 			var found []impactHit
+			via, runs := fmt.Sprintf("%s %s", step, s.label(sd)), s.walkFacts().runs
 			for _, h := range s.testWalk(wider, s.surfaceImpact(wider, rels, depth), rels, depth) {
-				if s.walkFacts().runs[h.node] {
-					h.via = fmt.Sprintf("%s %s", step, s.label(sd))
+				if runs[h.node] {
+					h.via = via
 					found = append(found, h)
 				}
 			}
@@ -104,16 +105,20 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 }
 
 // unlinkedNameTests is step 3: the runnable tests within depth of the
-// functions of sd's language that call sd's name on a receiver of
-// unknown type (each such caller one hop from sd).
+// functions that call sd's name on a receiver of unknown type (each such
+// caller one hop from sd), in sd's Go package, or elsewhere in sd's
+// repository and language: a call of .addr() in another Go package says
+// nothing about cmd/compile's dumper.addr.
 func (s *snapshot) unlinkedNameTests(sd int32, rels []bool, depth int) []impactHit {
 	n := s.x.Node(sd)
 	if !isMethodKind(n.Kind) || depth < 1 {
 		return nil
 	}
+	f := s.walkFacts()
 	var callers []int32
 	for _, c := range s.unlinkedIdx().callers[bareName(n.Label)] {
-		if s.x.Node(c).Language == n.Language {
+		cn := s.x.Node(c)
+		if n.Language == "go" && f.dir[c] == f.dir[sd] || n.Language != "go" && cn.Language == n.Language && cn.Repo == n.Repo {
 			callers = append(callers, c)
 		}
 	}
@@ -129,7 +134,7 @@ func (s *snapshot) unlinkedNameTests(sd int32, rels []bool, depth int) []impactH
 		hits = append(hits, h)
 	}
 	via := fmt.Sprintf("%s %s", fallbackUnlinked, s.label(sd))
-	runs := s.walkFacts().runs
+	runs := f.runs
 	var found []impactHit
 	for _, h := range s.testWalk(callers, hits, rels, depth) {
 		if runs[h.node] {

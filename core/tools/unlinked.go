@@ -110,6 +110,7 @@ func (s *snapshot) unlinkedNote(i int32, isSeed func(int32) bool) string {
 // reaches is a start too: before_set <- (unlinked) set <- (unlinked)
 // the tests calling cf.set().
 func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
+	test := s.walkFacts().test
 	seen := s.p.scratch(s.x.Len())
 	defer s.p.release(seen)
 	starts := make([]impactHit, 0, len(seeds)+len(hits))
@@ -144,7 +145,7 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 		for _, h := range s.reverseImpact(from, rels, depth-st.depth-1) {
 			if !seen.has(h.node) {
 				seen.mark(h.node)
-				h := impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: h.via + " (" + via + ")"}
+				h := impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: testVia(test, h, via)}
 				out, starts = append(out, h), append(starts, h)
 			}
 		}
