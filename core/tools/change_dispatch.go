@@ -214,14 +214,11 @@ func (s *snapshot) dispatchable(i int32) (owner int32, dynamic bool) {
 	return f.owner[i], f.dynamic[i]
 }
 
-// dispatchableIn computes dispatchable's answer against d (once per node,
-// for walkFacts).
-func (s *snapshot) dispatchableIn(d *dispatchIndex, i int32) (owner int32, dynamic bool) {
+// dispatchableIn computes dispatchable's answer against d for node i,
+// whose ownerType is owner (once per node, for walkFacts).
+func (s *snapshot) dispatchableIn(d *dispatchIndex, i, owner int32) (int32, bool) {
 	n := s.x.Node(i)
-	if n.Kind != "method" {
-		return -1, false
-	}
-	if owner = s.ownerType(i); owner < 0 {
+	if n.Kind != "method" || owner < 0 {
 		return -1, false
 	}
 	name := bareName(n.Label)

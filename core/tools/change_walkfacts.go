@@ -4,6 +4,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
@@ -31,31 +32,55 @@ func buildWalkFacts(s *snapshot, d *dispatchIndex) walkFacts {
 	n := s.x.Len()
 	f := walkFacts{test: make([]bool, n), runs: make([]bool, n), callable: make([]bool, n), internal: make([]bool, n),
 		dir: make([]int32, n), fileRank: make([]int32, n), ownerType: make([]int32, n), owner: make([]int32, n), dynamic: make([]bool, n)}
-	dirs, files := map[string]int32{}, map[string]int32{}
+	// Per file, once: its directory and whether it is a test path (the
+	// string work graph.IsTestNode would redo for every node).
+	type fileFacts struct {
+		dir      int32
+		testPath bool
+	}
+	member := s.p.relSet(func(rel string) bool { return memberRelations[rel] })
+	files := map[string]*fileFacts{}
+	dirs := map[string]int32{}
 	for i := range int32(n) {
 		nd := s.x.Node(i)
-		f.test[i] = graph.IsTestNode(nd)
-		f.runs[i] = runsByDefault(nd)
+		ff := files[nd.SourceFile]
+		if ff == nil {
+			dir := path.Dir(nd.SourceFile)
+			id, ok := dirs[dir]
+			if !ok {
+				id = int32(len(dirs))
+				dirs[dir] = id
+			}
+			ff = &fileFacts{dir: id, testPath: nd.SourceFile != "" && graph.IsTestPath(nd.SourceFile)}
+			files[nd.SourceFile] = ff
+		}
+		f.test[i] = nd.IsTest || ff.testPath                                                        // graph.IsTestNode
+		f.runs[i] = f.test[i] && !(nd.Language == "go" && strings.HasPrefix(nd.Label, "Benchmark")) // runsByDefault
 		f.callable[i] = isCallable(nd.Kind)
 		f.internal[i] = nd.Visibility == "private" && f.callable[i]
-		dir := path.Dir(nd.SourceFile)
-		id, ok := dirs[dir]
-		if !ok {
-			id = int32(len(dirs))
-			dirs[dir] = id
-		}
-		f.dir[i] = id
-		files[nd.SourceFile] = 0
-		f.ownerType[i] = s.ownerType(i)
-		f.owner[i], f.dynamic[i] = s.dispatchableIn(d, i)
+		f.dir[i] = ff.dir
+		f.ownerType[i] = s.ownerVia(i, member)
+		f.owner[i], f.dynamic[i] = s.dispatchableIn(d, i, f.ownerType[i])
 	}
+	rank := map[string]int32{}
 	for k, file := range slices.Sorted(maps.Keys(files)) {
-		files[file] = int32(k)
+		rank[file] = int32(k)
 	}
 	for i := range int32(n) {
-		f.fileRank[i] = files[s.x.Node(i).SourceFile]
+		f.fileRank[i] = rank[s.x.Node(i).SourceFile]
 	}
 	return f
+}
+
+// ownerVia is ownerType with the member relations as a relation-id mask
+// (no string look-up per edge).
+func (s *snapshot) ownerVia(i int32, member []bool) int32 {
+	for _, e := range s.x.In(i) {
+		if o, _ := s.x.Ends(e); member[s.p.relID[e]] && s.methodOwner(o) {
+			return o
+		}
+	}
+	return -1
 }
 
 func (s *snapshot) walkFacts() *walkFacts { return &s.dispatchIdx().walk }
