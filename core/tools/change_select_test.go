@@ -58,12 +58,29 @@ func TestSelectionGoMethodNamedAfterType(t *testing.T) {
 // even when more methods share the name than unlinked_calls evidence
 // allows, before the tests of its type.
 func TestSelectionUnlinkedNameFallback(t *testing.T) {
+	if got, want := selected(t, usageGraph(true), "e/error.go", 3), "[TestParseError() fallback: calls its name on an unknown receiver, .Usage()]"; got != want {
+		t.Errorf("errDate.Usage: selected %s, want %s", got, want)
+	}
+	// Without the unlinked call, the type's tests are what is left.
+	if got, want := selected(t, usageGraph(false), "e/error.go", 3), "[TestKind() fallback: same type as .Usage()]"; got != want {
+		t.Errorf("errDate.Usage without the unlinked call: selected %s, want %s", got, want)
+	}
+}
+
+// usageGraph is toml's shape: errDate.Usage, called (when unlinked) on
+// an unknown receiver by ErrorWithUsage, which TestParseError calls;
+// TestKind calls a sibling method; more types declare Usage than
+// unlinked_calls evidence allows.
+func usageGraph(unlinked bool) *graph.Graph {
+	var extra map[string]json.RawMessage
+	if unlinked {
+		extra = map[string]json.RawMessage{"unlinked_calls": json.RawMessage(`["Usage"]`)}
+	}
 	nodes := []graph.Node{
 		{ID: "date", Label: "errDate", Kind: "struct", SourceFile: "e/error.go", Language: "go", Span: span(1, 2)},
 		{ID: "date.usage", Label: ".Usage()", Kind: "method", SourceFile: "e/error.go", Language: "go", Span: span(3, 4), Signature: goSig("string", 0)},
 		{ID: "date.kind", Label: ".Kind()", Kind: "method", SourceFile: "e/error.go", Language: "go", Span: span(5, 6), Signature: goSig("string", 0)},
-		{ID: "withusage", Label: "ErrorWithUsage()", Kind: "function", SourceFile: "e/error.go", Language: "go", Span: span(7, 9), Signature: goSig("string", 0),
-			Extra: map[string]json.RawMessage{"unlinked_calls": json.RawMessage(`["Usage"]`)}},
+		{ID: "withusage", Label: "ErrorWithUsage()", Kind: "function", SourceFile: "e/error.go", Language: "go", Span: span(7, 9), Signature: goSig("string", 0), Extra: extra},
 		{ID: "tusage", Label: "TestParseError()", Kind: "function", SourceFile: "e/error_test.go", Language: "go", IsTest: true},
 		{ID: "tkind", Label: "TestKind()", Kind: "function", SourceFile: "e/error_test.go", Language: "go", IsTest: true},
 	}
@@ -72,19 +89,11 @@ func TestSelectionUnlinkedNameFallback(t *testing.T) {
 		{Source: "tusage", Target: "withusage", Relation: "calls"},
 		{Source: "tkind", Target: "date.kind", Relation: "calls"},
 	}
-	for k := range maxUnlinkedTargets { // more Usage methods than unlinked_calls evidence allows
+	for k := range maxUnlinkedTargets {
 		id := fmt.Sprintf("other%d", k)
 		nodes = append(nodes, graph.Node{ID: id, Label: fmt.Sprintf("err%d", k), Kind: "struct", SourceFile: "e/other.go", Language: "go", Span: span(10*k+1, 10*k+2)},
 			graph.Node{ID: id + ".usage", Label: ".Usage()", Kind: "method", SourceFile: "e/other.go", Language: "go", Span: span(10*k+3, 10*k+4), Signature: goSig("string", 0)})
 		edges = append(edges, graph.Edge{Source: id, Target: id + ".usage", Relation: "method"})
 	}
-	g := &graph.Graph{Directed: true, Nodes: nodes, Edges: edges}
-	if got, want := selected(t, g, "e/error.go", 3), "[TestParseError() fallback: calls its name on an unknown receiver, .Usage()]"; got != want {
-		t.Errorf("errDate.Usage: selected %s, want %s", got, want)
-	}
-	// Without the unlinked call, the type's tests are what is left.
-	g.Nodes[3].Extra = nil
-	if got, want := selected(t, g, "e/error.go", 3), "[TestKind() fallback: same type as .Usage()]"; got != want {
-		t.Errorf("errDate.Usage without the unlinked call: selected %s, want %s", got, want)
-	}
+	return &graph.Graph{Directed: true, Nodes: nodes, Edges: edges}
 }
