@@ -121,3 +121,35 @@ func TestSelectionGolden(t *testing.T) {
 		t.Errorf("selection cases: got %d lines, want %d", len(got), len(strings.Split(string(want), "\n")))
 	}
 }
+
+// TestPredictAndAffectedInStep: predict_impact's at_risk_tests and
+// affected_tests' tests are one selection, for every file of the real
+// extraction changed whole.
+func TestPredictAndAffectedInStep(t *testing.T) {
+	c := New(Options{})
+	c.SetGraph(loadSelectionGraph(t))
+	files := map[string]bool{}
+	for _, n := range c.current().g.Nodes {
+		if n.SourceFile != "" {
+			files[n.SourceFile] = true
+		}
+	}
+	selected := 0
+	for f := range files {
+		args := fmt.Sprintf(`{"files":[%q],"depth":3}`, f)
+		pr, at := call(t, c, "predict_impact", args), call(t, c, "affected_tests", args)
+		fc, ok := pr.Structured.(ChangeForecast)
+		if !ok {
+			t.Fatalf("%s: predict_impact structured is %T", f, pr.Structured)
+		}
+		st, _ := at.Structured.(map[string]any)
+		tests, _ := st["tests"].([]testRow)
+		if fmt.Sprint(fc.AtRiskTests) != fmt.Sprint(tests) {
+			t.Errorf("%s: predict_impact selects %d tests, affected_tests %d", f, len(fc.AtRiskTests), len(tests))
+		}
+		selected += len(tests)
+	}
+	if selected == 0 {
+		t.Error("no file selected any test: the comparison proves nothing")
+	}
+}
