@@ -42,12 +42,14 @@ func BenchmarkChangeTools(b *testing.B) {
 	s := c.current()
 	diff := benchDiff(s)
 	b.Run("working_changes_impact", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			cs := newChangeSet(s.x, nil, diff)
 			_ = s.workingChangesText(cs, true, 20, false)
 		}
 	})
 	b.Run("predict_impact", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			cs := newChangeSet(s.x, nil, diff)
 			hits := s.impactOf(cs, 3)

@@ -108,6 +108,8 @@ type dispatchIndex struct {
 	// testsByDir and testsByRepo are the runnable test functions and
 	// methods, by directory and by repository.
 	testsByDir, testsByRepo map[string][]int32
+	// walk are the per-node facts of the selection walks.
+	walk walkFacts
 }
 
 func (s *snapshot) dispatchIdx() *dispatchIndex {
@@ -168,6 +170,9 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 		made := map[int32]bool{}
 		name := strings.ToLower(bareName(n.Label))
 		for _, c := range []string{name, strings.TrimPrefix(name, "new")} {
+			if nameIsNoProvider(n) {
+				break // its declared result says what it hands out
+			}
 			for _, t := range byName[c] {
 				made[t] = true
 			}
@@ -185,7 +190,17 @@ func buildDispatchIndex(s *snapshot) *dispatchIndex {
 			d.providers[t] = append(d.providers[t], i)
 		}
 	}
+	d.walk = buildWalkFacts(s, d)
 	return d
+}
+
+// nameIsNoProvider reports a Go method with a signature: a method named
+// after a type is no constructor of it (color.NRGBA's RGBA() returns four
+// uint32s, not an RGBA), so only its declared result counts. A function's
+// name still does (NewEncoder may return an io.WriteCloser whose dynamic
+// type is *encoder).
+func nameIsNoProvider(n *graph.Node) bool {
+	return n.Language == "go" && n.Kind == "method" && n.Signature != nil
 }
 
 func notIdent(r rune) bool {
@@ -195,22 +210,18 @@ func notIdent(r rune) bool {
 // dispatchable returns the type owning method i (-1 when i is not a
 // method of a type) and whether callers may reach i through an interface.
 func (s *snapshot) dispatchable(i int32) (owner int32, dynamic bool) {
+	f := s.walkFacts()
+	return f.owner[i], f.dynamic[i]
+}
+
+// dispatchableIn computes dispatchable's answer against d for node i,
+// whose ownerType is owner (once per node, for walkFacts).
+func (s *snapshot) dispatchableIn(d *dispatchIndex, i, owner int32) (int32, bool) {
 	n := s.x.Node(i)
-	if n.Kind != "method" {
-		return -1, false
-	}
-	owner = -1
-	for _, e := range s.x.In(i) {
-		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(o) {
-			owner = o
-			break
-		}
-	}
-	if owner < 0 {
+	if n.Kind != "method" || owner < 0 {
 		return -1, false
 	}
 	name := bareName(n.Label)
-	d := s.dispatchIdx()
 	// Two look-ups, not one append: appending to the index's own slice
 	// would write into its spare capacity, shared by concurrent requests.
 	return owner, anyShapeFits(d.shapes[""][name], n.Signature) || anyShapeFits(d.shapes[n.Language][name], n.Signature)
@@ -253,7 +264,7 @@ func (s *snapshot) providersOf(t int32) []int32 {
 				case "references":
 					if ed.Context == "field" {
 						field, _ := s.x.Ends(e)
-						holder = s.ownerType(field)
+						holder = s.walkFacts().ownerType[field]
 					}
 				}
 				if holder >= 0 && !seen[holder] && s.methodOwner(holder) {
@@ -276,12 +287,13 @@ func (s *snapshot) providersOf(t int32) []int32 {
 // typed by a closure's result, a value passed on), so any method of T may
 // be what they run. Hits already found are not repeated.
 func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
-	seen := map[int32]bool{}
+	seen := s.p.scratch(s.x.Len())
+	defer s.p.release(seen)
 	for _, sd := range seeds {
-		seen[sd] = true
+		seen.mark(sd)
 	}
 	for _, h := range hits {
-		seen[h.node] = true
+		seen.mark(h.node)
 	}
 	starts := make([]impactHit, 0, len(seeds)+len(hits))
 	for _, sd := range seeds {
@@ -289,17 +301,18 @@ func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, de
 	}
 	starts = append(starts, hits...)
 	var out []impactHit
+	test := s.walkFacts().test
 	add := func(from []int32, d int, via string) {
 		for _, p := range from {
-			if !seen[p] {
-				seen[p] = true
+			if !seen.has(p) {
+				seen.mark(p)
 				out = append(out, impactHit{node: p, depth: d, via: via})
 			}
 		}
 		for _, h := range s.reverseImpact(from, rels, depth-d) {
-			if !seen[h.node] {
-				seen[h.node] = true
-				out = append(out, impactHit{node: h.node, depth: d + h.depth, via: h.via + " (" + via + ")"})
+			if !seen.has(h.node) {
+				seen.mark(h.node)
+				out = append(out, impactHit{node: h.node, depth: d + h.depth, via: testVia(test, h, via)})
 			}
 		}
 	}
@@ -319,29 +332,47 @@ func (s *snapshot) dispatchHits(seeds []int32, hits []impactHit, rels []bool, de
 	return out
 }
 
+// testVia is the via of a hit found through another step: "calls
+// (dispatch on T)". Only test rows are ever shown, so a hit that is no
+// test keeps its relation alone, sparing a string per node of a walk
+// that can pass tens of thousands.
+func testVia(test []bool, h impactHit, step string) string {
+	if !test[h.node] {
+		return h.via
+	}
+	return h.via + " (" + step + ")"
+}
+
 // unlinkedHolders returns the callers of t's providers that have no edge
 // to t or any of its members but make an unlinked member call that one
 // of t's methods answers to (unlinked_calls): evidence that they use
 // the T they obtain. A caller that obtains a T and calls nothing on it
 // passes it on, and where it goes the edges say.
 func (s *snapshot) unlinkedHolders(t int32, rels []bool) []int32 {
-	own := map[int32]bool{t: true}
-	names := map[string]bool{}
-	for _, m := range s.members(t) {
-		own[m] = true
-		names[bareName(s.x.Node(m).Label)] = true
-	}
+	var own map[int32]bool
+	var names map[string]bool
 	var out []int32
 	seen := map[int32]bool{}
 	for _, p := range s.dispatchIdx().providers[t] {
 		for _, e := range s.x.In(p) {
 			c, _ := s.x.Ends(e)
-			if !rels[s.p.relID[e]] || seen[c] || own[c] {
+			calls := s.unlinkedNames(c)
+			if len(calls) == 0 || !rels[s.p.relID[e]] || seen[c] {
+				continue // a caller with no unlinked call is never a holder
+			}
+			if own == nil { // t's members, only once some caller needs them
+				own, names = map[int32]bool{t: true}, map[string]bool{}
+				for _, m := range s.members(t) {
+					own[m] = true
+					names[bareName(s.x.Node(m).Label)] = true
+				}
+			}
+			if own[c] {
 				continue
 			}
 			seen[c] = true
 			if !slices.ContainsFunc(s.x.Out(c), func(e int32) bool { _, to := s.x.Ends(e); return own[to] }) &&
-				slices.ContainsFunc(s.unlinkedNames(c), func(n string) bool { return names[n] }) {
+				slices.ContainsFunc(calls, func(n string) bool { return names[n] }) {
 				out = append(out, c)
 			}
 		}
@@ -425,7 +456,8 @@ func namesWord(test, name string) bool {
 	}
 }
 
-// ownerType is the type declaring member i, or -1.
+// ownerType is the type declaring member i, or -1 (walkFacts holds it
+// for every node).
 func (s *snapshot) ownerType(i int32) int32 {
 	for _, e := range s.x.In(i) {
 		if o, _ := s.x.Ends(e); memberRelations[s.x.Edge(e).Relation] && s.methodOwner(o) {

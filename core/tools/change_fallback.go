@@ -19,9 +19,14 @@ import (
 //     the tests build the value as a literal);
 //  2. for a property, the tests that read an attribute of its name
 //     (change_attr.go);
-//  3. the seed's owning type and its other members (a test calling a
+//  3. for a method, the tests that reach a call of its name on a receiver
+//     of unknown type, however many methods share the name (toml's
+//     ErrorWithUsage calls u.Usage() on an interface{ Usage() string }
+//     it asserts: the tests reaching that call run errParseDate.Usage,
+//     the tests merely sharing its type do not);
+//  4. the seed's owning type and its other members (a test calling a
 //     sibling method or the constructor usually exercises the method);
-//  4. every symbol of the seed's file.
+//  5. every symbol of the seed's file.
 //
 // Seeds that a test reaches statically are not widened.
 
@@ -29,9 +34,10 @@ import (
 type fallbackStep string
 
 const (
-	fallbackNamed fallbackStep = "fallback: named after the type of"
-	fallbackType  fallbackStep = "fallback: same type as"
-	fallbackFile  fallbackStep = "fallback: same file as"
+	fallbackNamed    fallbackStep = "fallback: named after the type of"
+	fallbackUnlinked fallbackStep = "fallback: calls its name on an unknown receiver,"
+	fallbackType     fallbackStep = "fallback: same type as"
+	fallbackFile     fallbackStep = "fallback: same file as"
 )
 
 // widenedTests returns the tests found by widening the seeds of cs that no
@@ -62,15 +68,25 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 			}
 			continue
 		}
+		if found := s.unlinkedNameTests(sd, rels, depth); len(found) > 0 {
+			for _, h := range found {
+				if !seen[h.node] {
+					seen[h.node] = true
+					out = append(out, h)
+				}
+			}
+			continue
+		}
 		for _, step := range []fallbackStep{fallbackType, fallbackFile} {
 			wider := s.widen(sd, step)
 			if len(wider) == 0 {
 				continue
 			}
 			var found []impactHit
+			via, runs := fmt.Sprintf("%s %s", step, s.label(sd)), s.walkFacts().runs
 			for _, h := range s.testWalk(wider, s.surfaceImpact(wider, rels, depth), rels, depth) {
-				if runsByDefault(s.x.Node(h.node)) {
-					h.via = fmt.Sprintf("%s %s", step, s.label(sd))
+				if runs[h.node] {
+					h.via = via
 					found = append(found, h)
 				}
 			}
@@ -88,11 +104,53 @@ func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHi
 	return out
 }
 
+// unlinkedNameTests is step 3: the runnable tests within depth of the
+// functions that call sd's name on a receiver of unknown type (each such
+// caller one hop from sd), in sd's Go package, or elsewhere in sd's
+// repository and language: a call of .addr() in another Go package says
+// nothing about cmd/compile's dumper.addr.
+func (s *snapshot) unlinkedNameTests(sd int32, rels []bool, depth int) []impactHit {
+	n := s.x.Node(sd)
+	if !isMethodKind(n.Kind) || depth < 1 {
+		return nil
+	}
+	f := s.walkFacts()
+	var callers []int32
+	for _, c := range s.unlinkedIdx().callers[bareName(n.Label)] {
+		cn := s.x.Node(c)
+		if n.Language == "go" && f.dir[c] == f.dir[sd] || n.Language != "go" && cn.Language == n.Language && cn.Repo == n.Repo {
+			callers = append(callers, c)
+		}
+	}
+	if len(callers) == 0 {
+		return nil
+	}
+	hits := make([]impactHit, 0, len(callers))
+	for _, c := range callers {
+		hits = append(hits, impactHit{node: c, depth: 1})
+	}
+	for _, h := range s.surfaceImpact(callers, rels, depth-1) {
+		h.depth++
+		hits = append(hits, h)
+	}
+	via := fmt.Sprintf("%s %s", fallbackUnlinked, s.label(sd))
+	runs := f.runs
+	var found []impactHit
+	for _, h := range s.testWalk(callers, hits, rels, depth) {
+		if runs[h.node] {
+			h.via = via
+			found = append(found, h)
+		}
+	}
+	return found
+}
+
 // reachesTest reports whether a test the default command runs is within
 // depth of seeds (through test helpers included).
 func (s *snapshot) reachesTest(seeds []int32, rels []bool, depth int) bool {
 	hits := s.testWalk(seeds, s.surfaceImpact(seeds, rels, depth), rels, depth)
-	return slices.ContainsFunc(hits, func(h impactHit) bool { return runsByDefault(s.x.Node(h.node)) })
+	runs := s.walkFacts().runs
+	return slices.ContainsFunc(hits, func(h impactHit) bool { return runs[h.node] })
 }
 
 // widen returns the seeds of one step for sd.
@@ -125,11 +183,13 @@ const testHelperHops = 6
 // further back through test-code nodes only, so a helper the depth bound
 // stopped at still leads to the tests that use it.
 func (s *snapshot) throughTestCode(hits []impactHit, rels []bool) []impactHit {
-	seen := map[int32]bool{}
+	f := s.walkFacts()
+	seen := s.p.scratch(s.x.Len())
+	defer s.p.release(seen)
 	var frontier []impactHit
 	for _, h := range hits {
-		seen[h.node] = true
-		if graph.IsTestNode(s.x.Node(h.node)) {
+		seen.mark(h.node)
+		if f.test[h.node] {
 			frontier = append(frontier, h)
 		}
 	}
@@ -142,10 +202,10 @@ func (s *snapshot) throughTestCode(hits []impactHit, rels []bool) []impactHit {
 					continue
 				}
 				src, _ := s.x.Ends(e)
-				if seen[src] || !graph.IsTestNode(s.x.Node(src)) {
+				if seen.has(src) || !f.test[src] {
 					continue
 				}
-				seen[src] = true
+				seen.mark(src)
 				nh := impactHit{node: src, depth: h.depth + 1, via: s.p.relNames[s.p.relID[e]] + " (through test helpers)"}
 				out = append(out, nh)
 				next = append(next, nh)

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/synaptic-graph/synaptic/core/graph"
 )
 
 func (c *Catalog) workingChangesImpact(ctx context.Context, s *snapshot, args json.RawMessage) Result {
@@ -129,17 +127,19 @@ func (s *snapshot) selectTests(cs changeSet, depth int) []testRow {
 // the hits. A test file's own node is listed only when none of its test
 // symbols is (it stands for file-level tests, e.g. Jest's describe/it).
 func (s *snapshot) atRiskTests(cs changeSet, hits []impactHit) []testRow {
+	test := s.walkFacts().test
+	dup := s.p.scratch(s.x.Len())
+	defer s.p.release(dup)
 	var found []impactHit
-	dup := map[int32]bool{}
 	for _, i := range cs.seeds {
-		if graph.IsTestNode(s.x.Node(i)) {
-			dup[i] = true
+		if test[i] && !dup.has(i) {
+			dup.mark(i)
 			found = append(found, impactHit{node: i, depth: 0, via: "changed"})
 		}
 	}
 	for _, h := range hits {
-		if graph.IsTestNode(s.x.Node(h.node)) && !dup[h.node] {
-			dup[h.node] = true
+		if test[h.node] && !dup.has(h.node) {
+			dup.mark(h.node)
 			found = append(found, h)
 		}
 	}
@@ -153,15 +153,15 @@ func (s *snapshot) atRiskTests(cs changeSet, hits []impactHit) []testRow {
 		n := s.x.Node(h.node)
 		return n.Kind == "file" && symbolFiles[n.SourceFile]
 	})
+	fileRank := s.walkFacts().fileRank
 	slices.SortFunc(found, func(a, b impactHit) int {
 		if a.depth != b.depth {
 			return a.depth - b.depth
 		}
-		na, nb := s.x.Node(a.node), s.x.Node(b.node)
-		if c := strings.Compare(na.SourceFile, nb.SourceFile); c != 0 {
-			return c
+		if c := fileRank[a.node] - fileRank[b.node]; c != 0 {
+			return int(c)
 		}
-		return strings.Compare(na.ID, nb.ID)
+		return s.p.idCompare(s.g, a.node, b.node)
 	})
 	rows := make([]testRow, 0, len(found))
 	for _, h := range found {

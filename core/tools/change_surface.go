@@ -1,11 +1,5 @@
 package tools
 
-import (
-	"path"
-
-	"github.com/synaptic-graph/synaptic/core/graph"
-)
-
 // surfaceImpact is the reverse-impact walk of test selection: like
 // reverseImpact, but a hop into a private function or method from a
 // caller of its own directory costs nothing. A private helper runs only
@@ -17,21 +11,31 @@ import (
 // with the fewest hops it was reached by (0 for a helper reached for
 // free; ties: the edge order).
 func (s *snapshot) surfaceImpact(seeds []int32, rels []bool, depth int) []impactHit {
-	best := map[int32]int{}
+	f := s.walkFacts()
+	sc := s.p.scratch(s.x.Len())
+	defer s.p.release(sc)
+	// A marked node's sc.i32 is its position in hits, or -1 for a seed
+	// (whose hop count stays 0).
 	for _, sd := range seeds {
-		best[sd] = 0
+		sc.mark(sd)
+		sc.i32[sd] = -1
 	}
-	via := map[int32]string{}
-	var order []int32
+	var hits []impactHit
+	best := func(i int32) int {
+		if p := sc.i32[i]; p >= 0 {
+			return hits[p].depth
+		}
+		return 0
+	}
 	level := append([]int32(nil), seeds...)
 	for d := 0; d <= depth && len(level) > 0; d++ {
 		var next []int32
 		for k := 0; k < len(level); k++ {
 			u := level[k]
-			if best[u] != d {
+			if best(u) != d {
 				continue // reached with fewer hops since it was queued
 			}
-			free := s.internal(u)
+			free := f.internal[u]
 			for _, e := range s.x.In(u) {
 				r := s.p.relID[e]
 				if !rels[r] {
@@ -39,20 +43,23 @@ func (s *snapshot) surfaceImpact(seeds []int32, rels []bool, depth int) []impact
 				}
 				src, _ := s.x.Ends(e)
 				cost := 1
-				if free && s.sameDirCaller(u, src) {
+				if free && f.callable[src] && !f.test[src] && f.dir[src] == f.dir[u] {
 					cost = 0
 				}
 				nd := d + cost
 				if nd > depth {
 					continue
 				}
-				if b, seen := best[src]; seen && b <= nd {
+				switch {
+				case !sc.has(src):
+					sc.mark(src)
+					sc.i32[src] = int32(len(hits))
+					hits = append(hits, impactHit{node: src, depth: nd, via: s.p.relNames[r]})
+				case best(src) <= nd:
 					continue
+				default:
+					hits[sc.i32[src]].depth, hits[sc.i32[src]].via = nd, s.p.relNames[r]
 				}
-				if _, seen := best[src]; !seen {
-					order = append(order, src)
-				}
-				best[src], via[src] = nd, s.p.relNames[r]
 				if cost == 0 {
 					level = append(level, src)
 				} else {
@@ -62,22 +69,5 @@ func (s *snapshot) surfaceImpact(seeds []int32, rels []bool, depth int) []impact
 		}
 		level = next
 	}
-	hits := make([]impactHit, 0, len(order))
-	for _, i := range order {
-		hits = append(hits, impactHit{node: i, depth: best[i], via: via[i]})
-	}
 	return hits
-}
-
-// internal reports a private function or method: its callers in its own
-// directory are inside the package.
-func (s *snapshot) internal(i int32) bool {
-	n := s.x.Node(i)
-	return n.Visibility == "private" && isCallable(n.Kind)
-}
-
-// sameDirCaller reports a callable of u's directory that is not a test.
-func (s *snapshot) sameDirCaller(u, src int32) bool {
-	n := s.x.Node(src)
-	return isCallable(n.Kind) && !graph.IsTestNode(n) && path.Dir(n.SourceFile) == path.Dir(s.x.Node(u).SourceFile)
 }

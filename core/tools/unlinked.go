@@ -19,6 +19,7 @@ import (
 type unlinkedIndex struct {
 	callers map[string][]int32
 	methods map[string]int
+	names   map[int32][]string // node -> its unlinked call names, decoded once
 }
 
 // unlinkedState is the lazily built index of one snapshot.
@@ -34,7 +35,7 @@ const maxUnlinkedTargets = 4
 
 func (s *snapshot) unlinkedIdx() unlinkedIndex {
 	s.unlinked.once.Do(func() {
-		idx := unlinkedIndex{callers: map[string][]int32{}, methods: map[string]int{}}
+		idx := unlinkedIndex{callers: map[string][]int32{}, methods: map[string]int{}, names: map[int32][]string{}}
 		for i := range s.g.Nodes {
 			if isMethodKind(s.g.Nodes[i].Kind) {
 				idx.methods[bareName(s.g.Nodes[i].Label)]++
@@ -47,6 +48,7 @@ func (s *snapshot) unlinkedIdx() unlinkedIndex {
 			if json.Unmarshal(raw, &names) != nil {
 				continue
 			}
+			idx.names[int32(i)] = names
 			for _, n := range names {
 				idx.callers[n] = append(idx.callers[n], int32(i))
 			}
@@ -108,14 +110,16 @@ func (s *snapshot) unlinkedNote(i int32, isSeed func(int32) bool) string {
 // reaches is a start too: before_set <- (unlinked) set <- (unlinked)
 // the tests calling cf.set().
 func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, depth int) []impactHit {
-	seen := map[int32]bool{}
+	test := s.walkFacts().test
+	seen := s.p.scratch(s.x.Len())
+	defer s.p.release(seen)
 	starts := make([]impactHit, 0, len(seeds)+len(hits))
 	for _, sd := range seeds {
-		seen[sd] = true
+		seen.mark(sd)
 		starts = append(starts, impactHit{node: sd})
 	}
 	for _, h := range hits {
-		seen[h.node] = true
+		seen.mark(h.node)
 		starts = append(starts, h)
 	}
 	var out []impactHit
@@ -124,20 +128,24 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 		if st.depth >= depth {
 			continue
 		}
+		callers := s.unlinkedCallers(st.node)
+		if len(callers) == 0 {
+			continue
+		}
 		via := fmt.Sprintf("calls .%s() (receiver type unknown)", bareName(s.x.Node(st.node).Label))
 		var from []int32
-		for _, c := range s.unlinkedCallers(st.node) {
-			if !seen[c] {
-				seen[c] = true
+		for _, c := range callers {
+			if !seen.has(c) {
+				seen.mark(c)
 				from = append(from, c)
 				h := impactHit{node: c, depth: st.depth + 1, via: via}
 				out, starts = append(out, h), append(starts, h)
 			}
 		}
 		for _, h := range s.reverseImpact(from, rels, depth-st.depth-1) {
-			if !seen[h.node] {
-				seen[h.node] = true
-				h := impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: h.via + " (" + via + ")"}
+			if !seen.has(h.node) {
+				seen.mark(h.node)
+				h := impactHit{node: h.node, depth: st.depth + 1 + h.depth, via: testVia(test, h, via)}
 				out, starts = append(out, h), append(starts, h)
 			}
 		}
@@ -146,14 +154,4 @@ func (s *snapshot) unlinkedHits(seeds []int32, hits []impactHit, rels []bool, de
 }
 
 // unlinkedNames returns the names of node i's unlinked member calls.
-func (s *snapshot) unlinkedNames(i int32) []string {
-	raw, ok := s.g.Nodes[i].Extra["unlinked_calls"]
-	if !ok {
-		return nil
-	}
-	var names []string
-	if json.Unmarshal(raw, &names) != nil {
-		return nil
-	}
-	return names
-}
+func (s *snapshot) unlinkedNames(i int32) []string { return s.unlinkedIdx().names[i] }

@@ -361,6 +361,7 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 			}
 		}
 		killed := !res.InitCrash && len(failing) > 0
+		over := map[string]int{} // this mutant's selected tests that pass, by how they were found
 		if killed {
 			fails := map[string]bool{}
 			for _, t := range failing {
@@ -373,6 +374,7 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 			for t, via := range predicted {
 				if suite.Passed[t] && !fails[t] {
 					s.extra[viaKind(via)]++
+					over[viaKind(via)]++
 				}
 			}
 		}
@@ -405,7 +407,7 @@ func evalMutant(repo, bin, pkg string, m mutant, suite result, depths []int, sco
 			s.perfect++
 		}
 		if verbose {
-			fmt.Printf("  depth %d %-22s %-28s %d/%d failing predicted, %d/%d selected, missed %v\n", d, pkg, m.name, hit, len(failing), sel, len(suite.Passed), missed)
+			fmt.Printf("  depth %d %-22s %-28s %d/%d failing predicted, %d/%d selected, missed %v; passing selected by: %s\n", d, pkg, m.name, hit, len(failing), sel, len(suite.Passed), missed, byCount(over))
 		}
 	}
 	return nil
