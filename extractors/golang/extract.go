@@ -948,7 +948,7 @@ func (w *walker) resultOf(fn extract.Node) string {
 	switch {
 	case w.is(fn, k.identifier):
 		name := w.text(fn)
-		if (isBuiltinFunc(name) && !w.isShadowed(name)) || isPredeclaredType(name) {
+		if w.builtinCall(name) || isPredeclaredType(name) {
 			return ""
 		}
 		if _, local := w.lookup(name, true); local {
@@ -1021,7 +1021,7 @@ func (w *walker) call(n extract.Node) {
 	switch {
 	case w.is(fn, k.identifier):
 		name := w.text(fn)
-		if (isBuiltinFunc(name) && !w.isShadowed(name)) || isPredeclaredType(name) {
+		if w.builtinCall(name) || isPredeclaredType(name) {
 			return
 		}
 		if _, local := w.lookup(name, true); local {
@@ -1166,6 +1166,19 @@ func nameBit(name string) uint64 {
 	}
 	return 1 << (h & 63)
 }
+
+// builtinCall reports whether a plain call of name is the builtin: not
+// when this file declares a function of that name, and not for the
+// builtins Go 1.21 added, which code written before then often declares
+// in another file of its package. Such a call is reported; the host links
+// it to the package's function and leaves it unresolved where the
+// package has none.
+func (w *walker) builtinCall(name string) bool {
+	return isBuiltinFunc(name) && !w.isShadowed(name) && !go121Builtins[name]
+}
+
+// go121Builtins are the builtins added in Go 1.21.
+var go121Builtins = map[string]bool{"min": true, "max": true, "clear": true}
 
 func (w *walker) isShadowed(name string) bool {
 	for _, s := range w.shadowed {
