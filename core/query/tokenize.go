@@ -127,10 +127,9 @@ type parsed struct {
 }
 
 // variants selects the graph-confirmed word variants parseQuestion adds
-// beside inflections (see Tuning: AgentNouns, Abbrev, Synonyms,
-// SurfaceForms).
+// beside inflections (see Tuning: AgentNouns, Abbrev, Synonyms).
 type variants struct {
-	agentNouns, abbrev, synonyms, surface, plurals bool
+	agentNouns, abbrev, synonyms bool
 }
 
 // parseQuestion turns a question into weighted terms. known reports whether
@@ -185,15 +184,6 @@ func parseQuestion(q string, known func(string) bool, vs variants) parsed {
 		p.concepts = append(p.concepts, t)
 		p.terms = append(p.terms, term{tok: t, weight: 1, mask: bit})
 		forms := inflections(t)
-		if vs.surface {
-			// The other direction: "field" finds typeFields, "limit" a
-			// doc's "limiting".
-			forms = append(forms, surfaceForms(t)...)
-		}
-		if vs.plurals && !vs.surface {
-			// Only the plural: "field" finds typeFields.
-			forms = append(forms, surfaceForms(t)[:1]...)
-		}
 		if vs.agentNouns {
 			forms = append(forms, agentForms(t)...)
 		}
