@@ -238,7 +238,7 @@ func deleteString(s []string, x string) []string {
 }
 
 // inflections proposes base forms of t ("caches" → cache, "parsing" →
-// parse/pars, "retries" → retry) and the forms code names usually take
+// parse/pars, "retries" → retry, "cookies" → cookie) and the forms code names usually take
 // ("parse" → parser). Callers keep only the ones the graph contains.
 func inflections(t string) []string {
 	var out []string
@@ -250,7 +250,8 @@ func inflections(t string) []string {
 	n := len(t)
 	switch {
 	case strings.HasSuffix(t, "ies") && n > 4:
-		add(t[:n-3] + "y")
+		add(t[:n-3] + "y") // retries → retry
+		add(t[:n-1])       // cookies → cookie (the graph keeps the one it has)
 	case strings.HasSuffix(t, "ing") && n > 5:
 		stemVariants(t[:n-3], add)
 	case strings.HasSuffix(t, "ed") && n > 4:

@@ -79,6 +79,15 @@ func TestParseQuestion(t *testing.T) {
 		}
 	}
 
+	// "-ies" has two bases: retries → retry, cookies → cookie; the graph
+	// keeps the one it has ("cooky" and "retrie" are not words of it).
+	vocab["cookie"], vocab["retry"] = true, true
+	for q, want := range map[string][]string{"cookies": {"cookies", "cookie"}, "retries": {"retries", "retry"}} {
+		if got := toks(parseQuestion(q, known, variants{})); !slices.Equal(got, want) {
+			t.Errorf("%s: terms %q, want %q", q, got, want)
+		}
+	}
+
 	// A question made only of scaffolding keeps it rather than nothing.
 	if p := parseQuestion("how does it work", known, variants{}); len(p.concepts) == 0 {
 		t.Error("all-scaffolding question lost every token")
