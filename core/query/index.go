@@ -56,6 +56,7 @@ type Engine struct {
 	container []bool    // file, package and module nodes (see Tuning.ContainerShow)
 	avgDegree float64
 	testCalls []int32 // calls from test code per node (Tuning.TestCalls), nil when off
+	generated []bool  // nodes of generated files (Tuning.GeneratedPrior), nil when none or off
 
 	idSorted bool      // node order is id order, so ties compare indices
 	pool     sync.Pool // *scratch
@@ -262,7 +263,7 @@ func (e *Engine) build() {
 	if e.size != nil {
 		e.centerSizes()
 	}
-	e.demoteGenerated()
+	e.markGenerated()
 	for i := range g.Nodes {
 		c := labelCount[strings.ToLower(g.Nodes[i].Label)]
 		e.nbPrior[i] = 1
@@ -347,11 +348,11 @@ func containsID(s []int32, v int32) bool {
 	return false
 }
 
-// demoteGenerated multiplies the prior of every node of a generated file
-// by GeneratedPrior (see Tuning). The resolver marks the file node.
-func (e *Engine) demoteGenerated() {
-	f := e.t.GeneratedPrior
-	if f <= 0 || f == 1 {
+// markGenerated marks the nodes of generated files, which rank ×
+// GeneratedPrior like tests rank × TestDemote: exact label matches are
+// exempt (see Tuning). The resolver marks the file node.
+func (e *Engine) markGenerated() {
+	if f := e.t.GeneratedPrior; f <= 0 || f == 1 {
 		return
 	}
 	g := e.x.G
@@ -364,10 +365,9 @@ func (e *Engine) demoteGenerated() {
 	if len(gen) == 0 {
 		return
 	}
+	e.generated = make([]bool, len(g.Nodes))
 	for i := range g.Nodes {
-		if gen[g.Nodes[i].SourceFile] {
-			e.prior[i] *= float32(f)
-		}
+		e.generated[i] = gen[g.Nodes[i].SourceFile]
 	}
 }
 

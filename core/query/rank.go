@@ -188,8 +188,13 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 		if exact {
 			boost = e.t.ExactBoost
-		} else if e.test[i] {
-			boost = p.demote
+		} else {
+			if e.test[i] {
+				boost = p.demote
+			}
+			if e.generated != nil && e.generated[i] {
+				boost *= e.t.GeneratedPrior
+			}
 		}
 		v *= cov * boost * float64(e.prior[i])
 		if e.size != nil {
@@ -551,6 +556,9 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 				}
 				if e.test[o] {
 					offer *= p.demote
+				}
+				if e.generated != nil && e.generated[o] {
+					offer *= e.t.GeneratedPrior
 				}
 				if e.t.Accumulate {
 					// Several relevant neighbours are more evidence than

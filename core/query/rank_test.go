@@ -397,7 +397,8 @@ func TestTestCallsFavourEntryPoints(t *testing.T) {
 }
 
 // TestGeneratedFilesYield: a node of a generated file ranks below an
-// equal match in source a person wrote, and only with GeneratedPrior on.
+// equal match in source a person wrote, and only with GeneratedPrior on;
+// an exact label match is exempt.
 func TestGeneratedFilesYield(t *testing.T) {
 	b := &gb{}
 	b.node("a_gen", "startGracefulShutdown()", "p/bundle.go", "function").
@@ -413,9 +414,16 @@ func TestGeneratedFilesYield(t *testing.T) {
 	}{{1, "a_gen"}, {0.5, "b_src"}} {
 		tn := DefaultTuning
 		tn.GeneratedPrior = tc.prior
-		got := ids(query(b.engine(WithTuning(tn)), "graceful shutdown start"))
+		e := b.engine(WithTuning(tn))
+		got := ids(query(e, "graceful shutdown start"))
 		if len(got) < 2 || got[0] != tc.first {
 			t.Errorf("GeneratedPrior %v: ranked %q, want %s first", tc.prior, got, tc.first)
+		}
+		// Named exactly, a generated symbol keeps its full score: both
+		// twins tie, and the tie goes to the smaller id.
+		got = ids(query(e, "startGracefulShutdown"))
+		if len(got) < 2 || got[0] != "a_gen" {
+			t.Errorf("GeneratedPrior %v, exact: ranked %q, want a_gen first", tc.prior, got)
 		}
 	}
 }

@@ -113,7 +113,8 @@ type Tuning struct {
 	// net/http's h2_bundle.go): a bundled or generated copy is rarely
 	// what a question is about, and its many near-duplicate names
 	// (http2Server.startGracefulShutdown) take the seats of the source
-	// a person reads. 1 turns it off.
+	// a person reads. It applies where TestDemote does, in matching and
+	// in expansion, and exact label matches are exempt. 1 turns it off.
 	GeneratedPrior float64
 	// HubLexical is the hub penalty exponent for nodes that match the
 	// question themselves (original: same as HubExp).
