@@ -238,7 +238,7 @@ func deleteString(s []string, x string) []string {
 }
 
 // inflections proposes base forms of t ("caches" → cache, "parsing" →
-// parse/pars, "retries" → retry, "cookies" → cookie) and the forms code names usually take
+// parse/pars, "retries" → retry, "cookies" → cookie, "tags" → tag) and the forms code names usually take
 // ("parse" → parser). Callers keep only the ones the graph contains.
 func inflections(t string) []string {
 	var out []string
@@ -254,12 +254,12 @@ func inflections(t string) []string {
 		add(t[:n-1])       // cookies → cookie (the graph keeps the one it has)
 	case strings.HasSuffix(t, "ing") && n > 5:
 		stemVariants(t[:n-3], add)
-	case strings.HasSuffix(t, "ed") && n > 4:
+	case strings.HasSuffix(t, "ed") && n > 3:
 		stemVariants(t[:n-2], add)
-	case strings.HasSuffix(t, "es") && n > 4:
+	case strings.HasSuffix(t, "es") && n > 3:
 		add(t[:n-2])
 		add(t[:n-1])
-	case strings.HasSuffix(t, "s") && n > 4 && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is"):
+	case strings.HasSuffix(t, "s") && n > 3 && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is"):
 		add(t[:n-1])
 	}
 	derivations(t, add)

@@ -88,6 +88,15 @@ func TestParseQuestion(t *testing.T) {
 		}
 	}
 
+	// Four-letter inflections reach their three-letter base: tags → tag,
+	// used → use, runs → run ("bus" and "less" stay whole).
+	vocab["tag"], vocab["use"], vocab["run"], vocab["bu"], vocab["les"] = true, true, true, true, true
+	for q, want := range map[string][]string{"tags": {"tags", "tag"}, "used": {"used", "use"}, "runs": {"runs", "run"}, "bus": {"bus"}, "less": {"less"}} {
+		if got := toks(parseQuestion(q, known, variants{})); !slices.Equal(got, want) {
+			t.Errorf("%s: terms %q, want %q", q, got, want)
+		}
+	}
+
 	// A question made only of scaffolding keeps it rather than nothing.
 	if p := parseQuestion("how does it work", known, variants{}); len(p.concepts) == 0 {
 		t.Error("all-scaffolding question lost every token")
