@@ -35,7 +35,6 @@ type hit struct {
 	score float64
 	depth int
 	seed  bool
-	sig   uint64 // discriminative concepts the node matches lexically
 	exact bool
 }
 
@@ -55,7 +54,6 @@ type scratch struct {
 	state   []uint8   // 0 untouched, 1 in frontier, 2 done
 	pos     []int32   // settled node → its index in hits
 	brel    []float64 // relevance behind best
-	acc     []float64 // relevance offered by settled neighbours, summed
 	touched []int32
 	seen    []int32
 }
@@ -65,7 +63,7 @@ func (e *Engine) getScratch() *scratch {
 		return s
 	}
 	n := len(e.x.G.Nodes)
-	return &scratch{rel: make([]float64, n), mask: make([]uint64, n), best: make([]float64, n), state: make([]uint8, n), pos: make([]int32, n), brel: make([]float64, n), acc: make([]float64, n)}
+	return &scratch{rel: make([]float64, n), mask: make([]uint64, n), best: make([]float64, n), state: make([]uint8, n), pos: make([]int32, n), brel: make([]float64, n)}
 }
 
 func (e *Engine) putScratch(s *scratch) {
@@ -73,7 +71,7 @@ func (e *Engine) putScratch(s *scratch) {
 		s.rel[i], s.mask[i] = 0, 0
 	}
 	for _, i := range s.seen {
-		s.best[i], s.state[i], s.acc[i] = 0, 0, 0
+		s.best[i], s.state[i] = 0, 0
 	}
 	s.touched, s.seen = s.touched[:0], s.seen[:0]
 	e.pool.Put(s)
@@ -110,7 +108,7 @@ func (p rankParams) mode() string {
 func (e *Engine) rank(p rankParams) ranking {
 	n := len(e.x.G.Nodes)
 	known := func(t string) bool { i, ok := e.tok[t]; return ok && (e.df[i] > 0 || e.docDF[i] > 0) }
-	pq := parseQuestion(p.question, known, variants{agentNouns: e.t.AgentNouns, abbrev: e.t.Abbrev, synonyms: e.t.Synonyms})
+	pq := parseQuestion(p.question, known, variants{abbrev: e.t.Abbrev, synonyms: e.t.Synonyms})
 	concepts := pq.concepts
 	out := ranking{concepts: concepts}
 	if n == 0 {
@@ -247,7 +245,7 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 	}
 	pick(ranked)
-	if (len(out.seeds) < maxSeeds || len(ranked) < e.t.Fill+maxSeeds) && len(ranked) < len(cands) {
+	if len(out.seeds) < maxSeeds && len(ranked) < len(cands) {
 		// Diversity skipped past the selected head: rank everything.
 		slices.SortFunc(cands, order)
 		ranked = cands
@@ -264,26 +262,13 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 	}
 
-	var fill []int32
-	for _, c := range cands {
-		if len(fill) >= e.t.Fill {
-			break
-		}
-		if !isSeed[c.i] {
-			fill = append(fill, c.i)
-		}
-	}
-	out.hits = e.expand(s, p, out.seeds, fill)
+	out.hits = e.expand(s, p, out.seeds)
 	for k := range out.hits {
 		h := &out.hits[k]
-		h.sig = s.mask[h.node] & disc
 		h.exact = e.isExact(h.node, keys)
 		if p.trace != nil {
 			p.trace.expanded(h.node, h.score)
 		}
-	}
-	if nDisc >= 2 && e.t.PostDiversity > 0 {
-		diversify(out.hits, e, disc)
 	}
 	if e.t.TwinDemote != 1 {
 		e.demoteTwins(out.hits)
@@ -326,25 +311,6 @@ func allowance(sig uint64) int {
 		return 3
 	}
 	return 2
-}
-
-// diversify divides the score of results past their signature's allowance
-// by (ordinal − allowance + 1)^PostDiversity, walking in score order. Exact label
-// matches are exempt (the user named them), and so are nodes covering every
-// concept of the question: repeating the complete answer is not redundancy.
-func diversify(hits []hit, e *Engine, full uint64) {
-	e.sortHits(hits)
-	count := map[uint64]int{}
-	for k := range hits {
-		h := &hits[k]
-		if h.sig == 0 || h.exact || h.sig == full {
-			continue
-		}
-		count[h.sig]++
-		if a := allowance(h.sig); count[h.sig] > a {
-			h.score /= math.Pow(float64(count[h.sig]-a+1), e.t.PostDiversity)
-		}
-	}
 }
 
 // twinKey identifies a declaration up to build variants: directory, kind,
@@ -496,7 +462,7 @@ func (f *frontier) Pop() any {
 }
 
 // expand walks best-first from the seeds until maxNodes are settled.
-func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
+func (e *Engine) expand(s *scratch, p rankParams, seeds []int32) []hit {
 	h := &frontier{dfs: p.dfs, e: e}
 	seq := 0
 	push := func(i int32, rel float64, depth int, seed bool, from, via int32) {
@@ -519,9 +485,6 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 	}
 	for _, sd := range seeds {
 		push(sd, s.rel[sd], 0, true, -1, -1)
-	}
-	for _, f := range fill {
-		push(f, s.rel[f], 0, false, -1, -1)
 	}
 	var hits []hit
 	for h.Len() > 0 && len(hits) < p.maxNodes {
@@ -559,12 +522,6 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 				}
 				if e.generated != nil && e.generated[o] {
 					offer *= e.t.GeneratedPrior
-				}
-				if e.t.Accumulate {
-					// Several relevant neighbours are more evidence than
-					// one: offers add up (to at most the best parent's rel).
-					s.acc[o] += offer
-					offer = math.Min(s.acc[o], it.rel)
 				}
 				r := math.Max(s.rel[o], offer)
 				src := it.node // the neighbour that set o's score, for Explain

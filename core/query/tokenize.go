@@ -127,16 +127,16 @@ type parsed struct {
 }
 
 // variants selects the graph-confirmed word variants parseQuestion adds
-// beside inflections (see Tuning: AgentNouns, Abbrev, Synonyms).
+// beside inflections (see Tuning: Abbrev, Synonyms).
 type variants struct {
-	agentNouns, abbrev, synonyms bool
+	abbrev, synonyms bool
 }
 
 // parseQuestion turns a question into weighted terms. known reports whether
 // a token occurs in the graph, so only variants the graph confirms are
-// added: inflections, abbreviations ("connection" → conn), agent nouns
-// ("server" → serve) and compounds of adjacent words ("copy tree" →
-// copytree, as Python and C names are often written).
+// added: inflections, abbreviations ("connection" → conn) and compounds
+// of adjacent words ("copy tree" → copytree, as Python and C names are
+// often written).
 func parseQuestion(q string, known func(string) bool, vs variants) parsed {
 	var p parsed
 	p.symbol = symbolShaped(q)
@@ -184,9 +184,6 @@ func parseQuestion(q string, known func(string) bool, vs variants) parsed {
 		p.concepts = append(p.concepts, t)
 		p.terms = append(p.terms, term{tok: t, weight: 1, mask: bit})
 		forms := inflections(t)
-		if vs.agentNouns {
-			forms = append(forms, agentForms(t)...)
-		}
 		if vs.abbrev {
 			for _, b := range append([]string{t}, forms...) {
 				forms = append(forms, abbreviations[b]...)
@@ -326,27 +323,6 @@ func surfaceForms(w string) []string {
 		return []string{w + "s", w + "d", w[:len(w)-1] + "ing"}
 	}
 	return []string{w + "s", w + "es", w + "ed", w + "ing"}
-}
-
-// agentForms relates agent nouns and verbs, the way code names them: a
-// question says "server", "handler" or "scanner" while the symbol says
-// serve, handle or scan — and the other way round ("parse" → parser).
-func agentForms(t string) []string {
-	var out []string
-	n := len(t)
-	if n > 4 && strings.HasSuffix(t, "er") {
-		out = append(out, t[:n-1], t[:n-2]) // serve-r, read-er
-		if k := n - 2; t[k-1] == t[k-2] {
-			out = append(out, t[:k-1]) // scann-er → scan
-		}
-	} else if n >= 3 {
-		if strings.HasSuffix(t, "e") {
-			out = append(out, t+"r")
-		} else {
-			out = append(out, t+"er")
-		}
-	}
-	return out
 }
 
 // abbreviations pairs words with the short forms identifiers use, both

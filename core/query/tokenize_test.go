@@ -137,11 +137,6 @@ func TestParseQuestion(t *testing.T) {
 	if got := toks(p); !slices.Contains(got, "copytree") {
 		t.Errorf("gap-2 compound missing: %q", got)
 	}
-
-	// Agent nouns: "server" → serve.
-	if got := toks(parseQuestion("server", known, variants{agentNouns: true})); !slices.Contains(got, "serve") {
-		t.Errorf("agent noun terms = %q", got)
-	}
 }
 
 func TestSynonymsOnlyWhenConfirmed(t *testing.T) {

@@ -39,7 +39,7 @@ func main() {
 	one := flag.String("q", "", "answer one question (with -full, -budget) and exit")
 	full := flag.Bool("full", false, "with -q: full mode")
 	budget := flag.Int("budget", 0, "with -q: token budget")
-	tune := flag.String("tune", "", "ranking overrides, e.g. original or owner=0,fill=10 (see query.Tuning)")
+	tune := flag.String("tune", "", "ranking overrides, e.g. original or owner=0,sizeexp=0.3 (see query.Tuning)")
 	flag.Parse()
 	tuning, err := parseTune(*tune)
 	if err != nil {
@@ -192,8 +192,6 @@ func parseTune(spec string) (query.Tuning, error) {
 			return t, fmt.Errorf("unknown -tune key %q", k)
 		case fv.Kind() == reflect.Float64:
 			fv.SetFloat(f)
-		case fv.Kind() == reflect.Int:
-			fv.SetInt(int64(f))
 		case fv.Kind() == reflect.Bool:
 			fv.SetBool(f != 0)
 		default:
