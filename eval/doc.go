@@ -8,5 +8,7 @@
 // The questions live in questions/<corpus>.txt; .ci/eval.sh prepares the
 // corpora, extracts them and runs cmd/evalquery. Explain (evalquery
 // -explain) tells why each missed symbol ranks where it does, so a
-// ranking change can aim at a measured cause.
+// ranking change can aim at a measured cause; evalquery -ranks prints
+// every question's expected ranks on one line each, so two -tune runs
+// diff question by question.
 package eval

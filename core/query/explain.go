@@ -35,11 +35,8 @@ type Explanation struct {
 	// Coverage, Boost (exact boost or test demotion) and Prior multiply the
 	// channel sum into Lexical, the score a seed starts from.
 	Coverage, Boost, Prior, Lexical float64
-	// Spread is what the graph channel added (neighbours of the best
-	// matches), included in Lexical.
-	Spread  float64
-	Touched bool // some channel matched
-	Seed    bool
+	Touched                         bool // some channel matched
+	Seed                            bool
 	// Via is the neighbour whose offer gave the node its expansion score
 	// (-1: its own lexical score), along edge ViaEdge, passing Offered.
 	Via, ViaEdge int32
@@ -72,12 +69,6 @@ func (t *trace) channel(i int32, c Channel, v float64) {
 func (t *trace) lexical(i int32, cov, boost, prior, v float64) {
 	x := t.get(i)
 	x.Coverage, x.Boost, x.Prior, x.Lexical = cov, boost, prior, v
-}
-
-func (t *trace) spread(i int32, v float64) {
-	x := t.get(i)
-	x.Spread += v
-	x.Lexical += v
 }
 
 func (t *trace) offer(i, from, via int32, rel, key float64) {
@@ -156,22 +147,14 @@ func (x *Explained) Format(ex Explanation) string {
 			}
 		}
 		fmt.Fprintf(&b, "] ×cov %.2f ×boost %.2f ×prior %.2f", ex.Coverage, ex.Boost, ex.Prior)
-		if ex.Spread > 0 {
-			fmt.Fprintf(&b, " +graph %.3f", ex.Spread)
-		}
-	} else if ex.Spread > 0 {
-		fmt.Fprintf(&b, " = graph %.3f", ex.Spread)
 	} else {
 		b.WriteString(" = no lexical match")
 	}
 	if ex.Seed {
 		b.WriteString(" | seed")
 	}
-	if ex.Via >= 0 {
-		rel := "unlinked call"
-		if ex.ViaEdge >= 0 {
-			rel = g.G.Edges[ex.ViaEdge].Relation
-		}
+	if ex.Via >= 0 && ex.ViaEdge >= 0 {
+		rel := g.G.Edges[ex.ViaEdge].Relation
 		fmt.Fprintf(&b, " | via %s (%s) %.3f", g.Qualified(ex.Via), rel, ex.Offered)
 	}
 	if ex.Rank > 0 && ex.Expanded > 0 && ex.Score != ex.Expanded {

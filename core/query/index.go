@@ -55,8 +55,8 @@ type Engine struct {
 	test      []bool    // test and benchmark nodes (see Tuning.TestDemote)
 	container []bool    // file, package and module nodes (see Tuning.ContainerShow)
 	avgDegree float64
-	calledBy  []int32           // incoming calls per node, when Tuning.Central is on
-	unlinked  map[int32][]int32 // node → methods its unlinked calls may reach (see unlinked.go)
+	testCalls []int32 // calls from test code per node (Tuning.TestCalls), nil when off
+	generated []bool  // nodes of generated files (Tuning.GeneratedPrior), nil when none or off
 
 	idSorted bool      // node order is id order, so ties compare indices
 	pool     sync.Pool // *scratch
@@ -166,7 +166,7 @@ func (e *Engine) build() {
 		if e.t.SizeExp != 0 {
 			e.size[i] = float32(e.sizePrior(nd))
 		}
-		e.test[i] = nd.IsTest || graph.IsTestPath(nd.SourceFile) || (e.t.TestSupport && testSupportPath(nd.SourceFile))
+		e.test[i] = nd.IsTest || graph.IsTestPath(nd.SourceFile)
 		e.container[i] = isContainer(nd.Kind)
 
 		countDF := func(t int32) {
@@ -263,6 +263,7 @@ func (e *Engine) build() {
 	if e.size != nil {
 		e.centerSizes()
 	}
+	e.markGenerated()
 	for i := range g.Nodes {
 		c := labelCount[strings.ToLower(g.Nodes[i].Label)]
 		e.nbPrior[i] = 1
@@ -270,17 +271,7 @@ func (e *Engine) build() {
 			e.nbPrior[i] = float32(math.Max(math.Sqrt(2/float64(c)), 0.35))
 		}
 	}
-	e.unlinked = e.unlinkedTargets()
-	if e.t.Central > 0 {
-		e.calledBy = make([]int32, n)
-		for k := range g.Edges {
-			if g.Edges[k].Relation == "calls" {
-				if _, t := e.x.Ends(int32(k)); t >= 0 {
-					e.calledBy[t]++
-				}
-			}
-		}
-	}
+	e.countTestCalls()
 	e.idSorted = slices.IsSortedFunc(g.Nodes, func(a, b graph.Node) int { return strings.Compare(a.ID, b.ID) })
 	if n > 0 {
 		e.avgDegree = float64(degSum) / float64(n)
@@ -294,22 +285,6 @@ func pathTokens(p string) []string {
 		p = p[:dot]
 	}
 	return Tokenize(p)
-}
-
-// testSupportPath reports a file of a test-support package: a directory
-// named like Go's httptest, iotest or fstest ("…test"). Its code exists
-// for tests (fake servers, failing readers) and repeats the words of what
-// it fakes, so ranking treats it as test code.
-func testSupportPath(p string) bool {
-	dir := p[:max(strings.LastIndexByte(p, '/'), 0)]
-	for dir != "" {
-		seg := dir[strings.LastIndexByte(dir, '/')+1:]
-		if len(seg) > 4 && strings.HasSuffix(seg, "test") {
-			return true
-		}
-		dir = dir[:max(strings.LastIndexByte(dir, '/'), 0)]
-	}
-	return false
 }
 
 // owners maps each member (method, field, nested definition) to the type
@@ -371,6 +346,48 @@ func containsID(s []int32, v int32) bool {
 		}
 	}
 	return false
+}
+
+// markGenerated marks the nodes of generated files, which rank ×
+// GeneratedPrior like tests rank × TestDemote: exact label matches are
+// exempt (see Tuning). The resolver marks the file node.
+func (e *Engine) markGenerated() {
+	if f := e.t.GeneratedPrior; f <= 0 || f == 1 {
+		return
+	}
+	g := e.x.G
+	gen := map[string]bool{}
+	for i := range g.Nodes {
+		if nd := &g.Nodes[i]; nd.Kind == "file" && string(nd.Extra["generated"]) == "true" {
+			gen[nd.SourceFile] = true
+		}
+	}
+	if len(gen) == 0 {
+		return
+	}
+	e.generated = make([]bool, len(g.Nodes))
+	for i := range g.Nodes {
+		e.generated[i] = gen[g.Nodes[i].SourceFile]
+	}
+}
+
+// countTestCalls counts, per node, the call edges from test code into it
+// (see Tuning.TestCalls); calls between tests count too, but tests are
+// demoted for questions not about tests anyway.
+func (e *Engine) countTestCalls() {
+	if e.t.TestCalls <= 0 {
+		return
+	}
+	g := e.x.G
+	e.testCalls = make([]int32, len(g.Nodes))
+	for k := range g.Edges {
+		if g.Edges[k].Relation != "calls" {
+			continue
+		}
+		if from, to := e.x.Ends(int32(k)); from >= 0 && to >= 0 && e.test[from] {
+			e.testCalls[to]++
+		}
+	}
 }
 
 func invSqrt(n int) float32 { return float32(1 / math.Sqrt(float64(max(n, 1)))) }

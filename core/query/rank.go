@@ -23,6 +23,10 @@ const (
 	maxNamed = 3
 	// maxConcepts bounds the concept bitsets (a question is rarely longer).
 	maxConcepts = 64
+	// covFloor is the coverage multiplier of a match covering none of the
+	// question's discriminative concepts (all of them: 1), the
+	// original's; 0.1, 0.15 and 0.35 each lost somewhere (eval/RESULTS.md).
+	covFloor = 0.25
 )
 
 // hit is one ranked node.
@@ -31,7 +35,6 @@ type hit struct {
 	score float64
 	depth int
 	seed  bool
-	sig   uint64 // discriminative concepts the node matches lexically
 	exact bool
 }
 
@@ -51,7 +54,6 @@ type scratch struct {
 	state   []uint8   // 0 untouched, 1 in frontier, 2 done
 	pos     []int32   // settled node → its index in hits
 	brel    []float64 // relevance behind best
-	acc     []float64 // relevance offered by settled neighbours, summed
 	touched []int32
 	seen    []int32
 }
@@ -61,7 +63,7 @@ func (e *Engine) getScratch() *scratch {
 		return s
 	}
 	n := len(e.x.G.Nodes)
-	return &scratch{rel: make([]float64, n), mask: make([]uint64, n), best: make([]float64, n), state: make([]uint8, n), pos: make([]int32, n), brel: make([]float64, n), acc: make([]float64, n)}
+	return &scratch{rel: make([]float64, n), mask: make([]uint64, n), best: make([]float64, n), state: make([]uint8, n), pos: make([]int32, n), brel: make([]float64, n)}
 }
 
 func (e *Engine) putScratch(s *scratch) {
@@ -69,7 +71,7 @@ func (e *Engine) putScratch(s *scratch) {
 		s.rel[i], s.mask[i] = 0, 0
 	}
 	for _, i := range s.seen {
-		s.best[i], s.state[i], s.acc[i] = 0, 0, 0
+		s.best[i], s.state[i] = 0, 0
 	}
 	s.touched, s.seen = s.touched[:0], s.seen[:0]
 	e.pool.Put(s)
@@ -106,7 +108,7 @@ func (p rankParams) mode() string {
 func (e *Engine) rank(p rankParams) ranking {
 	n := len(e.x.G.Nodes)
 	known := func(t string) bool { i, ok := e.tok[t]; return ok && (e.df[i] > 0 || e.docDF[i] > 0) }
-	pq := parseQuestion(p.question, known, variants{agentNouns: e.t.AgentNouns, abbrev: e.t.Abbrev, synonyms: e.t.Synonyms, surface: e.t.SurfaceForms, plurals: e.t.Plurals})
+	pq := parseQuestion(p.question, known, variants{abbrev: e.t.Abbrev, synonyms: e.t.Synonyms})
 	concepts := pq.concepts
 	out := ranking{concepts: concepts}
 	if n == 0 {
@@ -149,21 +151,7 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 		w := e.idf(id) * t.weight
 		bit := t.mask
-		for _, i := range e.label.post[id] {
-			touch(i, e.t.Label*w*float64(e.label.norm[i]), bit, ChanLabel)
-		}
-		for _, i := range e.owner.post[id] {
-			touch(i, e.t.Owner*w*float64(e.owner.norm[i]), bit, ChanOwner)
-		}
-		for _, i := range e.alias.post[id] {
-			touch(i, e.t.Alias*w*float64(e.alias.norm[i]), bit, ChanAlias)
-		}
-		for _, f := range e.path.post[id] {
-			v := e.t.Path * w * float64(e.path.norm[f])
-			for _, i := range e.fileNodes[f] {
-				touch(i, v, bit, ChanPath)
-			}
-		}
+		e.matchNames(id, w, bit, touch)
 		if dw := e.docIDF(id) * t.weight * e.t.Doc; dw > 0 {
 			for _, i := range e.doc.post[id] {
 				touch(i, dw*float64(e.doc.norm[i]), bit, ChanDoc)
@@ -194,19 +182,24 @@ func (e *Engine) rank(p rankParams) ranking {
 		exact := e.isExact(i, keys)
 		cov, boost := 1.0, 1.0
 		if nDisc >= 2 && !exact {
-			cov = e.t.CovFloor + (1-e.t.CovFloor)*float64(bits.OnesCount64(s.mask[i]&disc))/float64(nDisc)
+			cov = covFloor + (1-covFloor)*float64(bits.OnesCount64(s.mask[i]&disc))/float64(nDisc)
 		}
 		if exact {
 			boost = e.t.ExactBoost
-		} else if e.test[i] {
-			boost = p.demote
+		} else {
+			if e.test[i] {
+				boost = p.demote
+			}
+			if e.generated != nil && e.generated[i] {
+				boost *= e.t.GeneratedPrior
+			}
 		}
 		v *= cov * boost * float64(e.prior[i])
 		if e.size != nil {
 			v *= float64(e.size[i])
 		}
-		if e.t.Central > 0 {
-			v *= 1 + e.t.Central*math.Log1p(float64(e.calledBy[i]))
+		if e.testCalls != nil {
+			v *= 1 + e.t.TestCalls*math.Log1p(float64(e.testCalls[i]))
 		}
 		if p.trace != nil {
 			p.trace.lexical(i, cov, boost, v/max(s.rel[i]*cov*boost, 1e-300), v)
@@ -225,31 +218,6 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 		return e.cmpID(a.i, b.i)
 	}
-	if e.t.Spread > 0 && e.t.SpreadSeeds > 0 {
-		// The graph channel: the best matches lend their neighbours a
-		// share (see spread). Shares go to the candidates after all are
-		// computed; a node only the graph relates joins them.
-		head := slices.Clone(topK(cands, e.t.SpreadSeeds, order))
-		at := make(map[int32]int, len(cands))
-		for k, c := range cands {
-			at[c.i] = k
-		}
-		e.spread(s, p, head, func(i int32, v float64) {
-			if p.trace != nil {
-				p.trace.spread(i, v)
-			}
-			if k, ok := at[i]; ok {
-				cands[k].v += v
-				s.rel[i] = cands[k].v
-				return
-			}
-			if s.rel[i] == 0 && s.mask[i] == 0 {
-				s.touched = append(s.touched, i)
-			}
-			s.rel[i] = v
-			cands = append(cands, cand{i, v})
-		})
-	}
 	// Broad words ("test", "error") touch a large part of the graph; only
 	// the head of the ranking is needed, so select it before sorting.
 	ranked := topK(cands, seedPool, order)
@@ -262,7 +230,7 @@ func (e *Engine) rank(p rankParams) ranking {
 		perSig := map[uint64]int{}
 		isSeed = map[int32]bool{}
 		for _, c := range list {
-			if len(out.seeds) >= e.seeds() {
+			if len(out.seeds) >= maxSeeds {
 				break
 			}
 			sig := s.mask[c.i] & disc
@@ -277,7 +245,7 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 	}
 	pick(ranked)
-	if (len(out.seeds) < e.seeds() || len(ranked) < e.t.Fill+e.seeds()) && len(ranked) < len(cands) {
+	if len(out.seeds) < maxSeeds && len(ranked) < len(cands) {
 		// Diversity skipped past the selected head: rank everything.
 		slices.SortFunc(cands, order)
 		ranked = cands
@@ -294,32 +262,16 @@ func (e *Engine) rank(p rankParams) ranking {
 		}
 	}
 
-	var fill []int32
-	for _, c := range cands {
-		if len(fill) >= e.t.Fill {
-			break
-		}
-		if !isSeed[c.i] {
-			fill = append(fill, c.i)
-		}
-	}
-	out.hits = e.expand(s, p, out.seeds, fill)
+	out.hits = e.expand(s, p, out.seeds)
 	for k := range out.hits {
 		h := &out.hits[k]
-		h.sig = s.mask[h.node] & disc
 		h.exact = e.isExact(h.node, keys)
 		if p.trace != nil {
 			p.trace.expanded(h.node, h.score)
 		}
 	}
-	if nDisc >= 2 && e.t.PostDiversity > 0 {
-		diversify(out.hits, e, disc)
-	}
 	if e.t.TwinDemote != 1 {
 		e.demoteTwins(out.hits)
-	}
-	if e.t.FamilyDemote != 1 {
-		e.demoteFamilies(out.hits)
 	}
 	if e.t.ContainerShow != 1 {
 		for k := range out.hits {
@@ -332,13 +284,24 @@ func (e *Engine) rank(p rankParams) ranking {
 	return out
 }
 
-// seeds is how many seeds expansion starts from (Tuning.Seeds, else
-// maxSeeds).
-func (e *Engine) seeds() int {
-	if e.t.Seeds > 0 {
-		return e.t.Seeds
+// matchNames scores token id in the name channels: label, owner, alias
+// and path.
+func (e *Engine) matchNames(id int32, w float64, bit uint64, touch func(int32, float64, uint64, Channel)) {
+	for _, i := range e.label.post[id] {
+		touch(i, e.t.Label*w*float64(e.label.norm[i]), bit, ChanLabel)
 	}
-	return maxSeeds
+	for _, i := range e.owner.post[id] {
+		touch(i, e.t.Owner*w*float64(e.owner.norm[i]), bit, ChanOwner)
+	}
+	for _, i := range e.alias.post[id] {
+		touch(i, e.t.Alias*w*float64(e.alias.norm[i]), bit, ChanAlias)
+	}
+	for _, f := range e.path.post[id] {
+		v := e.t.Path * w * float64(e.path.norm[f])
+		for _, i := range e.fileNodes[f] {
+			touch(i, v, bit, ChanPath)
+		}
+	}
 }
 
 // allowance is how many seeds (and top results) one evidence signature may
@@ -348,25 +311,6 @@ func allowance(sig uint64) int {
 		return 3
 	}
 	return 2
-}
-
-// diversify divides the score of results past their signature's allowance
-// by (ordinal − allowance + 1)^PostDiversity, walking in score order. Exact label
-// matches are exempt (the user named them), and so are nodes covering every
-// concept of the question: repeating the complete answer is not redundancy.
-func diversify(hits []hit, e *Engine, full uint64) {
-	e.sortHits(hits)
-	count := map[uint64]int{}
-	for k := range hits {
-		h := &hits[k]
-		if h.sig == 0 || h.exact || h.sig == full {
-			continue
-		}
-		count[h.sig]++
-		if a := allowance(h.sig); count[h.sig] > a {
-			h.score /= math.Pow(float64(count[h.sig]-a+1), e.t.PostDiversity)
-		}
-	}
 }
 
 // twinKey identifies a declaration up to build variants: directory, kind,
@@ -403,27 +347,6 @@ func (e *Engine) demoteTwins(hits []hit) {
 			h.score *= e.t.TwinDemote
 		}
 		seen[key] = true
-	}
-}
-
-// demoteFamilies multiplies every node past the first FamilyAllow of its
-// bare label by FamilyDemote, walking in score order: five
-// CloseIdleConnections methods of five types, or Value of every context
-// type, answer one question once; the rest take the seats of the code
-// the question is about. Exact matches keep their score.
-func (e *Engine) demoteFamilies(hits []hit) {
-	e.sortHits(hits)
-	seen := map[string]int{}
-	for k := range hits {
-		h := &hits[k]
-		if e.container[h.node] {
-			continue
-		}
-		key := e.labelKey[h.node]
-		seen[key]++
-		if seen[key] > max(e.t.FamilyAllow, 1) && !h.exact {
-			h.score *= e.t.FamilyDemote
-		}
 	}
 }
 
@@ -539,7 +462,7 @@ func (f *frontier) Pop() any {
 }
 
 // expand walks best-first from the seeds until maxNodes are settled.
-func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
+func (e *Engine) expand(s *scratch, p rankParams, seeds []int32) []hit {
 	h := &frontier{dfs: p.dfs, e: e}
 	seq := 0
 	push := func(i int32, rel float64, depth int, seed bool, from, via int32) {
@@ -562,9 +485,6 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 	}
 	for _, sd := range seeds {
 		push(sd, s.rel[sd], 0, true, -1, -1)
-	}
-	for _, f := range fill {
-		push(f, s.rel[f], 0, false, -1, -1)
 	}
 	var hits []hit
 	for h.Len() > 0 && len(hits) < p.maxNodes {
@@ -600,17 +520,10 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 				if e.test[o] {
 					offer *= p.demote
 				}
-				if e.t.Accumulate {
-					// Several relevant neighbours are more evidence than
-					// one: offers add up (to at most the best parent's rel).
-					s.acc[o] += offer
-					offer = math.Min(s.acc[o], it.rel)
+				if e.generated != nil && e.generated[o] {
+					offer *= e.t.GeneratedPrior
 				}
 				r := math.Max(s.rel[o], offer)
-				if !e.container[it.node] {
-					// A file's words are o's path channel already.
-					r = e.combine(s.rel[o], offer)
-				}
 				src := it.node // the neighbour that set o's score, for Explain
 				if offer <= s.rel[o] {
 					src = -1
@@ -631,44 +544,15 @@ func (e *Engine) expand(s *scratch, p rankParams, seeds, fill []int32) []hit {
 		}
 		visit(e.x.Out(it.node))
 		visit(e.x.In(it.node))
-		for _, o := range e.unlinked[it.node] {
-			// An unlinked call: weaker than a resolved one (the receiver
-			// may be of another type), pushed only, never raising.
-			if s.state[o] == 2 || (p.keep != nil && !p.keep(o)) {
-				continue
-			}
-			offer := it.rel * e.t.Decay * e.t.Unlinked * float64(e.nbPrior[o]) * float64(e.prior[o])
-			if e.test[o] {
-				offer *= p.demote
-			}
-			src := it.node
-			if offer <= s.rel[o] {
-				src = -1
-			}
-			push(o, math.Max(s.rel[o], offer), it.depth+1, false, src, -1)
-		}
 	}
 	return hits
 }
 
-// combine is a node's relevance from its own lexical score and one
-// neighbour's offer: the better of the two, plus Blend times the other,
-// so between equal matches the one that relevant code calls, owns or is
-// called by ranks first. Offers from files and packages are not blended:
-// their words are the path channel of what they hold.
-func (e *Engine) combine(lex, offer float64) float64 {
-	hi, lo := lex, offer
-	if lo > hi {
-		hi, lo = lo, hi
-	}
-	return hi + e.t.Blend*lo
-}
-
-// lexicalLed reports that node i's relevance rel comes first from its own
-// words (then it is evidence, and the milder HubLexical penalty applies).
+// lexicalLed reports that node i's relevance rel is its own words' score
+// (then it is evidence, and the milder HubLexical penalty applies).
 func (e *Engine) lexicalLed(s *scratch, i int32, rel float64) bool {
 	lex := s.rel[i]
-	return lex > 0 && rel <= lex*(1+e.t.Blend)
+	return lex > 0 && rel <= lex
 }
 
 // relationFactor scales what an edge passes on: type references and

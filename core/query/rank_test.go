@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -364,6 +365,65 @@ func TestSizePrior(t *testing.T) {
 			if s := e.size[e.Index().ID("c_mid")]; s != 1 {
 				t.Errorf("the median function's size prior = %v, want 1", s)
 			}
+		}
+	}
+}
+
+// TestTestCallsFavourEntryPoints: of two functions matching the question
+// equally, the one test code calls ranks first; calls from other code do
+// not count.
+func TestTestCallsFavourEntryPoints(t *testing.T) {
+	b := &gb{}
+	b.node("a_helper", "withTimeout()", "p/a.go", "function").
+		node("b_api", "WithTimeout()", "p/b.go", "function").
+		node("c_caller", "run()", "p/c.go", "function").
+		node("t_test", "TestWithTimeout()", "p/b_test.go", "function").
+		node("u_test", "TestOther()", "p/c_test.go", "function").
+		edge("t_test", "calls", "b_api").
+		edge("u_test", "calls", "b_api").
+		edge("c_caller", "calls", "a_helper").
+		edge("c_caller", "calls", "a_helper")
+	for _, tc := range []struct {
+		w     float64
+		first string
+	}{{0, "a_helper"}, {0.08, "b_api"}} {
+		tn := DefaultTuning
+		tn.TestCalls = tc.w
+		got := ids(query(b.engine(WithTuning(tn)), "with timeout"))
+		if len(got) < 2 || got[0] != tc.first {
+			t.Errorf("TestCalls %v: ranked %q, want %s first", tc.w, got, tc.first)
+		}
+	}
+}
+
+// TestGeneratedFilesYield: a node of a generated file ranks below an
+// equal match in source a person wrote, and only with GeneratedPrior on;
+// an exact label match is exempt.
+func TestGeneratedFilesYield(t *testing.T) {
+	b := &gb{}
+	b.node("a_gen", "startGracefulShutdown()", "p/bundle.go", "function").
+		node("b_src", "startGracefulShutdown()", "q/server.go", "function").
+		node("f_gen", "bundle.go", "p/bundle.go", "file").
+		node("f_src", "server.go", "q/server.go", "file").
+		edge("f_gen", "contains", "a_gen").
+		edge("f_src", "contains", "b_src")
+	b.g.Nodes[2].Extra = map[string]json.RawMessage{"generated": json.RawMessage("true")}
+	for _, tc := range []struct {
+		prior float64
+		first string
+	}{{1, "a_gen"}, {0.5, "b_src"}} {
+		tn := DefaultTuning
+		tn.GeneratedPrior = tc.prior
+		e := b.engine(WithTuning(tn))
+		got := ids(query(e, "graceful shutdown start"))
+		if len(got) < 2 || got[0] != tc.first {
+			t.Errorf("GeneratedPrior %v: ranked %q, want %s first", tc.prior, got, tc.first)
+		}
+		// Named exactly, a generated symbol keeps its full score: both
+		// twins tie, and the tie goes to the smaller id.
+		got = ids(query(e, "startGracefulShutdown"))
+		if len(got) < 2 || got[0] != "a_gen" {
+			t.Errorf("GeneratedPrior %v, exact: ranked %q, want a_gen first", tc.prior, got)
 		}
 	}
 }

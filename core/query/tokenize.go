@@ -127,17 +127,16 @@ type parsed struct {
 }
 
 // variants selects the graph-confirmed word variants parseQuestion adds
-// beside inflections (see Tuning: AgentNouns, Abbrev, Synonyms,
-// SurfaceForms).
+// beside inflections (see Tuning: Abbrev, Synonyms).
 type variants struct {
-	agentNouns, abbrev, synonyms, surface, plurals bool
+	abbrev, synonyms bool
 }
 
 // parseQuestion turns a question into weighted terms. known reports whether
 // a token occurs in the graph, so only variants the graph confirms are
-// added: inflections, abbreviations ("connection" → conn), agent nouns
-// ("server" → serve) and compounds of adjacent words ("copy tree" →
-// copytree, as Python and C names are often written).
+// added: inflections, abbreviations ("connection" → conn) and compounds
+// of adjacent words ("copy tree" → copytree, as Python and C names are
+// often written).
 func parseQuestion(q string, known func(string) bool, vs variants) parsed {
 	var p parsed
 	p.symbol = symbolShaped(q)
@@ -185,18 +184,6 @@ func parseQuestion(q string, known func(string) bool, vs variants) parsed {
 		p.concepts = append(p.concepts, t)
 		p.terms = append(p.terms, term{tok: t, weight: 1, mask: bit})
 		forms := inflections(t)
-		if vs.surface {
-			// The other direction: "field" finds typeFields, "limit" a
-			// doc's "limiting".
-			forms = append(forms, surfaceForms(t)...)
-		}
-		if vs.plurals && !vs.surface {
-			// Only the plural: "field" finds typeFields.
-			forms = append(forms, surfaceForms(t)[:1]...)
-		}
-		if vs.agentNouns {
-			forms = append(forms, agentForms(t)...)
-		}
 		if vs.abbrev {
 			for _, b := range append([]string{t}, forms...) {
 				forms = append(forms, abbreviations[b]...)
@@ -248,7 +235,7 @@ func deleteString(s []string, x string) []string {
 }
 
 // inflections proposes base forms of t ("caches" → cache, "parsing" →
-// parse/pars, "retries" → retry) and the forms code names usually take
+// parse/pars, "retries" → retry, "cookies" → cookie, "tags" → tag) and the forms code names usually take
 // ("parse" → parser). Callers keep only the ones the graph contains.
 func inflections(t string) []string {
 	var out []string
@@ -260,15 +247,16 @@ func inflections(t string) []string {
 	n := len(t)
 	switch {
 	case strings.HasSuffix(t, "ies") && n > 4:
-		add(t[:n-3] + "y")
+		add(t[:n-3] + "y") // retries → retry
+		add(t[:n-1])       // cookies → cookie (the graph keeps the one it has)
 	case strings.HasSuffix(t, "ing") && n > 5:
 		stemVariants(t[:n-3], add)
-	case strings.HasSuffix(t, "ed") && n > 4:
+	case strings.HasSuffix(t, "ed") && n > 3:
 		stemVariants(t[:n-2], add)
-	case strings.HasSuffix(t, "es") && n > 4:
+	case strings.HasSuffix(t, "es") && n > 3:
 		add(t[:n-2])
 		add(t[:n-1])
-	case strings.HasSuffix(t, "s") && n > 4 && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is"):
+	case strings.HasSuffix(t, "s") && n > 3 && !strings.HasSuffix(t, "ss") && !strings.HasSuffix(t, "us") && !strings.HasSuffix(t, "is"):
 		add(t[:n-1])
 	}
 	derivations(t, add)
@@ -335,27 +323,6 @@ func surfaceForms(w string) []string {
 		return []string{w + "s", w + "d", w[:len(w)-1] + "ing"}
 	}
 	return []string{w + "s", w + "es", w + "ed", w + "ing"}
-}
-
-// agentForms relates agent nouns and verbs, the way code names them: a
-// question says "server", "handler" or "scanner" while the symbol says
-// serve, handle or scan — and the other way round ("parse" → parser).
-func agentForms(t string) []string {
-	var out []string
-	n := len(t)
-	if n > 4 && strings.HasSuffix(t, "er") {
-		out = append(out, t[:n-1], t[:n-2]) // serve-r, read-er
-		if k := n - 2; t[k-1] == t[k-2] {
-			out = append(out, t[:k-1]) // scann-er → scan
-		}
-	} else if n >= 3 {
-		if strings.HasSuffix(t, "e") {
-			out = append(out, t+"r")
-		} else {
-			out = append(out, t+"er")
-		}
-	}
-	return out
 }
 
 // abbreviations pairs words with the short forms identifiers use, both

@@ -175,7 +175,11 @@ func (r *resolver) firstStep(f *fileInfo, s abi.TypeStep) int32 {
 func (r *resolver) memberStep(t int32, s abi.TypeStep) int32 {
 	switch s.Op {
 	case abi.StepResult:
-		return r.resultType(r.method(t, s.Name))
+		m := r.method(t, s.Name)
+		if r.returnsReceiver(m) {
+			return t // x.with_name(…) -> Self, Python's __enter__ returning self
+		}
+		return r.resultType(m)
 	case abi.StepField:
 		if f := r.field(t, s.Name); f >= 0 {
 			return r.valueType(f)
@@ -189,6 +193,26 @@ func (r *resolver) memberStep(t int32, s abi.TypeStep) int32 {
 		}
 	}
 	return -1
+}
+
+// selfResult is the result type ABI v2 plugins give a method that
+// returns its receiver (docs/abi-v2.md): the type it was called on, so
+// a subclass's instance keeps its class.
+const selfResult = "Self"
+
+// returnsReceiver reports whether method m's v2 signature names Self as
+// its result.
+func (r *resolver) returnsReceiver(m int32) bool {
+	if m < 0 {
+		return false
+	}
+	sym := &r.syms[m]
+	file := &r.files[sym.file]
+	if !file.v2() {
+		return false
+	}
+	sig := file.Facts.Symbols[sym.local].Signature
+	return sig != nil && sig.ReturnRef != nil && isNamed(sig.ReturnRef) && sig.ReturnRef.Steps[0].Name == selfResult
 }
 
 // receiverRef is the type reference of a call's receiver: the plugin's

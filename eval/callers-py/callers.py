@@ -238,6 +238,10 @@ class Resolver:
         script = jedi.Script(code, path=path, project=self.project)
         calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call)),
                        key=lambda n: (n.lineno, n.col_offset))
+        # Calls a with item is made of (with C() as c:), whose class's
+        # __enter__/__exit__ the statement runs (see WITH_METHODS).
+        with_calls = {id(item.context_expr) for n in ast.walk(tree) if isinstance(n, (ast.With, ast.AsyncWith))
+                      for item in n.items if isinstance(item.context_expr, ast.Call)}
         for call in calls:
             counts['calls'] += 1
             fn = call.func
@@ -258,7 +262,8 @@ class Resolver:
             if len(text) > 60:
                 text = text[:57] + '...'
             rec = {'file': rel, 'line': line, 'kind': kind, 'receiver': receiver, 'text': text, 'name': name,
-                   'targets': [], 'types': [], 'tkind': '', 'jedi': '', 'found': False, 'resolved': False}
+                   'targets': [], 'types': [], 'tkind': '', 'jedi': '', 'found': False, 'resolved': False,
+                   'with': id(call) in with_calls}
             recs.append(rec)
             if not name:
                 counts['no_name'] += 1
@@ -337,6 +342,13 @@ def resolve_all(R, files, jobs):
     return [got[p] for p in files]
 
 
+# The methods a with statement runs implicitly on its item's value: a
+# graph site linking one of them is judged by the class the item's call
+# constructs, as jedi resolves it (its own method; an inherited one stays
+# unjudged by this rule).
+WITH_METHODS = {'__enter__', '__exit__', '__aenter__', '__aexit__'}
+
+
 def evaluate(jedi, src, graph, only=None, jobs=1):
     """Every number and list the report prints."""
     src = os.path.realpath(src)
@@ -402,6 +414,11 @@ def evaluate(jedi, src, graph, only=None, jobs=1):
             if cls:
                 names.add(bare_name(cls['label']))
         hit = next((c for c in calls if s['target'] in c['targets']), None)
+        if not hit and tn and bare_name(tn['label']) in WITH_METHODS:
+            # No call is written for it: right when a with item on the
+            # line is a call jedi resolves to the class declaring it.
+            cls = G['parent'].get(s['target'])
+            hit = next((c for c in calls if c.get('with') and cls in c['targets']), None)
         named = [c for c in calls if c['name'].lower() in names]
         # The call the site stands for: the one that resolves to the target,
         # else the one whose callee name is the target's, else the only one.

@@ -180,7 +180,7 @@ func (x *state) run() {
 		case actBindName:
 			x.bindLocals(i, t.Child(i, l.fName))
 		case actBindAll:
-			x.bindLocals(i, i)
+			x.bindAsTarget(i)
 		case actBindExcept:
 			x.bindExcept(i)
 		case actDefault:
@@ -195,6 +195,8 @@ func (x *state) run() {
 			x.augmentedAssignment(i)
 		case actSubscript:
 			x.subscript(i)
+		case actWithItem:
+			x.withItem(i)
 		case actBindComp:
 			for c := range t.NamedChildren(i) {
 				if t.Kind(c) == l.forInClause {
@@ -299,6 +301,9 @@ func (x *state) function(i extract.Node) {
 	params := t.Child(i, l.fParameters)
 	ret := t.Child(i, l.fReturnType)
 	s.Signature = x.signature(i, params, ret)
+	if s.Kind == abi.KindMethod && ret == extract.None && x.returnsSelf(params, body) {
+		s.Signature.ReturnRef = selfReturnRef() // with.go
+	}
 	sc.sym = x.symbol(s)
 	x.routes(start, sc.sym)
 	x.stack = append(x.stack, sc)

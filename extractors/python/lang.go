@@ -32,6 +32,7 @@ const (
 	actUnary      // unary_operator: -x runs __neg__
 	actAugmented  // augmented_assignment: a += b runs __iadd__
 	actSubscript  // subscript: x[k] runs __getitem__
+	actWithItem   // with_item: with X as v runs X.__enter__ and X.__exit__ (with.go)
 )
 
 // lang holds the kind and field ids the extractor needs for one grammar,
@@ -52,7 +53,8 @@ type lang struct {
 	keywordArgument, listSplat, dictSplat, comment, decorator,
 	decoratedDefinition, functionDefinition, classDefinition, block,
 	forInClause, expressionStatement, assignment, augmentedAssignment,
-	deleteStatement, argumentList, parenthesizedExpression, unaryOperator extract.KindID
+	deleteStatement, argumentList, parenthesizedExpression, unaryOperator,
+	withItem, asPattern, returnStatement, yield, lambda extract.KindID
 
 	fName, fParameters, fReturnType, fBody, fSuperclasses, fDefinition,
 	fFunction, fObject, fAttribute, fLeft, fRight, fType, fValue, fSubscript,
@@ -103,6 +105,7 @@ func newLang(g *extract.Grammar) *lang {
 	set("unary_operator", actUnary)
 	set("augmented_assignment", actAugmented)
 	set("subscript", actSubscript)
+	set("with_item", actWithItem)
 	for _, c := range []string{"list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"} {
 		set(c, actBindComp)
 	}
@@ -117,6 +120,11 @@ func newLang(g *extract.Grammar) *lang {
 	l.argumentList = k("argument_list")
 	l.parenthesizedExpression = k("parenthesized_expression")
 	l.unaryOperator = k("unary_operator")
+	l.withItem = k("with_item")
+	l.asPattern = k("as_pattern")
+	l.returnStatement = k("return_statement")
+	l.yield = k("yield")
+	l.lambda = k("lambda")
 	l.attribute = k("attribute")
 	l.call = k("call")
 	l.dottedName = k("dotted_name")

@@ -173,6 +173,9 @@ func returnRefs(syms []abi.Symbol) {
 		name := sig.Return
 		if syms[i].Kind != abi.KindField {
 			name = resultTypeName(sig.Return)
+			if name == "typing.Self" || name == "typing_extensions.Self" {
+				name = selfResult // the receiver's type (with.go)
+			}
 		}
 		if name != "" {
 			sig.ReturnRef = &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: name}}}

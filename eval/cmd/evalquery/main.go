@@ -33,12 +33,13 @@ func main() {
 	flag.Var(&cs, "corpus", "name=graph.json:root (repeatable)")
 	qdir := flag.String("questions", "eval/questions", "directory of <corpus>.txt question files")
 	verbose := flag.Bool("v", false, "print every question's misses and top 5")
+	allRanks := flag.Bool("ranks", false, "print every question's expected ranks, one line each (to diff two -tune runs)")
 	explain := flag.Bool("explain", false, "explain every question with a miss: the top 10 and each missed symbol, score by channel and cause, then the misses counted by cause")
 	jsonOut := flag.String("json", "", "write the summaries as JSON to this file")
 	one := flag.String("q", "", "answer one question (with -full, -budget) and exit")
 	full := flag.Bool("full", false, "with -q: full mode")
 	budget := flag.Int("budget", 0, "with -q: token budget")
-	tune := flag.String("tune", "", "ranking overrides, e.g. original or owner=0,fill=10 (see query.Tuning)")
+	tune := flag.String("tune", "", "ranking overrides, e.g. original or owner=0,sizeexp=0.3 (see query.Tuning)")
 	flag.Parse()
 	tuning, err := parseTune(*tune)
 	if err != nil {
@@ -81,6 +82,11 @@ func main() {
 		sums = append(sums, s)
 		if *explain {
 			explainMisses(ctx, corpus, s)
+		}
+		if *allRanks {
+			for _, r := range s.Results {
+				fmt.Printf("[%s] %q %s\n", name, r.Q.Text, ranks(r))
+			}
 		}
 		if *verbose {
 			for _, r := range s.Results {
@@ -186,8 +192,6 @@ func parseTune(spec string) (query.Tuning, error) {
 			return t, fmt.Errorf("unknown -tune key %q", k)
 		case fv.Kind() == reflect.Float64:
 			fv.SetFloat(f)
-		case fv.Kind() == reflect.Int:
-			fv.SetInt(int64(f))
 		case fv.Kind() == reflect.Bool:
 			fv.SetBool(f != 0)
 		default:

@@ -1,4 +1,4 @@
-from pkg.lib import Box, Crate, helper, total
+from pkg.lib import Box, Crate, Ctx, helper, total
 
 
 def run(anything):
@@ -15,3 +15,8 @@ def run(anything):
 def shadow():
     helper = lambda x: x
     return helper(1)
+
+
+def managed():
+    with Ctx() as c:
+        return c

@@ -31,3 +31,16 @@ class Box:
 class Crate(Box):
     def __init__(self, v):
         super().__init__(v)
+
+
+class Ctx:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class Other:
+    def __enter__(self):
+        return self
