@@ -84,7 +84,7 @@ type instance struct {
 
 // Stats are counters over a plugin's lifetime.
 type Stats struct {
-	Calls     int64 // Extract calls that reached the guest
+	Calls     int64 // guest calls: Extract, the project entry point, synaptic_set_project
 	Instances int64 // instances created
 	Recycled  int64 // instances discarded because their memory grew past the threshold
 	Failures  int64 // failed calls (each discards its instance)
