@@ -37,3 +37,26 @@ func TestExtractVerboseWorkers(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractVerboseProjectInstance: with a go.mod the project entry point
+// answers info, and the instance that ran it takes the answer through
+// synaptic_set_project instead of being replaced: one worker, one instance,
+// four guest calls (entry point, set_project, two files).
+func TestExtractVerboseProjectInstance(t *testing.T) {
+	needBin(t)
+	repo := t.TempDir()
+	for name, body := range map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.22\n",
+		"a.go":   "package p\n\n// A is a.\nfunc A() { B() }\n",
+		"b.go":   "package p\n\nfunc B() {}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := run(t, repo, false, "extract", "--quiet", "-v", "--workers", "1", ".")
+	want := `(?m)^  plugin go: 4 guest calls on 1 instances \(0 recycled for memory, 0 failed\)$`
+	if !regexp.MustCompile(want).MatchString(out) {
+		t.Errorf("extract -v output lacks %s:\n%s", want, out)
+	}
+}

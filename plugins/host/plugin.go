@@ -51,6 +51,9 @@ type Plugin struct {
 	mu     sync.Mutex
 	slots  []*slot
 	closed atomic.Bool
+	// replaceOnProject ignores synaptic_set_project, as with a guest
+	// built before it (tests of that fallback).
+	replaceOnProject bool
 
 	calls, instances, recycled, failures, fastChecks atomic.Int64
 }
@@ -72,13 +75,16 @@ type instance struct {
 	initFn  api.Function
 	extract api.Function
 	project api.Function // nil unless the manifest has [project]
-	stack   []uint64
-	out     *tail // guest stdout+stderr, for diagnostics
+	// setProject is synaptic_set_project, nil in a guest built before it
+	// (then new project info replaces the instance instead).
+	setProject api.Function
+	stack      []uint64
+	out        *tail // guest stdout+stderr, for diagnostics
 }
 
 // Stats are counters over a plugin's lifetime.
 type Stats struct {
-	Calls     int64 // Extract calls that reached the guest
+	Calls     int64 // guest calls: Extract, the project entry point, synaptic_set_project
 	Instances int64 // instances created
 	Recycled  int64 // instances discarded because their memory grew past the threshold
 	Failures  int64 // failed calls (each discards its instance)
@@ -187,6 +193,9 @@ func (p *Plugin) compile(ctx context.Context, wasm []byte) error {
 	required := []string{abi.ExportVersion, abi.ExportInBuf, abi.ExportInit, entryExport(p.m.Kind)}
 	if p.m.Project != nil {
 		required = append(required, abi.ExportProject)
+		if _, ok := defs[abi.ExportSetProject]; ok { // optional, but then well-typed
+			required = append(required, abi.ExportSetProject)
+		}
 	}
 	for _, name := range required {
 		sig := exports[name]
@@ -279,6 +288,9 @@ func (p *Plugin) newInstance(ctx context.Context, s *slot) (*instance, error) {
 		project: mod.ExportedFunction(abi.ExportProject),
 		stack:   make([]uint64, 1),
 		out:     out,
+	}
+	if p.m.Project != nil {
+		in.setProject = mod.ExportedFunction(abi.ExportSetProject)
 	}
 	// Stop a guest as soon as its runtime reports a fatal error instead of
 	// waiting for the deadline. CloseWithExitCode from within the guest's

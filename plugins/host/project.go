@@ -14,6 +14,7 @@ import (
 
 func init() {
 	exports[abi.ExportProject] = [2][]api.ValueType{{api.ValueTypeI32}, {api.ValueTypeI64}}
+	exports[abi.ExportSetProject] = [2][]api.ValueType{{api.ValueTypeI32}, {api.ValueTypeI64}}
 }
 
 // ProjectFiles returns the metadata file names the plugin's [project]
@@ -58,7 +59,7 @@ func (p *Plugin) Project(ctx context.Context, in *abi.ProjectInput) (abi.Project
 	if err != nil {
 		out = abi.ProjectOutput{}
 	}
-	p.setProject(out.Info)
+	p.setProject(ctx, out.Info)
 	// A failure (a timeout on a loaded machine) is retried next time, and
 	// it replaced the instances' info: forget the last answer.
 	p.mu.Lock()
@@ -92,9 +93,12 @@ type projectAnswer struct {
 	out   abi.ProjectOutput
 }
 
-// setProject re-encodes Init with info and retires the instances made
-// with another one, so every file of the run sees the same project.
-func (p *Plugin) setProject(info []byte) {
+// setProject re-encodes Init with info for the instances to come and
+// hands info to the live ones through synaptic_set_project, so every file
+// of the run sees the same project without instantiating the module
+// again. An instance that lacks the export (a guest built with an older
+// sdk) or fails the call is retired instead.
+func (p *Plugin) setProject(ctx context.Context, info []byte) {
 	p.mu.Lock()
 	if bytes.Equal(p.project, info) && p.init != nil {
 		p.mu.Unlock()
@@ -106,10 +110,30 @@ func (p *Plugin) setProject(info []byte) {
 	p.mu.Unlock()
 	for _, s := range slots {
 		s.mu.Lock()
-		if s.inst != nil {
+		if s.inst != nil && !p.handProject(ctx, s.inst, info) {
 			s.inst.mod.Close(context.Background())
 			s.inst = nil
 		}
 		s.mu.Unlock()
 	}
+}
+
+// handProject calls in's synaptic_set_project with info, under the
+// budget of a file of that size; false: in has no such export, the
+// plugin is closed, or the call failed (it is counted as a failure).
+func (p *Plugin) handProject(ctx context.Context, in *instance, info []byte) bool {
+	if in.setProject == nil || p.replaceOnProject || p.closed.Load() {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.fileTimeout(len(info)))
+	defer cancel()
+	if info == nil {
+		info = []byte{} // call's raw input, not a FileInput
+	}
+	p.calls.Add(1)
+	if _, err := in.call(ctx, p, in.setProject, info, "", 0, nil, nil); err != nil {
+		p.failures.Add(1)
+		return false
+	}
+	return true
 }

@@ -78,3 +78,77 @@ func TestProjectEntryPoint(t *testing.T) {
 		t.Errorf("Project after failures = %q, %v; instances see %q", out.Info, err, seen(1))
 	}
 }
+
+// TestProjectKeepsInstances: a new project answer reaches the live
+// instances through synaptic_set_project instead of replacing them (one
+// instance per worker, not one more), a failed answer resets them to no
+// project, and a guest without the export (built with an older sdk) gets
+// fresh instances that see the answer in Init.
+func TestProjectKeepsInstances(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		replace bool // as a guest without synaptic_set_project
+		// instances made after the first Project, and after the failed one
+		afterOK, afterFail int64
+	}{
+		{"set_project", false, 0, 1},
+		{"older guest", true, 2, 4},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHost(t, Options{})
+			m := writePluginABI(t, buildGuest(t, "hostile"), 2, "[project]\nfiles = [\"go.mod\"]\n")
+			p, err := h.Load(t.Context(), m, []abi.Grammar{fakeGrammar})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.replaceOnProject = tt.replace
+			seen := func(worker int) string {
+				t.Helper()
+				f, err := p.Extract(t.Context(), worker, "project.fake", 0, fakeRecords(), fakeSource)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return strings.TrimPrefix(f.Symbols[0].Name, "project:")
+			}
+			in := func(root string) *abi.ProjectInput {
+				return &abi.ProjectInput{Root: "/r/" + root, Files: []abi.ProjectFile{{Path: "go.mod", Data: []byte("module m")}}}
+			}
+			for w := range 2 {
+				if got := seen(w); got != "" {
+					t.Fatalf("worker %d sees project %q before Project", w, got)
+				}
+			}
+			base := p.Stats().Instances
+			if base != 2 {
+				t.Fatalf("%d instances for 2 workers, want 2", base)
+			}
+			out, err := p.Project(t.Context(), in("ok"))
+			if err != nil || len(out.Info) == 0 {
+				t.Fatalf("Project = %q, %v", out.Info, err)
+			}
+			for w := range 2 {
+				if got := seen(w); got != string(out.Info) {
+					t.Errorf("worker %d sees project %q, want %q", w, got, out.Info)
+				}
+			}
+			if got := p.Stats().Instances - base; got != tt.afterOK {
+				t.Errorf("%d instances made after Project, want %d", got, tt.afterOK)
+			}
+			if _, err := p.Project(t.Context(), in("error")); err == nil {
+				t.Fatal("Project over a bad go.mod did not fail")
+			}
+			for w := range 2 {
+				if got := seen(w); got != "" {
+					t.Errorf("after a failed Project worker %d sees %q, want no project", w, got)
+				}
+			}
+			// The instance that ran the failing entry point is always replaced.
+			if got := p.Stats().Instances - base; got != tt.afterFail {
+				t.Errorf("%d instances made after the failed Project, want %d", got, tt.afterFail)
+			}
+			if st := p.Stats(); st.Failures != 1 {
+				t.Errorf("%d failures, want 1 (the entry point's)", st.Failures)
+			}
+		})
+	}
+}

@@ -26,9 +26,11 @@ import (
 // The compiled code loads the trampoline's address from the call engine's
 // execution context on every check. We point that field at a small stub
 // that counts down a per-slot counter and tail-jumps to the real trampoline
-// only every termCheckEvery checks (64: often enough that the runtime's
-// signal-based preemption, which only lands in Go code, still reaches a
-// busy guest goroutine quickly for GC). A runaway guest therefore still
+// only every termCheckEvery checks (512: a check costs a few nanoseconds,
+// so a busy guest still returns to Go every few microseconds, often enough
+// that the runtime's signal-based preemption, which only lands in Go code,
+// reaches its goroutine quickly for GC; at 64 the exits to Go were about
+// 0.5% of a GOROOT extraction's CPU). A runaway guest therefore still
 // returns to Go every few microseconds: the deadline still closes it, Close
 // still interrupts it, GC and preemption still reach its goroutine. The stub
 // touches no register (only flags and its own counter), so it is invisible
@@ -41,7 +43,7 @@ import (
 var plainLoopChecks = os.Getenv("SYNAPTIC_PLAIN_LOOP_CHECKS") == "1"
 
 // termCheckEvery is how many loop checks the stub absorbs per real check.
-const termCheckEvery = 64
+const termCheckEvery = 512
 
 // execCtxTrampolineOffset is wazevoapi.ExecutionContextOffsetCheckModuleExitCodeTrampolineAddress.
 const execCtxTrampolineOffset = 88

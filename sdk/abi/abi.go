@@ -37,6 +37,11 @@ const (
 	ExportInit    = "synaptic_init"
 	ExportExtract = "synaptic_extract"
 	ExportProject = "synaptic_project" // ABI v2, optional
+	// ExportSetProject hands a live instance new project info (raw bytes,
+	// what Init.Project would carry), so the host keeps its instances when
+	// the project entry point answers. ABI v2, optional: without it the
+	// host replaces the instances instead.
+	ExportSetProject = "synaptic_set_project"
 )
 
 // Result status bytes.

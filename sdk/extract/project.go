@@ -46,8 +46,14 @@ func RegisterProject(fn ProjectFunc) { projectFn = fn }
 func Project() []byte { return projectInfo }
 
 // SetProject sets what Project returns. The wasm glue calls it with
-// Init.Project; native tests call it to extract as the host would.
-func SetProject(info []byte) { projectInfo = bytes.Clone(info) }
+// Init.Project, or synaptic_set_project's input; native tests call it to
+// extract as the host would. Empty info is none (nil), however it came.
+func SetProject(info []byte) {
+	projectInfo = nil
+	if len(info) > 0 {
+		projectInfo = bytes.Clone(info)
+	}
+}
 
 // ProjectSummary adds a line to the extraction summary, from the project
 // entry point: which project the root was resolved in ("module "x" (go.mod

@@ -18,3 +18,13 @@ func projectExport(size uint32) (out uint64) {
 	outBuf = append(abi.AppendOK(outBuf[:0]), abi.EncodeProjectOutput(&res)...)
 	return packed(outBuf)
 }
+
+// setProjectExport replaces the project info of this instance, as Init
+// does for a new one (docs/abi-v2.md, "Init and the project entry point").
+//
+//go:wasmexport synaptic_set_project
+func setProjectExport(size uint32) uint64 {
+	SetProject(inBuf[:size]) // a copy: inBuf is reused
+	outBuf = abi.AppendOK(outBuf[:0])
+	return packed(outBuf)
+}
