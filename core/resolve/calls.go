@@ -1,7 +1,6 @@
 package resolve
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
@@ -16,87 +15,59 @@ func (r *resolver) resolveRelations() {
 	for fi := range r.files {
 		f := &r.files[fi]
 		for i := range f.Facts.Relations {
-			if res, ok := r.lookupRelation(f, &f.Facts.Relations[i]); ok {
-				r.applyRelation(f, &f.Facts.Relations[i], &res)
+			rel := &f.Facts.Relations[i]
+			if rel.Context == abi.CtxValue {
+				continue // a function value: resolveValueRefs
+			}
+			r.callFile = f // a type with build-variant twins: each one f can be built with
+			clear(r.twinsOf)
+			from := f.id
+			fromSym := int32(-1)
+			if rel.From >= 0 {
+				fromSym = f.first + rel.From
+				from = r.syms[fromSym].id
+			}
+			if forType, ok := rel.Context.ForType(); ok {
+				// Rust: impl Trait for Type — the implementing type is the source.
+				t := r.findType(f, forType, true)
+				if t < 0 {
+					continue
+				}
+				fromSym, from = t, r.syms[t].id
+			}
+			ctx := string(rel.Context)
+			if _, ok := rel.Context.ForType(); ok {
+				ctx = ""
+			}
+			target, conf := r.findType(f, rel.Target, true), graph.Extracted
+			if target < 0 {
+				if target = r.inferType(f, rel.Target); target >= 0 {
+					conf = graph.Inferred
+				}
+			}
+			if target < 0 {
+				if rel.Kind == abi.RelReferences {
+					continue
+				}
+				r.edgeCtx(from, r.stub(rel.Target, "class"), string(rel.Kind), graph.Extracted, ctx, f.Path, rel.Line)
+				continue
+			}
+			twins := r.twinsOf[target]
+			if len(twins) == 0 {
+				twins = []int32{target}
+			}
+			for _, t := range twins {
+				if r.syms[t].id == from {
+					continue
+				}
+				r.edgeCtx(from, r.syms[t].id, string(rel.Kind), conf, ctx, f.Path, rel.Line)
+				if fromSym >= 0 && (rel.Kind == abi.RelInherits || rel.Kind == abi.RelEmbeds) {
+					r.bases[fromSym] = append(r.bases[fromSym], t)
+				}
 			}
 		}
 	}
 	r.callFile = nil
-}
-
-// relationTarget is what lookupRelation found for one relation: the
-// source (fromSym -1 for the file itself) and the target type with its
-// build-variant twins, or -1 for a base to stub.
-type relationTarget struct {
-	fromSym int32
-	from    string
-	target  int32
-	conf    graph.Confidence
-	twins   []int32
-}
-
-// lookupRelation resolves rel's source and target type. It only reads
-// the indexes (and the variant scratch state), so files can be looked up
-// on two cores; ok is false for a relation that adds nothing.
-func (r *resolver) lookupRelation(f *fileInfo, rel *abi.Relation) (res relationTarget, ok bool) {
-	if rel.Context == abi.CtxValue {
-		return res, false // a function value: resolveValueRefs
-	}
-	r.callFile = f // a type with build-variant twins: each one f can be built with
-	clear(r.twinsOf)
-	res.from, res.fromSym = f.id, -1
-	if rel.From >= 0 {
-		res.fromSym = f.first + rel.From
-		res.from = r.syms[res.fromSym].id
-	}
-	if forType, ok := rel.Context.ForType(); ok {
-		// Rust: impl Trait for Type — the implementing type is the source.
-		t := r.findType(f, forType, true)
-		if t < 0 {
-			return res, false
-		}
-		res.fromSym, res.from = t, r.syms[t].id
-	}
-	res.target, res.conf = r.findType(f, rel.Target, true), graph.Extracted
-	if res.target < 0 {
-		if res.target = r.inferType(f, rel.Target); res.target >= 0 {
-			res.conf = graph.Inferred
-		}
-	}
-	if res.target < 0 {
-		return res, rel.Kind != abi.RelReferences
-	}
-	if tw := r.twinsOf[res.target]; len(tw) > 0 {
-		res.twins = slices.Clone(tw)
-	}
-	return res, true
-}
-
-// applyRelation adds the edges (and the stub of an unresolved base) of a
-// looked-up relation and records inherited and embedded bases. Stubs take
-// ids in the order relations are applied, so this runs in file order.
-func (r *resolver) applyRelation(f *fileInfo, rel *abi.Relation, res *relationTarget) {
-	ctx := string(rel.Context)
-	if _, ok := rel.Context.ForType(); ok {
-		ctx = ""
-	}
-	if res.target < 0 {
-		r.edgeCtx(res.from, r.stub(rel.Target, "class"), string(rel.Kind), graph.Extracted, ctx, f.Path, rel.Line)
-		return
-	}
-	twins := res.twins
-	if len(twins) == 0 {
-		twins = []int32{res.target}
-	}
-	for _, t := range twins {
-		if r.syms[t].id == res.from {
-			continue
-		}
-		r.edgeCtx(res.from, r.syms[t].id, string(rel.Kind), res.conf, ctx, f.Path, rel.Line)
-		if res.fromSym >= 0 && (rel.Kind == abi.RelInherits || rel.Kind == abi.RelEmbeds) {
-			r.bases[res.fromSym] = append(r.bases[res.fromSym], t)
-		}
-	}
 }
 
 // lexical finds name among the declarations inside the calling function

@@ -8,10 +8,10 @@ import (
 	"github.com/synaptic-graph/synaptic/sdk/abi"
 )
 
-// parallelCallsMin is the number of call sites (for the relation pass,
-// of relations) from which a pass splits the files between two workers.
-// Below it the goroutine is not worth its cost; a test lowers it to
-// exercise the split on fixtures.
+// parallelCallsMin is the number of call sites from which call and value
+// resolution split the files between two workers. Below it the goroutine
+// is not worth its cost; a test lowers it to exercise the split on
+// fixtures.
 var parallelCallsMin = 20000
 
 // resolveCallsAndValues is resolveCalls then resolveValueRefs, on two
@@ -87,50 +87,5 @@ func (r *resolver) prepareShared() {
 	r.loc(maxLine)
 	if r.methodsByName == nil {
 		r.methodsByName = r.indexMethodsByName()
-	}
-}
-
-// resolveRelationsParallel is resolveRelations with the type lookups on
-// two cores: each worker looks up the relations of its files (reading
-// only the indexes), then every relation is applied here in file order,
-// so stubs take their ids and bases their order as in one pass.
-func (r *resolver) resolveRelationsParallel() {
-	off := make([]int, len(r.files)+1)
-	for i := range r.files {
-		off[i+1] = off[i] + len(r.files[i].Facts.Relations)
-	}
-	total := off[len(r.files)]
-	if total < parallelCallsMin || runtime.GOMAXPROCS(0) < 2 || len(r.files) < 2 {
-		r.resolveRelations()
-		return
-	}
-	split := 1
-	for split < len(r.files)-1 && off[split] <= total/2 {
-		split++
-	}
-	found := make([]relationTarget, total)
-	ok := make([]bool, total)
-	lookup := func(r *resolver, from, to int) {
-		for fi := from; fi < to; fi++ {
-			f := &r.files[fi]
-			for i := range f.Facts.Relations {
-				found[off[fi]+i], ok[off[fi]+i] = r.lookupRelation(f, &f.Facts.Relations[i])
-			}
-		}
-		r.callFile = nil
-	}
-	w := *r
-	w.twinsOf, w.compatMemo, w.callFile, w.callOwn = nil, nil, nil, nil
-	var wg sync.WaitGroup
-	wg.Go(func() { lookup(&w, split, len(r.files)) })
-	lookup(r, 0, split)
-	wg.Wait()
-	for fi := range r.files {
-		f := &r.files[fi]
-		for i := range f.Facts.Relations {
-			if ok[off[fi]+i] {
-				r.applyRelation(f, &f.Facts.Relations[i], &found[off[fi]+i])
-			}
-		}
 	}
 }
