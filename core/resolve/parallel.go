@@ -3,8 +3,6 @@ package resolve
 import (
 	"runtime"
 	"sync"
-
-	"github.com/synaptic-graph/synaptic/core/graph"
 )
 
 // parallelCallsMin is the number of call sites from which resolveCalls
@@ -27,19 +25,18 @@ func (r *resolver) resolveCallsParallel() {
 		return
 	}
 	split, seen := 1, 0
-	for split < len(r.files)-1 && seen+len(r.files[split-1].Facts.Calls) <= total/2 {
-		seen += len(r.files[split-1].Facts.Calls)
-		split++
+	for i := range r.files {
+		if seen >= total/2 {
+			split = max(i, 1)
+			break
+		}
+		seen += len(r.files[i].Facts.Calls)
+		split = i + 1
 	}
-	rest := 0
-	for i := split; i < len(r.files); i++ {
-		rest += len(r.files[i].Facts.Calls)
-	}
+	split = min(split, len(r.files)-1)
 	r.prepareShared()
 	w := *r
-	// One edge per call site is the usual most (twins add some): sized so
-	// the worker's slice of large records is not regrown.
-	w.edges, w.stats, w.unlinked = make([]graph.Edge, 0, rest), Stats{}, nil
+	w.edges, w.stats, w.unlinked = nil, Stats{}, nil
 	w.twinsOf, w.compatMemo, w.callFile, w.callOwn = nil, nil, nil, nil
 	var wg sync.WaitGroup
 	wg.Go(func() { w.resolveCallsIn(split, len(r.files)) })
