@@ -505,12 +505,7 @@ func isCallTarget(f *fileInfo) func(string) bool {
 }
 
 func (r *resolver) resolveCalls() {
-	r.resolveCallsIn(0, len(r.files))
-}
-
-// resolveCallsIn resolves the calls of files [from, to).
-func (r *resolver) resolveCallsIn(from, to int) {
-	for fi := from; fi < to; fi++ {
+	for fi := range r.files {
 		f := &r.files[fi]
 		ok := isCallTarget(f)
 		for i := range f.Facts.Calls {

@@ -96,7 +96,7 @@ func BuildContext(ctx context.Context, files []File) (*graph.Graph, Stats, error
 	r.ids = make(map[string]bool, len(files)+nsyms)
 	passes := []func(){
 		r.addFiles, r.addSymbols, r.attachReceivers, r.indexMembers,
-		r.resolveImports, r.markImported, r.resolveRelations, r.resolveCallsParallel,
+		r.resolveImports, r.markImported, r.resolveRelations, r.resolveCalls,
 		r.resolveValueRefs, r.recordUnlinked, r.resolveDynamic, r.resolveChannels,
 		r.resolveRoutes, r.resolveCrossLanguage, r.resolveSQL,
 	}
