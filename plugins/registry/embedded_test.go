@@ -89,7 +89,7 @@ func TestMaterializeConcurrent(t *testing.T) {
 }
 
 func mustFiles(t *testing.T, set fstest.MapFS) []embeddedFile {
-	files, err := embeddedFiles(set, true)
+	files, err := embeddedFiles(set)
 	if err != nil {
 		t.Fatal(err)
 	}
