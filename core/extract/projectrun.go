@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/zeebo/blake3"
 
@@ -171,17 +172,36 @@ func (pr *projectRun) inputKey(l *Language) string {
 // are marked so the next run extracts them again. It reports whether an
 // entry point failed.
 func (pr *projectRun) run(ctx context.Context, jobs []*job, sum *Summary) (failed bool) {
+	// The plugins' entry points (each loading its plugin first) run side
+	// by side: run serially, before any worker starts, they left a core
+	// idle. Their warnings are added in the order of the jobs, as before.
+	var order []Projector
+	for _, j := range jobs {
+		if p, ok := j.lang.Extractor.(Projector); ok {
+			if st := pr.states[p]; st != nil && st.input != nil && !slices.Contains(order, p) {
+				order = append(order, p)
+			}
+		}
+	}
+	warnings := make([][]string, len(order))
+	var wg sync.WaitGroup
+	for i, p := range order {
+		wg.Go(func() {
+			var own Summary
+			pr.states[p].call(ctx, p, &own)
+			warnings[i] = own.Warnings
+		})
+	}
+	wg.Wait()
+	for _, w := range warnings {
+		sum.Warnings = append(sum.Warnings, w...)
+	}
 	for _, j := range jobs {
 		p, ok := j.lang.Extractor.(Projector)
 		if !ok {
 			continue
 		}
-		st := pr.states[p]
-		if st == nil {
-			continue
-		}
-		st.call(ctx, p, sum)
-		if st.failed {
+		if st := pr.states[p]; st != nil && st.failed {
 			j.pluginKey += "!"
 			failed = true
 		}
@@ -189,7 +209,8 @@ func (pr *projectRun) run(ctx context.Context, jobs []*job, sum *Summary) (faile
 	return failed
 }
 
-// call runs the entry point once per run: later calls do nothing.
+// call runs the entry point once per run: later calls do nothing. It
+// adds only to sum.Warnings.
 func (st *projectState) call(ctx context.Context, p Projector, sum *Summary) {
 	if st.input == nil {
 		return
