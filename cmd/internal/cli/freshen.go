@@ -76,7 +76,7 @@ type freshener struct {
 	bg                    sync.WaitGroup // the exact run in flight
 
 	mu      sync.Mutex
-	last    time.Time
+	last    time.Time // when the last check started (the debounce runs from there)
 	plugins *loadedPlugins
 	live    *extract.Live  // nil until the first exact run, or when it cannot be read
 	failed  string         // the last failure, said once on stderr
@@ -157,7 +157,12 @@ func (fr *freshener) check(ctx context.Context) string {
 	case time.Since(fr.last) < fr.debounce:
 		return fr.note()
 	}
-	defer func() { fr.last = time.Now(); fr.publish() }()
+	// The debounce runs from the check's start: its walk saw the tree as
+	// of then, so an edit made while it ran is caught by the next request
+	// past the window, not served stale (serve's startup check finishing
+	// late hid a file added meanwhile).
+	started := time.Now()
+	defer func() { fr.last = started; fr.publish() }()
 	if err := fr.catchUp(ctx, named); err != nil {
 		if watching {
 			fr.src.markDirty()
