@@ -166,13 +166,8 @@ func (r *resolver) memberStep(t int32, s abi.TypeStep) int32 {
 	return -1
 }
 
-// selfResult is the result type ABI v2 plugins give a method that
-// returns its receiver (docs/abi-v2.md): the type it was called on, so
-// a subclass's instance keeps its class.
-const selfResult = "Self"
-
-// returnsReceiver reports whether method m's v2 signature names Self as
-// its result.
+// returnsReceiver reports whether method m's v2 signature names
+// abi.SelfResult as its result.
 func (r *resolver) returnsReceiver(m int32) bool {
 	if m < 0 {
 		return false
@@ -183,7 +178,7 @@ func (r *resolver) returnsReceiver(m int32) bool {
 		return false
 	}
 	sig := file.Facts.Symbols[sym.local].Signature
-	return sig != nil && sig.ReturnRef != nil && isNamed(sig.ReturnRef) && sig.ReturnRef.Steps[0].Name == selfResult
+	return sig != nil && sig.ReturnRef != nil && isNamed(sig.ReturnRef) && sig.ReturnRef.Steps[0].Name == abi.SelfResult
 }
 
 // receiverRef is the type reference of a call's receiver: the plugin's

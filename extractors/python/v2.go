@@ -174,7 +174,7 @@ func returnRefs(syms []abi.Symbol) {
 		if syms[i].Kind != abi.KindField {
 			name = resultTypeName(sig.Return)
 			if name == "typing.Self" || name == "typing_extensions.Self" {
-				name = selfResult // the receiver's type (with.go)
+				name = abi.SelfResult // the receiver's type (with.go)
 			}
 		}
 		if name != "" {

@@ -19,10 +19,6 @@ import (
 // carries the result type Self, the receiver's own type, so a subclass's
 // instance keeps its class. Anything else leaves v untyped.
 
-// selfResult is the result type of a method that returns its receiver:
-// the host reads it as the type the method was called on.
-const selfResult = "Self"
-
 // withItem reports the __enter__ and __exit__ calls of with item i.
 func (x *state) withItem(i extract.Node) {
 	expr := x.withExpr(i)
@@ -143,5 +139,5 @@ func (x *state) returnsSelf(params, body extract.Node) bool {
 
 // selfReturnRef is the result reference of a method that returns self.
 func selfReturnRef() *abi.TypeRef {
-	return &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: selfResult}}}
+	return &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: abi.SelfResult}}}
 }

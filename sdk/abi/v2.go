@@ -85,6 +85,12 @@ type TypeStep struct {
 	Arg, Param uint32 // StepCallbackParam only
 }
 
+// SelfResult, as the named result type of a method's ReturnRef, says the
+// method returns its receiver: the host reads it as the type the method
+// was called on, so a subclass's instance keeps its class (Python's
+// `return self`, `-> Self`).
+const SelfResult = "Self"
+
 // TypeRef is a type already parsed by the plugin: a chain of steps from a
 // named type or a call to the type a value has. x := NewT(); x.a.M() has
 // the receiver type [result NewT, field a].
