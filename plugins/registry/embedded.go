@@ -33,17 +33,31 @@ type embeddedFile struct {
 // an edited or truncated copy is rewritten, never trusted. It returns ""
 // when fsys holds no plugin folder (a build without embedded plugins).
 func Materialize(fsys fs.FS, cacheDir string) (string, error) {
-	files, err := embeddedFiles(fsys)
+	return MaterializeWith(fsys, cacheDir, nil, "")
+}
+
+// MaterializeWith is Materialize remembering, in sums, the set's content
+// hash under the identity of the file fsys is embedded in (from: the
+// running executable, "" for none) and the identity of every file of the
+// copy it has checked. While neither changed, a run neither hashes nor
+// reads back the ~50 MB of modules; any change to the binary or to a
+// file of the copy (a new ctime) brings back the full hash and the byte
+// for byte comparison.
+func MaterializeWith(fsys fs.FS, cacheDir string, sums *Sums, from string) (string, error) {
+	if dir, ok := checkedBefore(fsys, cacheDir, sums, from); ok {
+		return dir, nil
+	}
+	files, err := embeddedFiles(fsys, true)
 	if err != nil || len(files) == 0 {
 		return "", err
 	}
-	h := sha256.New()
-	for _, f := range files {
-		fmt.Fprintf(h, "%s\x00%d\x00", f.rel, len(f.data))
-		h.Write(f.data)
+	digest := setDigest(files)
+	if from != "" {
+		sums.Remember("embedded:"+from, from, digest)
 	}
-	dir := filepath.Join(cacheDir, "plugins-"+hex.EncodeToString(h.Sum(nil))[:16])
+	dir := filepath.Join(cacheDir, "plugins-"+digest)
 	if sameFiles(dir, files) {
+		rememberChecked(sums, dir, files, digest)
 		return dir, nil
 	}
 	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
@@ -76,9 +90,54 @@ func Materialize(fsys fs.FS, cacheDir string) (string, error) {
 	return dir, nil
 }
 
+// checkedBefore returns the copy of fsys a previous run checked, when the
+// executable still has the identity whose set digest sums remembers and
+// every file of the copy is still the one that was compared.
+func checkedBefore(fsys fs.FS, cacheDir string, sums *Sums, from string) (string, bool) {
+	if sums == nil || from == "" {
+		return "", false
+	}
+	digest, ok := sums.Lookup("embedded:"+from, from)
+	if !ok {
+		return "", false
+	}
+	files, err := embeddedFiles(fsys, false)
+	if err != nil || len(files) == 0 {
+		return "", false
+	}
+	dir := filepath.Join(cacheDir, "plugins-"+digest)
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.rel))
+		if d, ok := sums.Lookup("unpacked:"+p, p); !ok || d != digest {
+			return "", false
+		}
+	}
+	return dir, onlyFiles(dir, files)
+}
+
+// rememberChecked records that the files of dir were found equal to the
+// set named digest.
+func rememberChecked(sums *Sums, dir string, files []embeddedFile, digest string) {
+	for _, f := range files {
+		p := filepath.Join(dir, filepath.FromSlash(f.rel))
+		sums.Remember("unpacked:"+p, p, digest)
+	}
+}
+
+// setDigest names an embedded set by its content: every file's path,
+// length and bytes.
+func setDigest(files []embeddedFile) string {
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s\x00%d\x00", f.rel, len(f.data))
+		h.Write(f.data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
 // embeddedFiles lists the files of every top-level folder of fsys that
-// holds a plugin.toml, sorted by path.
-func embeddedFiles(fsys fs.FS) ([]embeddedFile, error) {
+// holds a plugin.toml, sorted by path, with their bytes when withData.
+func embeddedFiles(fsys fs.FS, withData bool) ([]embeddedFile, error) {
 	ents, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, err
@@ -95,8 +154,11 @@ func embeddedFiles(fsys fs.FS) ([]embeddedFile, error) {
 			if err != nil || d.IsDir() {
 				return err
 			}
-			data, err := fs.ReadFile(fsys, p)
-			out = append(out, embeddedFile{rel: p, data: data})
+			f := embeddedFile{rel: p}
+			if withData {
+				f.data, err = fs.ReadFile(fsys, p)
+			}
+			out = append(out, f)
 			return err
 		})
 		if err != nil {
@@ -118,12 +180,19 @@ func embeddedFiles(fsys fs.FS) ([]embeddedFile, error) {
 // sameFiles reports whether dir holds exactly files (extra files too are a
 // difference: a dropped-in module must not ride along as "embedded").
 func sameFiles(dir string, files []embeddedFile) bool {
-	want := map[string]bool{}
 	for _, f := range files {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.rel)))
 		if err != nil || !bytes.Equal(data, f.data) {
 			return false
 		}
+	}
+	return onlyFiles(dir, files)
+}
+
+// onlyFiles reports whether dir holds no file but files.
+func onlyFiles(dir string, files []embeddedFile) bool {
+	want := make(map[string]bool, len(files))
+	for _, f := range files {
 		want[f.rel] = true
 	}
 	n := 0

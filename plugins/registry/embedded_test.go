@@ -89,7 +89,7 @@ func TestMaterializeConcurrent(t *testing.T) {
 }
 
 func mustFiles(t *testing.T, set fstest.MapFS) []embeddedFile {
-	files, err := embeddedFiles(set)
+	files, err := embeddedFiles(set, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,6 @@ package registry
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -144,6 +142,12 @@ type Registry struct {
 
 // Discover loads every plugin folder under sources, in order.
 func Discover(sources []Source) *Registry {
+	return DiscoverWith(sources, nil)
+}
+
+// DiscoverWith is Discover taking module sums from sums where a module is
+// unchanged since it was last hashed (nil: hash every module).
+func DiscoverWith(sources []Source, sums *Sums) *Registry {
 	r := &Registry{exts: map[string]Route{}}
 	byName := map[string]*Plugin{}
 	order := 0
@@ -155,7 +159,7 @@ func Discover(sources []Source) *Registry {
 		}
 		if src.Disabled != "" {
 			for _, dir := range dirs {
-				p, err := load(dir)
+				p, err := load(dir, sums)
 				if p != nil {
 					p.Origin = src.Origin
 				}
@@ -165,7 +169,7 @@ func Discover(sources []Source) *Registry {
 		}
 		seen := map[string]string{} // name -> folder, within this source
 		for _, dir := range dirs {
-			p, err := load(dir)
+			p, err := load(dir, sums)
 			if err != nil {
 				r.Problems = append(r.Problems, Problem{Dir: dir, Err: err})
 				continue
@@ -322,30 +326,38 @@ func originHint(origin string) string {
 }
 
 // load reads one plugin folder: its manifest and its module's hash.
-func load(dir string) (*Plugin, error) {
+func load(dir string, sums *Sums) (*Plugin, error) {
 	m, err := manifest.Load(dir)
 	if err != nil {
 		return nil, err
 	}
-	sum, err := moduleSum(m)
+	sum, err := moduleSum(m, sums)
 	if err != nil {
 		return nil, err
 	}
 	return &Plugin{Manifest: m, SHA256: sum}, nil
 }
 
-// moduleSum hashes the module and checks the manifest's pin.
-func moduleSum(m *manifest.Manifest) (string, error) {
-	wasm, err := manifest.ReadModule(m)
-	if err != nil {
-		return "", err
+// moduleSum hashes the module (or takes its remembered sum from sums)
+// and checks the manifest's pin. The host reads and checks the module
+// again when it loads it, so a remembered sum never lets a module run
+// unchecked.
+func moduleSum(m *manifest.Manifest, sums *Sums) (string, error) {
+	path := filepath.Join(m.Dir, m.Module)
+	key := "module:" + path
+	sum, ok := sums.Lookup(key, path)
+	if !ok {
+		wasm, err := manifest.ReadModule(m)
+		if err != nil {
+			return "", err
+		}
+		sum = hexSum(wasm)
+		sums.Remember(key, path, sum)
 	}
-	sum := sha256.Sum256(wasm)
-	hexSum := hex.EncodeToString(sum[:])
-	if m.SHA256 != "" && m.SHA256 != hexSum {
-		return "", fmt.Errorf("sha256 of %s is %s, but %s pins %s; if you rebuilt the plugin on purpose, update the pin (or remove it), otherwise restore the original module", m.Module, hexSum, manifest.FileName, m.SHA256)
+	if m.SHA256 != "" && m.SHA256 != sum {
+		return "", fmt.Errorf("sha256 of %s is %s, but %s pins %s; if you rebuilt the plugin on purpose, update the pin (or remove it), otherwise restore the original module", m.Module, sum, manifest.FileName, m.SHA256)
 	}
-	return hexSum, nil
+	return sum, nil
 }
 
 // Check validates one plugin folder for `synaptic plugins --check DIR` and
@@ -371,7 +383,7 @@ func Check(ctx context.Context, dir string, h *host.Host, hasGrammar func(string
 			}
 		}
 	}
-	if _, err := moduleSum(m); err != nil {
+	if _, err := moduleSum(m, nil); err != nil {
 		return append(problems, Problem{Dir: dir, Err: err})
 	}
 	if len(problems) > 0 {

@@ -131,21 +131,35 @@ func discoverPlugins(repoRoot, flagDirs string, repoOK bool) *registry.Registry 
 	if flagDirs != os.Getenv(registry.EnvVar) {
 		flags = splitDirs(flagDirs)
 	}
-	sources := withEmbedded(registry.Sources(builtinPluginDir(), flags, repoRoot))
+	sums := openPluginSums()
+	sources := withEmbedded(registry.Sources(builtinPluginDir(), flags, repoRoot), sums)
 	for i := range sources {
 		if sources[i].Origin == registry.OriginRepo && !repoOK {
 			sources[i].Disabled = repoPluginsHint
 		}
 	}
-	return registry.Discover(sources)
+	reg := registry.DiscoverWith(sources, sums)
+	_ = sums.Save() // a memo that cannot be saved only costs the next run a re-hash
+	return reg
+}
+
+// openPluginSums opens the memo of plugin module hashes in the user's
+// cache ($XDG_CACHE_HOME/synaptic/plugin-sums.json); nil (hash every
+// module) when there is no cache directory.
+func openPluginSums() *registry.Sums {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return nil
+	}
+	return registry.OpenSums(filepath.Join(cache, "synaptic", "plugin-sums.json"))
 }
 
 // withEmbedded puts the plugins embedded in the binary first, so every
 // folder on disk (beside the binary, --plugins, $SYNAPTIC_PLUGINS, the
 // repository) overrides them by name, and makes the folder beside the
 // binary optional: a copied binary has none and needs none.
-func withEmbedded(srcs []registry.Source) []registry.Source {
-	dir, err := embeddedPluginDir()
+func withEmbedded(srcs []registry.Source, sums *registry.Sums) []registry.Source {
+	dir, err := embeddedPluginDir(sums)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "synaptic: warning: %v; using only plugins on disk\n", err)
 	}
@@ -163,9 +177,10 @@ func withEmbedded(srcs []registry.Source) []registry.Source {
 // embeddedPluginDir unpacks the embedded plugin set into the user's cache
 // ($XDG_CACHE_HOME/synaptic), or into a fresh private temp directory when
 // there is no cache directory.
-func embeddedPluginDir() (string, error) {
+func embeddedPluginDir(sums *registry.Sums) (string, error) {
 	if cache, err := os.UserCacheDir(); err == nil {
-		if dir, err := registry.Materialize(builtin.FS(), filepath.Join(cache, "synaptic")); err == nil {
+		exe, _ := os.Executable()
+		if dir, err := registry.MaterializeWith(builtin.FS(), filepath.Join(cache, "synaptic"), sums, exe); err == nil {
 			return dir, nil
 		}
 	}
