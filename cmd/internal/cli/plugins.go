@@ -11,12 +11,14 @@ import (
 	"strings"
 	"sync"
 	"text/tabwriter"
+	"time"
 
 	"github.com/synaptic-graph/synaptic/core/extract"
 	"github.com/synaptic-graph/synaptic/core/resolve"
 	"github.com/synaptic-graph/synaptic/core/syntax"
 	"github.com/synaptic-graph/synaptic/core/textsafe"
 	"github.com/synaptic-graph/synaptic/plugins/builtin"
+	"github.com/synaptic-graph/synaptic/plugins/cacheprune"
 	"github.com/synaptic-graph/synaptic/plugins/host"
 	"github.com/synaptic-graph/synaptic/plugins/manifest"
 	"github.com/synaptic-graph/synaptic/plugins/registry"
@@ -180,7 +182,11 @@ func withEmbedded(srcs []registry.Source, sums *registry.Sums) []registry.Source
 func embeddedPluginDir(sums *registry.Sums) (string, error) {
 	if cache, err := os.UserCacheDir(); err == nil {
 		exe, _ := os.Executable()
-		if dir, err := registry.MaterializeWith(builtin.FS(), filepath.Join(cache, "synaptic"), sums, exe); err == nil {
+		root := filepath.Join(cache, "synaptic")
+		if dir, err := registry.MaterializeWith(builtin.FS(), root, sums, exe); err == nil {
+			// Old binaries' plugin sets and compiled modules would
+			// otherwise stay forever; a failed prune costs nothing.
+			_, _ = cacheprune.Prune(root, time.Now(), cacheprune.MaxAge, dir)
 			return dir, nil
 		}
 	}
