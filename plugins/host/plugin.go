@@ -131,6 +131,7 @@ func (h *Host) Load(ctx context.Context, m *manifest.Manifest, grammars []abi.Gr
 	p := &Plugin{
 		m: m, sum: hexSum, rt: rt, ngram: len(grammars),
 		grammars: grammars,
+		init:     abi.EncodeInit(&abi.Init{ABI: uint32(m.ABI), Plugin: m.Name, Grammars: grammars}),
 		maxOut:   h.opts.MaxOutputBytes,
 		memLimit: uint64(limits.MemoryPages) << 16,
 		limits:   limits,
@@ -140,7 +141,6 @@ func (h *Host) Load(ctx context.Context, m *manifest.Manifest, grammars []abi.Gr
 	if p.recycle == 0 {
 		p.recycle = min(p.memLimit/2, 64<<20)
 	}
-	p.init = abi.EncodeInit(p.initMessage(nil))
 	if err := p.compile(ctx, wasm); err != nil {
 		rt.Close(ctx)
 		return nil, lerr(err, "%v", err)
@@ -548,12 +548,4 @@ func (p *Plugin) Close(ctx context.Context) error {
 		s.mu.Unlock()
 	}
 	return err
-}
-
-// initMessage is the Init every instance of p gets, with the project
-// answer info. The heap limit leaves the guest's collector room below the
-// recycle size: its runtime reserves memory beyond the live heap.
-func (p *Plugin) initMessage(info []byte) *abi.Init {
-	return &abi.Init{ABI: uint32(p.m.ABI), Plugin: p.m.Name, Grammars: p.grammars, Project: info,
-		HeapLimit: p.recycle * 5 / 8}
 }

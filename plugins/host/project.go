@@ -105,7 +105,7 @@ func (p *Plugin) setProject(ctx context.Context, info []byte) {
 		return
 	}
 	p.project = info
-	p.init = abi.EncodeInit(p.initMessage(info))
+	p.init = abi.EncodeInit(&abi.Init{ABI: uint32(p.m.ABI), Plugin: p.m.Name, Grammars: p.grammars, Project: info})
 	slots := p.slots
 	p.mu.Unlock()
 	for _, s := range slots {

@@ -24,11 +24,6 @@ type Init struct {
 	// Project is the ProjectInfo the plugin's project entry point returned
 	// for this extraction (ABI v2; nil without one, or when it failed).
 	Project []byte
-	// HeapLimit is the heap size, in bytes, the guest should keep its
-	// collector under: past the host's recycle size (linear memory never
-	// shrinks) the instance is replaced. 0: not given (older hosts), keep
-	// the runtime's default pacing.
-	HeapLimit uint64
 }
 
 // EncodeInit encodes in.
@@ -54,8 +49,6 @@ func EncodeInit(in *Init) []byte {
 		// Trailing: a v1 guest's decoder stops before it.
 		e.Uvarint(uint64(len(in.Project)))
 		e.Buf = append(e.Buf, in.Project...)
-		// Trailing again: a guest built before HeapLimit stops after Project.
-		e.Uvarint(in.HeapLimit)
 	}
 	return e.Buf
 }
@@ -84,9 +77,6 @@ func DecodeInit(b []byte) (*Init, error) {
 	if in.ABI >= 2 && d.Err() == nil && d.Remaining() > 0 {
 		if p := d.Bytes(); len(p) > 0 {
 			in.Project = p
-		}
-		if d.Err() == nil && d.Remaining() > 0 {
-			in.HeapLimit = d.Uvarint()
 		}
 	}
 	return in, d.Err()

@@ -90,16 +90,10 @@ func TestV2FactsRejected(t *testing.T) {
 
 func TestInitProject(t *testing.T) {
 	in := &Init{ABI: 2, Plugin: "go", Grammars: []Grammar{{Language: "go", Name: "go", Kinds: []string{"a"}, Named: []bool{true}, Fields: []string{""}}},
-		Project: []byte("module example.com/m"), HeapLimit: 40 << 20}
+		Project: []byte("module example.com/m")}
 	got, err := DecodeInit(EncodeInit(in))
 	if err != nil || !reflect.DeepEqual(got, in) {
 		t.Fatalf("got %+v, %v", got, err)
-	}
-	// A host that gives no heap limit (written before the field) leaves
-	// the Init ending after the project; it decodes with the limit 0.
-	old := EncodeInit(&Init{ABI: 2, Plugin: "go", Project: []byte("x")})
-	if got, err := DecodeInit(old[:len(old)-1]); err != nil || got.HeapLimit != 0 || string(got.Project) != "x" {
-		t.Fatalf("init without heap limit: %+v, %v", got, err)
 	}
 	// A v1 Init carries no project, and a v1 guest's decoder (which
 	// stops after the grammars) reads a v2 Init as before.

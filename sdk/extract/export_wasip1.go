@@ -4,8 +4,6 @@ package extract
 
 import (
 	"fmt"
-	"math"
-	"runtime/debug"
 	"unsafe"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -55,7 +53,6 @@ func initExport(size uint32) (out uint64) {
 		outBuf = abi.AppendError(outBuf[:0], "plugin did not call extract.Register")
 	default:
 		SetProject(in.Project) // a copy: inBuf is reused
-		paceCollector(in.HeapLimit)
 		grammars = grammars[:0]
 		for i := range in.Grammars {
 			grammars = append(grammars, NewGrammar(&in.Grammars[i]))
@@ -98,24 +95,4 @@ func extractExport(size uint32) (out uint64) {
 	}
 	outBuf = abi.EncodeFacts(abi.AppendOK(outBuf[:0]), &f.facts)
 	return packed(outBuf)
-}
-
-// paceCollector lets the guest's collector run only as its heap nears the
-// limit the host gives (below the size at which the host replaces the
-// instance) instead of each time the heap doubles: a guest's live heap is
-// mostly one file's tree and facts, and the default pacing ran many small
-// collections per file. A plugin that set its own policy in its init keeps
-// it; an older host gives no limit and the defaults stay.
-func paceCollector(limit uint64) {
-	if limit == 0 || limit > math.MaxInt64 {
-		return
-	}
-	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
-		return
-	}
-	if prev := debug.SetGCPercent(-1); prev != 100 {
-		debug.SetGCPercent(prev)
-		return
-	}
-	debug.SetMemoryLimit(int64(limit))
 }
