@@ -419,6 +419,11 @@ func (x *state) signature(def, params, ret extract.Node) *abi.Signature {
 	if ret != extract.None {
 		sig.Return = x.oneLine(ret)
 		headerEnd = t.EndByte(ret)
+		// The class the result holds, read like a parameter's annotation:
+		// through Optional[X], X | None and a quoted forward reference "X".
+		if tn := x.typeName(ret); tn != "" {
+			sig.ReturnRef = &abi.TypeRef{Steps: []abi.TypeStep{{Op: abi.StepNamed, Name: tn}}}
+		}
 	}
 	src := t.Source()
 	if s := t.StartByte(def); s <= headerEnd && headerEnd <= len(src) {

@@ -188,7 +188,7 @@ func TestReturnRefs(t *testing.T) {
 			t.Errorf("run's parameters %+v: want r typed Repo", s.Signature.Params)
 		}
 	}
-	if want := map[string]string{"repo": "Repo", "n": "int", "get": "Repo"}; !equalMaps(refs, want) {
+	if want := map[string]string{"repo": "Repo", "n": "int", "get": "Repo", "make": "Repo", "opt": "Repo"}; !equalMaps(refs, want) {
 		t.Errorf("return refs %v, want %v", refs, want)
 	}
 	var recv []string

@@ -173,6 +173,9 @@ func returnRefs(syms []abi.Symbol) {
 		name := sig.Return
 		if syms[i].Kind != abi.KindField {
 			name = resultTypeName(sig.Return)
+			if ref := sig.ReturnRef; ref != nil && len(ref.Steps) == 1 {
+				name = ref.Steps[0].Name // the walk read the annotation (signature)
+			}
 			if name == "typing.Self" || name == "typing_extensions.Self" {
 				name = abi.SelfResult // the receiver's type (with.go)
 			}
