@@ -126,11 +126,17 @@ func (s *snapshot) selectTests(cs changeSet, depth int) []testRow {
 }
 
 // unreachedSeeds marks the seeds from which no test the default command
-// runs is within depth (reachesTest), by position in seeds.
+// runs is within depth (reachesTest), by position in seeds. Only symbols
+// are asked: a file or package node is never widened nor matched by
+// name, and a test is selected by being changed; walking from a whole
+// file's node would cost as much as the selection itself.
 func (s *snapshot) unreachedSeeds(seeds []int32, rels []bool, depth int) []bool {
 	out := make([]bool, len(seeds))
+	test := s.walkFacts().test
 	for k, sd := range seeds {
-		out[k] = !s.reachesTest([]int32{sd}, rels, depth)
+		if kind := s.x.Node(sd).Kind; kind != "file" && kind != "package" && !test[sd] {
+			out[k] = !s.reachesTest([]int32{sd}, rels, depth)
+		}
 	}
 	return out
 }
