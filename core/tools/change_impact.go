@@ -121,7 +121,7 @@ func (s *snapshot) selectTests(cs changeSet, depth int) []testRow {
 	rels := s.impactRels()
 	all := s.testWalk(cs.seeds, s.surfaceImpact(cs.seeds, rels, depth), rels, depth)
 	unreached := s.unreachedSeeds(cs.seeds, rels, depth)
-	all = append(all, s.namedTests(namedSeeds(s, cs.seeds, unreached))...)
+	all = append(all, s.namedTests(s.namedSeeds(cs.seeds, unreached))...)
 	return s.atRiskTests(cs, append(all, s.widenedTests(cs, unreached, rels, depth)...))
 }
 
@@ -148,7 +148,7 @@ func (s *snapshot) unreachedSeeds(seeds []int32, rels []bool, depth int) []bool 
 // that tests reach has its callers in the edges: a test named after it
 // that reaches none of them does not run it (iter's TestForEachIdx for
 // ForEach, conc's ExampleWaitGroup_WaitAndRecover for WaitGroup.Wait).
-func namedSeeds(s *snapshot, seeds []int32, unreached []bool) []int32 {
+func (s *snapshot) namedSeeds(seeds []int32, unreached []bool) []int32 {
 	var out []int32
 	for k, sd := range seeds {
 		if _, dyn := s.dispatchable(sd); dyn || unreached[k] {
