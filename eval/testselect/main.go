@@ -59,7 +59,7 @@ func main() {
 	mod := flag.String("module", "", "evaluate a whole Go module instead (a directory, e.g. one of $(go env GOMODCACHE)): every package of it with tests")
 	pyMods := flag.String("python", "", "evaluate these CPython modules instead (comma-separated; needs Debian's libpython3.11-testsuite), e.g. textwrap,shlex")
 	summary := flag.String("summary", "", "append this run's sums per depth to FILE (one JSON object a line), for -total")
-	corpus := flag.String("corpus", "", "the corpus's name in the -summary file (default: the module's directory, \"GOROOT/src packages\" or \"CPython modules\")")
+	corpus := flag.String("corpus", "", "the corpus's name in the -summary file (default: what the run evaluates, e.g. \"packages of GOROOT/src\")")
 	total := flag.String("total", "", "print the pooled table of a -summary FILE (every corpus, all Go, all) and exit")
 	python := flag.String("python-bin", "/usr/bin/python3.11", "the interpreter of the CPython test suite (-python)")
 	stdlib := flag.String("stdlib", "/usr/lib/python3.11", "its standard library, with test/ (-python)")
