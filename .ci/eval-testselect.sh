@@ -21,10 +21,15 @@ CACHE=${SYNAPTIC_EVAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/synaptic-eval}/test
 mkdir -p "$CACHE"
 bin=$(realpath -m "${SYNAPTIC_BIN:-bin/synaptic}")
 [ -x "$bin" ] || { echo "eval-testselect: no $bin (make build, or set SYNAPTIC_BIN)" >&2; exit 1; }
-run() { go run ./eval/testselect -bin "$bin" -per 6 -depths 3,5 "$@"; }
+# Every run appends its sums to one summary; the pooled table at the end
+# (every corpus, all Go, all) is the figure issue 13 sets targets for.
+summary=$(mktemp)
+trap 'rm -f "$summary" "$summary.bin"' EXIT
+go build -o "$summary.bin" ./eval/testselect
+run() { "$summary.bin" -bin "$bin" -per 6 -depths 3,5 -summary "$summary" "$@"; }
 
 echo "== GOROOT/src packages"
-run -cache "$CACHE/goroot.json" "$@"
+run -cache "$CACHE/goroot.json" -corpus "GOROOT/src packages" "$@"
 
 for m in github.com/BurntSushi/toml@v1.6.0 github.com/google/go-cmp@v0.7.0 \
 	github.com/golang-jwt/jwt/v5@v5.3.1 github.com/tailscale/hujson@v0.0.0-20260727124030-b80ff77dac4f \
@@ -32,13 +37,16 @@ for m in github.com/BurntSushi/toml@v1.6.0 github.com/google/go-cmp@v0.7.0 \
 	dir=$(go mod download -json "$m" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 	[ -d "$dir" ] || { echo "eval-testselect: go mod download $m gave no directory" >&2; exit 1; }
 	echo "== module $m"
-	run -module "$dir" -cache "$CACHE/modules.json" "$@"
+	run -module "$dir" -cache "$CACHE/modules.json" -corpus "${m%@*}" "$@"
 done
 
 PYMODS=textwrap,shlex,fractions,colorsys,ipaddress,configparser,difflib,glob,fnmatch
 if [ -x /usr/bin/python3.11 ] && [ -f /usr/lib/python3.11/test/test_textwrap.py ]; then
 	echo "== CPython modules ($PYMODS)"
-	run -python "$PYMODS" -cache "$CACHE/python.json" "$@"
+	run -python "$PYMODS" -cache "$CACHE/python.json" -corpus "CPython 3.11 modules" "$@"
 else
 	echo "== CPython modules: skipped (apt-get install python3.11 libpython3.11-testsuite)"
 fi
+
+echo "== pooled"
+"$summary.bin" -total "$summary"

@@ -41,16 +41,14 @@ const (
 )
 
 // widenedTests returns the tests found by widening the seeds of cs that no
-// test reaches (the rows' via_relation names the step and the seed).
-func (s *snapshot) widenedTests(cs changeSet, rels []bool, depth int) []impactHit {
+// test reaches (unreached, by position in cs.seeds; the rows'
+// via_relation names the step and the seed).
+func (s *snapshot) widenedTests(cs changeSet, unreached []bool, rels []bool, depth int) []impactHit {
 	var out []impactHit
 	seen := map[int32]bool{}
-	for _, sd := range cs.seeds {
+	for k, sd := range cs.seeds {
 		n := s.x.Node(sd)
-		if n.Kind == "file" || n.Kind == "package" || graph.IsTestNode(n) {
-			continue
-		}
-		if s.reachesTest([]int32{sd}, rels, depth) {
+		if n.Kind == "file" || n.Kind == "package" || graph.IsTestNode(n) || !unreached[k] {
 			continue
 		}
 		if t, dyn := s.dispatchable(sd); dyn {

@@ -114,13 +114,48 @@ func (s *snapshot) impactOf(cs changeSet, depth int) []impactHit {
 
 // selectTests is the test selection: the tests the walk (surfaceImpact:
 // private helpers cost no hop) reached, directly, through dynamic dispatch (dispatchHits) or from a reached test helper
-// through test code (throughTestCode), and those found by widening the
-// seeds no test reaches (widenedTests).
+// through test code (throughTestCode), the tests named after a seed
+// whose callers the edges may not show (namedTests), and those found by
+// widening the seeds no test reaches (widenedTests).
 func (s *snapshot) selectTests(cs changeSet, depth int) []testRow {
 	rels := s.impactRels()
 	all := s.testWalk(cs.seeds, s.surfaceImpact(cs.seeds, rels, depth), rels, depth)
-	all = append(all, s.namedTests(cs.seeds)...)
-	return s.atRiskTests(cs, append(all, s.widenedTests(cs, rels, depth)...))
+	unreached := s.unreachedSeeds(cs.seeds, rels, depth)
+	all = append(all, s.namedTests(s.namedSeeds(cs.seeds, unreached))...)
+	return s.atRiskTests(cs, append(all, s.widenedTests(cs, unreached, rels, depth)...))
+}
+
+// unreachedSeeds marks the seeds from which no test the default command
+// runs is within depth (reachesTest), by position in seeds. Only symbols
+// are asked: a file or package node is never widened nor matched by
+// name, and a test is selected by being changed; walking from a whole
+// file's node would cost as much as the selection itself.
+func (s *snapshot) unreachedSeeds(seeds []int32, rels []bool, depth int) []bool {
+	out := make([]bool, len(seeds))
+	test := s.walkFacts().test
+	for k, sd := range seeds {
+		if kind := s.x.Node(sd).Kind; kind != "file" && kind != "package" && !test[sd] {
+			out[k] = !s.reachesTest([]int32{sd}, rels, depth)
+		}
+	}
+	return out
+}
+
+// namedSeeds are the seeds whose tests namedTests looks for by name: the
+// ones no test reaches, and the methods an interface may call (a test
+// calling Sign through a SigningMethod it looked up links to the
+// interface, not to SigningMethodRSA.Sign). A function or a plain method
+// that tests reach has its callers in the edges: a test named after it
+// that reaches none of them does not run it (iter's TestForEachIdx for
+// ForEach, conc's ExampleWaitGroup_WaitAndRecover for WaitGroup.Wait).
+func (s *snapshot) namedSeeds(seeds []int32, unreached []bool) []int32 {
+	var out []int32
+	for k, sd := range seeds {
+		if _, dyn := s.dispatchable(sd); dyn || unreached[k] {
+			out = append(out, sd)
+		}
+	}
+	return out
 }
 
 // atRiskTests keeps the test nodes among the changed nodes (hop 0) and

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/core/gitdiff"
@@ -82,5 +83,57 @@ func TestDispatchOnDefinedType(t *testing.T) {
 	}
 	if want := "[testData references (dispatch on HeaderExtractor) TestExtractor() references (dispatch on HeaderExtractor)]"; fmt.Sprint(got) != want {
 		t.Errorf("selected %v, want %s", got, want)
+	}
+}
+
+// TestNamedTestsOnlyWhereEdgesMayMiss: a test named after a changed
+// symbol is selected for its name only when the edges may not show how
+// tests run the symbol: no test reaches it, or an interface may call it.
+// ForEach, reached by TestForEach, does not pull in TestForEachIdx (named
+// after it, calling only ForEachIdx); with no caller at all, or as a
+// method an interface declares, it does.
+func TestNamedTestsOnlyWhereEdgesMayMiss(t *testing.T) {
+	sp := func(a, b int) *graph.Span { return &graph.Span{StartLine: a, EndLine: b} }
+	nodes := []graph.Node{
+		{ID: "each", Label: "ForEach()", Kind: "function", SourceFile: "it/it.go", Language: "go", Span: sp(1, 3)},
+		{ID: "idx", Label: "ForEachIdx()", Kind: "function", SourceFile: "it/it.go", Language: "go", Span: sp(4, 6)},
+		{ID: "te", Label: "TestForEach()", Kind: "function", SourceFile: "it/it_test.go", Language: "go", IsTest: true},
+		{ID: "ti", Label: "TestForEachIdx()", Kind: "function", SourceFile: "it/it_test.go", Language: "go", IsTest: true},
+	}
+	reached := []graph.Edge{{Source: "te", Target: "each", Relation: "calls"}, {Source: "ti", Target: "idx", Relation: "calls"}}
+	unreached := reached[1:]
+	// As a method of a type an interface makes dynamic (Iterator.ForEach
+	// behind a named Eacher), with the same static test.
+	methods := append(slices.Clone(nodes),
+		graph.Node{ID: "iter", Label: "Iterator", Kind: "struct", SourceFile: "it/it.go", Language: "go", Span: sp(7, 8)},
+		graph.Node{ID: "eacher", Label: "Eacher", Kind: "interface", SourceFile: "it/it.go", Language: "go", Span: sp(9, 10)},
+		graph.Node{ID: "eacher.each", Label: ".ForEach()", Kind: "method", SourceFile: "it/it.go", Language: "go", Span: sp(10, 10)},
+		graph.Node{ID: "use", Label: "use()", Kind: "function", SourceFile: "it/it.go", Language: "go", Span: sp(11, 12)})
+	methods[0].Kind, methods[0].Label = "method", ".ForEach()"
+	dynamic := append(slices.Clone(reached),
+		graph.Edge{Source: "iter", Target: "each", Relation: "method"},
+		graph.Edge{Source: "eacher", Target: "eacher.each", Relation: "method"},
+		graph.Edge{Source: "use", Target: "eacher", Relation: "references", Context: "parameter_type"})
+	for _, tc := range []struct {
+		name  string
+		nodes []graph.Node
+		edges []graph.Edge
+		want  string
+	}{
+		{"reached function", nodes, reached, "[TestForEach() calls]"},
+		{"unreached function", nodes, unreached, "[TestForEach() named after ForEach() TestForEachIdx() named after ForEach()]"},
+		{"dispatchable method", methods, dynamic, "[TestForEach() calls TestForEachIdx() named after .ForEach()]"},
+	} {
+		c := New(Options{})
+		c.SetGraph(&graph.Graph{Directed: true, Nodes: tc.nodes, Edges: tc.edges})
+		s := c.current()
+		cs := newChangeSet(s.x, nil, []gitdiff.File{{Path: "it/it.go", Status: gitdiff.Modified, Hunks: []gitdiff.Hunk{{OldStart: 2, OldLines: 1, NewStart: 2, NewLines: 1}}}})
+		var got []string
+		for _, r := range s.selectTests(cs, 3) {
+			got = append(got, r.Label+" "+r.ViaRelation)
+		}
+		if fmt.Sprint(got) != tc.want {
+			t.Errorf("%s: selected %v, want %s", tc.name, got, tc.want)
+		}
 	}
 }

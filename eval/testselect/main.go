@@ -58,9 +58,22 @@ func main() {
 	cacheFile := flag.String("cache", "", "keep test outcomes in this JSON file and reuse them")
 	mod := flag.String("module", "", "evaluate a whole Go module instead (a directory, e.g. one of $(go env GOMODCACHE)): every package of it with tests")
 	pyMods := flag.String("python", "", "evaluate these CPython modules instead (comma-separated; needs Debian's libpython3.11-testsuite), e.g. textwrap,shlex")
+	summary := flag.String("summary", "", "append this run's sums per depth to FILE (one JSON object a line), for -total")
+	corpus := flag.String("corpus", "", "the corpus's name in the -summary file (default: what the run evaluates, e.g. \"packages of GOROOT/src\")")
+	total := flag.String("total", "", "print the pooled table of a -summary FILE (every corpus, all Go, all) and exit")
 	python := flag.String("python-bin", "/usr/bin/python3.11", "the interpreter of the CPython test suite (-python)")
 	stdlib := flag.String("stdlib", "/usr/lib/python3.11", "its standard library, with test/ (-python)")
 	flag.Parse()
+	if *total != "" {
+		all, err := readSummary(*total)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "testselect:", err)
+			os.Exit(1)
+		}
+		printTotal(os.Stdout, all)
+		return
+	}
+	summaryFile, corpusName = *summary, *corpus
 	outcomes = loadCache(*cacheFile)
 	var err error
 	switch {
@@ -90,6 +103,9 @@ func parseDepths(s string) []int {
 	}
 	return out
 }
+
+// summaryFile and corpusName are -summary and -corpus.
+var summaryFile, corpusName string
 
 // score accumulates one depth's figures.
 type score struct {
@@ -175,6 +191,15 @@ func evaluate(repo, bin, what string, pkgs []string, per int, depths []int, verb
 		}
 	}
 	fmt.Printf("test selection by mutation: %d %s evaluated (of %d), %.0fs\n", evaluated, what, len(pkgs), time.Since(start).Seconds())
+	if summaryFile != "" {
+		name := corpusName
+		if name == "" {
+			name = what
+		}
+		if err := appendSummary(summaryFile, name, lang.name(), depths, scores); err != nil {
+			return err
+		}
+	}
 	for k, d := range depths {
 		s := scores[k]
 		if s.mutants == 0 {
@@ -234,6 +259,7 @@ type language interface {
 	run(repo, pkg string) (result, error)
 	testName(pkg string, t predictedTest) string
 	dir(pkg string) string // the repo-relative directory of pkg's code
+	name() string          // the language, for -summary
 }
 
 // lang is the language of this run.
@@ -247,6 +273,8 @@ func (goLang) mutants(repo, pkg string, n int) ([]mutant, error) {
 }
 
 func (goLang) dir(pkg string) string { return pkg }
+
+func (goLang) name() string { return "go" }
 
 func (goLang) run(repo, pkg string) (result, error) { return testsThatRun(repo, pkg) }
 

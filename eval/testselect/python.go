@@ -118,6 +118,8 @@ func (l pythonLang) mutants(repo, mod string, n int) ([]mutant, error) {
 
 func (pythonLang) dir(string) string { return "." }
 
+func (pythonLang) name() string { return "python" }
+
 func (l pythonLang) run(repo, mod string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
