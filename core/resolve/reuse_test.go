@@ -334,7 +334,8 @@ func TestMemoDecodeRejects(t *testing.T) {
 
 func FuzzDecodeMemo(f *testing.F) {
 	g := gen{rand.New(rand.NewPCG(5, 6))}
-	_, res, err := BuildIncremental(f.Context(), []File{g.file(0), g.file(1), g.file(2)}, Options{Build: "b"})
+	files := []File{g.file(0), g.file(1), g.file(2)}
+	_, res, err := BuildIncremental(f.Context(), files, Options{Build: "b"})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -345,7 +346,7 @@ func FuzzDecodeMemo(f *testing.F) {
 			return
 		}
 		// Whatever decodes is safe to resolve against.
-		if _, _, err := BuildIncremental(t.Context(), []File{g.file(0), g.file(1), g.file(2)}, Options{Build: m.Build, Prev: m}); err != nil {
+		if _, _, err := BuildIncremental(t.Context(), files, Options{Build: m.Build, Prev: m}); err != nil {
 			t.Fatal(err)
 		}
 	})
