@@ -466,6 +466,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}()
 	ml := <-memoCh
 	g, res, rerr := resolve.BuildIncremental(ctx, files, resolve.Options{Build: buildID(), Prev: ml.memo, NoPrev: ml.why})
+	ml = memoLoad{} // let the collector have the old memo
 	rs := res.Stats
 	sum.ResolveMode = res.Reuse.String()
 	if err := <-factsDone; err != nil {
@@ -479,8 +480,8 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	memoDone := make(chan error, 1)
 	go func() {
-		if buildID() == "" {
-			memoDone <- nil // no build to tie it to: never read back
+		if buildID() == "" || !memoWorthRewriting(res.Reuse) {
+			memoDone <- nil
 			return
 		}
 		memoDone <- writeMemo(ctx, cacheDir, key, res.Memo)

@@ -53,6 +53,17 @@ func writeMemo(ctx context.Context, dir *os.Root, key sealKey, m *resolve.Memo) 
 	})
 }
 
+// memoWorthRewriting reports whether this run's memo should replace the
+// one it reused. Any earlier memo of this build stays a sound base (it
+// describes a whole resolution, and each file's facts are compared by key
+// against it), so after a small edit the old one is kept: re-resolving a
+// few more files next time costs less than encoding and writing ~10 MB
+// every time. A run that re-resolved more than 1/128 of the files (or
+// resolved in full) writes its own.
+func memoWorthRewriting(u resolve.Reuse) bool {
+	return u.Full != "" || u.Resolved > u.Files/128
+}
+
 // loadMemo starts reading the previous run's memo; the channel yields it,
 // or nil and why a full resolution is needed.
 func loadMemo(out *outDir, key sealKey, incremental bool) <-chan memoLoad {

@@ -337,6 +337,9 @@ func (r *resolver) planReuse() {
 			dirty[i] = true
 			fallthrough
 		case was.defsSum != now.defsSum:
+			// Unchanged facts, but a definition reads differently (a new
+			// owner, an overload suffix): its own calls may too.
+			dirty[i] = true
 			diffNamed(was.defs, now.defs, changed)
 		}
 		if was.bindsSum != now.bindsSum {
