@@ -274,3 +274,53 @@ func TestIncrementalResolutionEqualsFull(t *testing.T) {
 		assertIncrementalResolution(t, root, s.name)
 	}
 }
+
+// TestIncrementalResolutionFallsBack: a corrupted or missing memo, or
+// --full, resolves in full, says why in -v, and equals a full run.
+func TestIncrementalResolutionFallsBack(t *testing.T) {
+	needBin(t)
+	root := t.TempDir()
+	write(t, root, resolutionRepo())
+	memo := filepath.Join(root, "synaptic-out", "cache", "resolve.bin")
+	resolveLine := func(args ...string) string {
+		t.Helper()
+		out := run(t, root, false, append([]string{"extract", "--quiet", "-v"}, args...)...)
+		for l := range strings.Lines(out) {
+			if s, ok := strings.CutPrefix(strings.TrimSpace(l), "resolve: "); ok {
+				return s
+			}
+		}
+		t.Fatalf("no resolve line in\n%s", out)
+		return ""
+	}
+	if got := resolveLine("."); !strings.HasPrefix(got, "full, because no earlier run") {
+		t.Errorf("first run: %q", got)
+	}
+	for _, tc := range []struct {
+		name, want string
+		spoil      func()
+	}{
+		{"corrupted memo", "full, because cache/resolve.bin cannot be used", func() {
+			b := read(t, memo)
+			b[len(b)/2] ^= 1
+			if err := os.WriteFile(memo, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"missing memo", "full, because no memo of an earlier run", func() {
+			if err := os.Remove(memo); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		tc.spoil()
+		replaceEdit(tc.name, "price/price.go", "func round(", "func Extra"+strings.ReplaceAll(tc.name, " ", "_")+"() {}\n\nfunc round(").apply(t, root)
+		if got := resolveLine("."); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %q, want %q…", tc.name, got, tc.want)
+		}
+		assertSameAsFull(t, root, tc.name)
+	}
+	if got := resolveLine("--full", "."); got != "full, because --full" {
+		t.Errorf("--full: %q", got)
+	}
+}

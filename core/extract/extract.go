@@ -310,7 +310,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		return keepGraph(ctx, out, key, sum, prev, nil, nil, false, routed, quick, phase, start)
 	}
 	cache := loadCache(out, key, &prev, sum)
-	memoCh := loadMemo(out, key, prev != nil)
+	memoCh := loadMemo(out, key, prev != nil, opts.Full)
 	phase("load cache")
 	projects.revalidate(ctx, routed, cache, prev, sum)
 

@@ -66,10 +66,14 @@ func memoWorthRewriting(u resolve.Reuse) bool {
 
 // loadMemo starts reading the previous run's memo; the channel yields it,
 // or nil and why a full resolution is needed.
-func loadMemo(out *outDir, key sealKey, incremental bool) <-chan memoLoad {
+func loadMemo(out *outDir, key sealKey, incremental, full bool) <-chan memoLoad {
 	ch := make(chan memoLoad, 1)
-	if !incremental || key == nil {
-		ch <- memoLoad{why: "a full extraction"}
+	switch {
+	case full:
+		ch <- memoLoad{why: "--full"}
+		return ch
+	case !incremental || key == nil:
+		ch <- memoLoad{why: "no earlier run's cache to start from"}
 		return ch
 	}
 	go func() {
