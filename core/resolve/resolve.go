@@ -242,8 +242,8 @@ type resolver struct {
 	compatMemo map[filePair]bool // see filesCompatible
 	twinsOf    map[int32][]int32
 	stats      Stats
-	// Incremental resolution (reuse.go): opts asked for a memo when
-	// build is set or memos is not nil.
+	// Incremental resolution (reuse.go), when BuildIncremental asked
+	// for a memo (wantMemo).
 	build     string
 	prev      *Memo       // the previous run's, when usable
 	next      *Memo       // this run's

@@ -309,10 +309,13 @@ func (r *resolver) bindRecords(f *fileInfo, metas, symSum []uint64) []named {
 
 // planReuse decides, against r.prev, which files' calls are copied.
 func (r *resolver) planReuse() {
-	changed := map[string]bool{} // names and keys whose definitions changed
-	addAll := func(fm *fileMemo) {
+	changed := map[string]bool{}   // names and keys whose definitions changed
+	addAll := func(fm *fileMemo) { // a file that comes, goes or changes as a whole
 		for _, d := range fm.defs {
 			changed[d.name] = true
+		}
+		for _, b := range fm.binds {
+			changed[b.name] = true // what lookups in its context find
 		}
 		for _, k := range fm.keys {
 			changed[k] = true
