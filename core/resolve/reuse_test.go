@@ -354,3 +354,69 @@ func FuzzDecodeMemo(f *testing.F) {
 		}
 	})
 }
+
+func TestDiffNamed(t *testing.T) {
+	n := func(pairs ...any) []named {
+		var out []named
+		for i := 0; i < len(pairs); i += 2 {
+			out = append(out, named{pairs[i].(string), uint64(pairs[i+1].(int))})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		a, b []named
+		want []string
+	}{
+		{"same", n("F", 1, "G", 2), n("F", 1, "G", 2), nil},
+		{"added", n("F", 1), n("F", 1, "G", 2), []string{"G"}},
+		{"removed", n("F", 1, "G", 2), n("G", 2), []string{"F"}},
+		{"changed", n("F", 1, "G", 2), n("F", 3, "G", 2), []string{"F"}},
+		{"an overload added", n("F", 1), n("F", 1, "F", 4), []string{"F"}},
+		{"same-named reordered", n("F", 1, "F", 4), n("F", 4, "F", 1), []string{"F"}},
+		{"different names reordered", n("F", 1, "G", 2), n("G", 2, "F", 1), nil},
+	} {
+		got := map[string]bool{}
+		diffNamed(tc.a, tc.b, got)
+		var names []string
+		for k := range got {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, tc.want) {
+			t.Errorf("%s: changed %v, want %v", tc.name, names, tc.want)
+		}
+	}
+}
+
+// TestNotedNames: a file's memo lists the names its calls looked up,
+// failed lookups included, and the edges they made.
+func TestNotedNames(t *testing.T) {
+	files := []File{
+		keyed(File{Path: "a/a.st", Language: "st", Family: "st", ABI: 2, Semantics: staticSem, Facts: &abi.Facts{
+			File:    abi.FileFacts{Scope: "m/a"},
+			Symbols: []abi.Symbol{{Name: "Run", Kind: abi.KindFunction, Parent: -1}},
+			Calls: []abi.Call{
+				{Caller: 0, Name: "Later", Line: 2},                                               // nothing has it yet
+				{Caller: 0, Name: "Close", Receiver: "c", ReceiverRef: namedRef("Conn"), Line: 3}, // a type of the scope
+			},
+		}}),
+		keyed(File{Path: "a/b.st", Language: "st", Family: "st", ABI: 2, Semantics: staticSem, Facts: &abi.Facts{
+			File:    abi.FileFacts{Scope: "m/a"},
+			Symbols: []abi.Symbol{{Name: "Conn", Kind: abi.KindStruct, Parent: -1}, {Name: "Close", Kind: abi.KindMethod, Parent: 0}},
+		}}),
+	}
+	_, res, err := BuildIncremental(t.Context(), files, Options{Build: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm := res.Memo.files["a/a.st"]
+	for _, want := range []string{"Later", "Conn", "Close"} {
+		if !slices.Contains(fm.noted, want) {
+			t.Errorf("noted %v lacks %q", fm.noted, want)
+		}
+	}
+	if len(fm.edges) != 1 || fm.edges[0].target != "a_b_conn_close" || fm.stats.Calls != 2 || fm.stats.Unresolved != 1 {
+		t.Errorf("edges %+v, stats %+v", fm.edges, fm.stats)
+	}
+}
