@@ -479,13 +479,14 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		res.Memo.SetKey(cached[i].Path, k)
 	}
 	memoDone := make(chan error, 1)
-	go func() {
+	go func(m *resolve.Memo) {
 		if buildID() == "" || !memoWorthRewriting(res.Reuse) {
 			memoDone <- nil
 			return
 		}
-		memoDone <- writeMemo(ctx, cacheDir, key, res.Memo)
-	}()
+		memoDone <- writeMemo(ctx, cacheDir, key, m)
+	}(res.Memo)
+	res.Memo = nil // the collector may have it once written
 	// Facts are in the cache and in the graph: let the collector have them
 	// before the graph's index, communities and writers need memory.
 	nfiles := len(files)

@@ -512,6 +512,19 @@ func isCallTarget(f *fileInfo) func(string) bool {
 }
 
 func (r *resolver) resolveCalls() {
+	if r.memos != nil {
+		// The memo's edges and names of all files share two arenas, sized
+		// up front: regrowing per-file slices near the run's memory limit
+		// cost whole collections.
+		calls := 0
+		for fi := range r.files {
+			if r.reuse == nil || !r.reuse[fi] {
+				calls += len(r.files[fi].Facts.Calls)
+			}
+		}
+		r.edgeArena = make([]memoEdge, 0, calls)
+		r.noted = make([]string, 0, calls/2)
+	}
 	for fi := range r.files {
 		f := &r.files[fi]
 		var fm *fileMemo
@@ -522,12 +535,15 @@ func (r *resolver) resolveCalls() {
 				continue
 			}
 		}
-		before := r.stats
+		before, edges, noted := r.stats, len(r.edgeArena), len(r.noted)
 		r.recording, r.curMemo = fm != nil, fm
 		r.recordCalls(f, fm)
 		r.recording, r.curMemo = false, nil
 		if fm != nil {
-			r.finishRecording(fm, before)
+			fm.edges = r.edgeArena[edges:len(r.edgeArena):len(r.edgeArena)]
+			fm.noted = r.noted[noted:len(r.noted):len(r.noted)]
+			fm.stats = r.stats.minus(before)
+			r.noteStamp++
 		}
 	}
 	r.callFile, r.callOwn = nil, nil
@@ -566,7 +582,7 @@ func (r *resolver) recordCalls(f *fileInfo, fm *fileMemo) {
 			for _, t := range twins {
 				r.edgeCtx(caller, r.syms[t].id, "calls", conf, "call", f.Path, c.Line)
 				if fm != nil {
-					fm.edges = append(fm.edges, memoEdge{caller: c.Caller, target: r.syms[t].id, inferred: conf == graph.Inferred, line: c.Line})
+					r.edgeArena = append(r.edgeArena, memoEdge{caller: c.Caller, target: r.syms[t].id, inferred: conf == graph.Inferred, line: c.Line})
 				}
 			}
 		}

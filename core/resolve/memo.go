@@ -29,7 +29,7 @@ type fileMemo struct {
 	defs     []named  // per symbol, in order: name and record hash (symRecord)
 	bindsSum uint64   // hash of binds in order
 	binds    []named  // per bound name, sorted: name and hash of its bindings
-	noted    []string // names the file's calls looked up, sorted, unique
+	noted    []string // names the file's calls looked up, once each, in lookup order
 	edges    []memoEdge
 	stats    Stats
 	unlinked []memoUnlinked
@@ -92,6 +92,12 @@ func (m *Memo) Encode(buf []byte) []byte {
 		return i
 	}
 	var body abi.Encoder
+	size := 0
+	for _, fm := range m.files {
+		size += 8*len(fm.edges) + 4*len(fm.noted) + 11*(len(fm.defs)+len(fm.binds)) + 64
+	}
+	body.Buf = make([]byte, 0, size) // one allocation, not a doubling series of ~10 MB
+	table = make(map[string]uint64, len(paths)*16)
 	body.Uvarint(uint64(len(paths)))
 	for _, p := range paths {
 		fm := m.files[p]

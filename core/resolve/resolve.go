@@ -252,7 +252,10 @@ type resolver struct {
 	usage     Reuse
 	recording bool // note and the call pass record into curMemo
 	curMemo   *fileMemo
-	noted     []string
+	noted     []string         // arena of every file's noted names, in lookup order
+	edgeArena []memoEdge       // arena of every file's memo edges
+	notedIn   map[string]int32 // see note
+	noteStamp int32
 	wantMemo  bool
 }
 
