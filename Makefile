@@ -135,6 +135,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/synql
 	$(GO) test -run '^$$' -fuzz '^FuzzReadFacts$$' -fuzztime $(FUZZTIME) ./core/extract
 	$(GO) test -run '^$$' -fuzz '^FuzzReadManifest$$' -fuzztime $(FUZZTIME) ./core/extract
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeMemo$$' -fuzztime $(FUZZTIME) ./core/resolve
 	$(GO) test -run '^$$' -fuzz '^FuzzProject$$' -fuzztime $(FUZZTIME) ./extractors/typescript
 	$(GO) test -run '^$$' -fuzz '^FuzzTerminal$$' -fuzztime $(FUZZTIME) ./core/textsafe
 	$(GO) test -run '^$$' -fuzz '^FuzzAttributeLines$$' -fuzztime $(FUZZTIME) ./core/tools

@@ -51,6 +51,31 @@ func replaceEdit(name, p, old, new string) edit {
 func assertIncrementalEqualsFull(t *testing.T, root, step string) {
 	t.Helper()
 	run(t, root, false, "extract", "--quiet", ".")
+	assertSameAsFull(t, root, step)
+}
+
+// assertIncrementalResolution is assertIncrementalEqualsFull for a step
+// meant to exercise incremental resolution: extract -v must say the run
+// reused the previous run's resolution of some files.
+func assertIncrementalResolution(t *testing.T, root, step string) {
+	t.Helper()
+	out := run(t, root, false, "extract", "--quiet", "-v", ".")
+	line := ""
+	for l := range strings.Lines(out) {
+		if s, ok := strings.CutPrefix(strings.TrimSpace(l), "resolve: "); ok {
+			line = s
+		}
+	}
+	var n, total int
+	if _, err := fmt.Sscanf(line, "incremental, %d of %d files", &n, &total); err != nil || n >= total {
+		t.Fatalf("after %q: resolution was not incremental (%q)\n%s", step, line, out)
+	}
+	assertSameAsFull(t, root, step)
+}
+
+// assertSameAsFull checks root's outputs against a full extraction's.
+func assertSameAsFull(t *testing.T, root, step string) {
+	t.Helper()
 	full := filepath.Join(t.TempDir(), "full")
 	run(t, root, false, "extract", "--quiet", "--full", "--out", full, ".")
 	for _, name := range []string{"graph.json", "graph.bin", "GRAPH_REPORT.md"} {
@@ -175,5 +200,127 @@ func TestIncrementalRandomEditsEqualFull(t *testing.T) {
 			step = "rename in " + p
 		}
 		assertIncrementalEqualsFull(t, root, fmt.Sprintf("step %d: %s", i, step))
+	}
+}
+
+// resolutionRepo adds what incremental resolution can get wrong to
+// editRepo: calls that do not resolve yet, a caller in another package of
+// a method, a receiver typed by another package's type, a Python method
+// linked by its unique name, a Java class calling another's method.
+func resolutionRepo() map[string]string {
+	files := editRepo()
+	for k, v := range map[string]string{
+		"app/main.go": `package main
+
+import (
+	"example.com/shop/cart"
+	"example.com/shop/price"
+)
+
+func main() {
+	var c cart.Cart
+	println(c.Total())
+	var r price.Rule
+	r.Apply()
+	var t price.Tax
+	t.Levy()
+	price.Missing()
+	Later()
+}
+`,
+		"price/rule.go":    "package price\n\n// Rule is a pricing rule.\ntype Rule struct{ Pct int }\n",
+		"tools/use.py":     "def go(x):\n    return x.render(1)\n",
+		"java/shop/A.java": "package shop;\n\npublic class A {\n  public int run(B b) { return b.count(); }\n}\n",
+		"java/shop/B.java": "package shop;\n\npublic class B {\n  public int size() { return 1; }\n}\n",
+		"web/view.ts":      "import { fmt } from \"./money\";\nexport function view(c: number): string { return fmt(c); }\n",
+	} {
+		files[k] = v
+	}
+	return files
+}
+
+// TestIncrementalResolutionEqualsFull edits where copying an unchanged
+// file's resolution would be wrong unless it is re-resolved: each step
+// must run incrementally (extract -v says so) and equal a full run.
+func TestIncrementalResolutionEqualsFull(t *testing.T) {
+	needBin(t)
+	root := t.TempDir()
+	write(t, root, resolutionRepo())
+	run(t, root, false, "extract", "--quiet", ".")
+	steps := []edit{
+		replaceEdit("an added function resolves another package's call", "price/price.go",
+			"func round(", "func Missing() {}\n\nfunc round("),
+		writeEdit("a new file in an existing package resolves a plain call", map[string]string{
+			"app/later.go": "package main\n\nfunc Later() {}\n"}),
+		writeEdit("a new method on another package's type resolves a receiver call", map[string]string{
+			"price/apply.go": "package price\n\nfunc (r Rule) Apply() int { return r.Pct }\n"}),
+		replaceEdit("an added type with a member resolves a receiver call elsewhere", "price/rule.go",
+			"type Rule struct", "type Tax struct{}\n\nfunc (Tax) Levy() {}\n\ntype Rule struct"),
+		replaceEdit("a removed method loses its caller in another package", "cart/cart.go",
+			"func (c *Cart) Total() int {", "func (c *Cart) Sum() int {"),
+		replaceEdit("the method comes back", "cart/cart.go", "func (c *Cart) Sum() int {", "func (c *Cart) Total() int {"),
+		writeEdit("a second render makes the unique method ambiguous", map[string]string{
+			"tools/other.py": "class Other:\n    def render(self, x):\n        return x\n"}),
+		replaceEdit("renaming it clears the ambiguity", "tools/other.py", "def render(", "def draw("),
+		replaceEdit("a TypeScript export resolves an import elsewhere", "web/money.ts",
+			"export function money(", "export function fmt(c: number): string { return String(c); }\nexport function money("),
+		replaceEdit("a Java method its caller names appears", "java/shop/B.java",
+			"public int size()", "public int count() { return 2; }\n  public int size()"),
+		replaceEdit("and is renamed away", "java/shop/B.java", "public int count()", "public int total()"),
+		replaceEdit("a Python signature nobody else reads", "tools/use.py", "def go(x):", "def go(x, y=0):"),
+	}
+	for _, s := range steps {
+		s.apply(t, root)
+		assertIncrementalResolution(t, root, s.name)
+	}
+}
+
+// TestIncrementalResolutionFallsBack: a corrupted or missing memo, or
+// --full, resolves in full, says why in -v, and equals a full run.
+func TestIncrementalResolutionFallsBack(t *testing.T) {
+	needBin(t)
+	root := t.TempDir()
+	write(t, root, resolutionRepo())
+	memo := filepath.Join(root, "synaptic-out", "cache", "resolve.bin")
+	resolveLine := func(args ...string) string {
+		t.Helper()
+		out := run(t, root, false, append([]string{"extract", "--quiet", "-v"}, args...)...)
+		for l := range strings.Lines(out) {
+			if s, ok := strings.CutPrefix(strings.TrimSpace(l), "resolve: "); ok {
+				return s
+			}
+		}
+		t.Fatalf("no resolve line in\n%s", out)
+		return ""
+	}
+	if got := resolveLine("."); !strings.HasPrefix(got, "full, because no earlier run") {
+		t.Errorf("first run: %q", got)
+	}
+	for _, tc := range []struct {
+		name, want string
+		spoil      func()
+	}{
+		{"corrupted memo", "full, because cache/resolve.bin cannot be used", func() {
+			b := read(t, memo)
+			b[len(b)/2] ^= 1
+			if err := os.WriteFile(memo, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"missing memo", "full, because no memo of an earlier run", func() {
+			if err := os.Remove(memo); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		tc.spoil()
+		replaceEdit(tc.name, "price/price.go", "func round(", "func Extra"+strings.ReplaceAll(tc.name, " ", "_")+"() {}\n\nfunc round(").apply(t, root)
+		if got := resolveLine("."); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %q, want %q…", tc.name, got, tc.want)
+		}
+		assertSameAsFull(t, root, tc.name)
+	}
+	if got := resolveLine("--full", "."); got != "full, because --full" {
+		t.Errorf("--full: %q", got)
 	}
 }

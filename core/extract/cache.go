@@ -167,8 +167,9 @@ var factsMagic = []byte("SYNFACTS3\n")
 
 // writeFacts writes the facts cache into the cache directory dir, sealed
 // with key, feeding each file to digest too when it is not nil (see
-// newDigest).
-func writeFacts(ctx context.Context, dir *os.Root, key sealKey, files []cachedFile, digest hash.Hash) error {
+// newDigest), and setting keys[i] to file i's factsKey when keys is not
+// nil.
+func writeFacts(ctx context.Context, dir *os.Root, key sealKey, files []cachedFile, digest hash.Hash, keys []string) error {
 	return writeAtomic(ctx, dir, factsName, func(out io.Writer) error {
 		seal := key.hasher(domainFacts)
 		w := io.MultiWriter(out, seal)
@@ -191,6 +192,9 @@ func writeFacts(ctx context.Context, dir *os.Root, key sealKey, files []cachedFi
 			}
 			if digest != nil {
 				digestFile(digest, c, enc)
+			}
+			if keys != nil && c.Facts != nil {
+				keys[i] = factsKey(c, enc)
 			}
 			e.Uvarint(uint64(len(enc)))
 			e.Buf = append(e.Buf, enc...)

@@ -44,7 +44,7 @@ func sampleCache() []cachedFile {
 func TestFactsCacheRoundTrip(t *testing.T) {
 	dir, p := testDir(t)
 	want := sampleCache()
-	if err := writeFacts(t.Context(), dir, testKey, want, nil); err != nil {
+	if err := writeFacts(t.Context(), dir, testKey, want, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	got, err := readFacts(dir, testKey)
@@ -64,7 +64,7 @@ func TestFactsCacheRoundTrip(t *testing.T) {
 		again = append(again, got[w.Path])
 	}
 	first, _ := os.ReadFile(p)
-	if err := writeFacts(t.Context(), dir, testKey, again, nil); err != nil {
+	if err := writeFacts(t.Context(), dir, testKey, again, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	second, _ := os.ReadFile(p)
@@ -77,7 +77,7 @@ func TestFactsCacheRoundTrip(t *testing.T) {
 // extracts everything), never a panic; whatever reads back writes back.
 func FuzzReadFacts(f *testing.F) {
 	dir, seed := testDir(f)
-	if err := writeFacts(f.Context(), dir, testKey, sampleCache(), nil); err != nil {
+	if err := writeFacts(f.Context(), dir, testKey, sampleCache(), nil, nil); err != nil {
 		f.Fatal(err)
 	}
 	b, _ := os.ReadFile(seed)
@@ -98,7 +98,7 @@ func FuzzReadFacts(f *testing.F) {
 		for _, c := range got {
 			files = append(files, c)
 		}
-		if err := writeFacts(t.Context(), dir, testKey, files, nil); err != nil {
+		if err := writeFacts(t.Context(), dir, testKey, files, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := readFacts(dir, testKey); err != nil {

@@ -34,6 +34,7 @@ type sealKey []byte
 const (
 	domainManifest = "synaptic manifest v1\x00"
 	domainFacts    = "synaptic facts v1\x00"
+	domainMemo     = "synaptic resolve memo v1\x00"
 )
 
 // hasher returns a keyed hash for domain.

@@ -135,6 +135,9 @@ type Summary struct {
 	PluginChanged []string
 	Phases        []Phase // wall time per pipeline phase, in order
 	Workers       WorkerTime
+	// ResolveMode says how resolution used the previous run's memo:
+	// "incremental, N of M files" or "full, because …".
+	ResolveMode string
 	// Projects are the lines the plugins' project entry points answered
 	// ("go: module …"): which project each resolved the root in.
 	Projects []string
@@ -307,6 +310,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		return keepGraph(ctx, out, key, sum, prev, nil, nil, false, routed, quick, phase, start)
 	}
 	cache := loadCache(out, key, &prev, sum)
+	memoCh := loadMemo(out, key, prev != nil, opts.Full)
 	phase("load cache")
 	projects.revalidate(ctx, routed, cache, prev, sum)
 
@@ -386,6 +390,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	for _, f := range walked.Files {
 		fileInfo[f.Rel] = f
 	}
+	var encBuf []byte
 	for _, p := range slices.Sorted(maps.Keys(results)) {
 		c := results[p]
 		cached = append(cached, *c)
@@ -403,8 +408,19 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		if l == nil || c.Facts == nil {
 			continue
 		}
-		files = append(files, resolve.File{Path: p, Language: l.Name, Family: l.Family, Facts: c.Facts, Generated: c.Generated,
-			ABI: l.ABI, Semantics: l.Semantics})
+		rf := resolve.File{Path: p, Language: l.Name, Family: l.Family, Facts: c.Facts, Generated: c.Generated,
+			ABI: l.ABI, Semantics: l.Semantics}
+		if prev != nil {
+			// Incremental: the resolution memo compares facts by key
+			// before resolving. A full run learns them writing the cache.
+			enc := c.encoded
+			if enc == nil {
+				encBuf = abi.EncodeFacts(encBuf[:0], c.Facts)
+				enc = encBuf
+			}
+			rf.Key = factsKey(c, enc)
+		}
+		files = append(files, rf)
 		sum.PerLanguage[l.Name]++
 		for _, e := range c.Facts.Errors {
 			factNotes = append(factNotes, p+": "+e)
@@ -433,24 +449,44 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	defer cacheDir.Close()
 	factsDone := make(chan error, 1)
 	skipped := slices.Clone(sum.Skipped) // sorted below while the digest reads it
+	var factKeys []string
+	if prev == nil {
+		factKeys = make([]string, len(cached))
+	}
 	go func() {
 		var h hash.Hash
 		if digest == "" {
 			h = newDigest(buildID(), rootKey, skipped)
 		}
-		err := writeFacts(ctx, cacheDir, key, cached, h)
+		err := writeFacts(ctx, cacheDir, key, cached, h, factKeys)
 		if h != nil {
 			digest = finishDigest(h)
 		}
 		factsDone <- err
 	}()
-	g, rs, rerr := resolve.BuildContext(ctx, files)
+	ml := <-memoCh
+	g, res, rerr := resolve.BuildIncremental(ctx, files, resolve.Options{Build: buildID(), Prev: ml.memo, NoPrev: ml.why})
+	ml = memoLoad{} // let the collector have the old memo
+	rs := res.Stats
+	sum.ResolveMode = res.Reuse.String()
 	if err := <-factsDone; err != nil {
 		return nil, writeError(ctx, out, FactsFile, err)
 	}
 	if rerr != nil {
 		return nil, writeError(ctx, out, GraphFile, rerr)
 	}
+	for i, k := range factKeys {
+		res.Memo.SetKey(cached[i].Path, k)
+	}
+	memoDone := make(chan error, 1)
+	go func(m *resolve.Memo) {
+		if buildID() == "" || !memoWorthRewriting(res.Reuse) {
+			memoDone <- nil
+			return
+		}
+		memoDone <- writeMemo(ctx, cacheDir, key, m)
+	}(res.Memo)
+	res.Memo = nil // the collector may have it once written
 	// Facts are in the cache and in the graph: let the collector have them
 	// before the graph's index, communities and writers need memory.
 	nfiles := len(files)
@@ -549,6 +585,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 		manifest.Graph = &GraphStamp{Inputs: digest, Quick: quick, Outputs: outputs, Summary: st}
 	}
+	if err := <-memoDone; err != nil {
+		return nil, writeError(ctx, out, MemoFile, err)
+	}
 	// The manifest goes last: if anything above failed, the next run still
 	// sees the old manifest and redoes the work.
 	// Past graph.json's rename the manifest is written even when the run
@@ -587,7 +626,7 @@ func keepGraph(ctx context.Context, out *outDir, key sealKey, sum *Summary, prev
 			return nil, err
 		}
 		defer cacheDir.Close()
-		if err := writeFacts(ctx, cacheDir, key, cached, nil); err != nil {
+		if err := writeFacts(ctx, cacheDir, key, cached, nil, nil); err != nil {
 			return nil, writeError(ctx, out, FactsFile, err)
 		}
 	}

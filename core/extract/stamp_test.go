@@ -77,7 +77,7 @@ func TestDigestWhileWritingFacts(t *testing.T) {
 	files := sampleCache()
 	h := newDigest("build", "root", nil)
 	dir, _ := testDir(t)
-	if err := writeFacts(t.Context(), dir, testKey, files, h); err != nil {
+	if err := writeFacts(t.Context(), dir, testKey, files, h, nil); err != nil {
 		t.Fatal(err)
 	}
 	back, err := readFacts(dir, testKey)

@@ -94,6 +94,7 @@ func (r *resolver) lexical(caller int32, name string, ok func(string) bool) (t i
 // importedFunction is the function a file imports by name (TypeScript and
 // Python `import { f }` / `from m import f`), or -1.
 func (r *resolver) importedFunction(f *fileInfo, name string) int32 {
+	r.note(name)
 	for _, b := range f.bindings[name] {
 		if b.sym >= 0 && isFunction(r.syms[b.sym].kind) {
 			return b.sym
@@ -231,8 +232,11 @@ func (r *resolver) callbackParamType(f *fileInfo, fname string, i, j int) int32 
 // functionNamed finds the function a call of name (or "pkg.name") in f
 // refers to, as a plain call would find it; -1 if none or several.
 func (r *resolver) functionNamed(f *fileInfo, call string) int32 {
+	r.note(call)
 	fn := int32(-1)
 	if q, name, qualified := splitQualified(call); qualified {
+		r.note(q)
+		r.note(name)
 		for _, b := range f.bindings[q] {
 			if fn = r.lookupIn(b, name, isFunction); fn >= 0 {
 				break
@@ -306,7 +310,10 @@ func (r *resolver) declaredTypeIn(fi int32, name string) int32 {
 // files, or of a package imported with a wildcard (Go's import . "pkg").
 // Extractors write a bare name only for identifiers that are no local.
 func (r *resolver) packageVarType(f *fileInfo, typ string) int32 {
+	r.note(typ)
 	q, name, ok := splitQualified(typ)
+	r.note(q)
+	r.note(name)
 	if !ok {
 		if f.pkg == nil {
 			return -1
@@ -412,7 +419,10 @@ func (r *resolver) inferType(f *fileInfo, name string) int32 {
 	if f.typesOnlyThroughImports() {
 		return -1 // Go names a type of another package only through its import
 	}
+	r.note(name)
 	q, bare, qualified := splitQualified(name)
+	r.note(q)
+	r.note(bare)
 	if qualified && len(f.bindings[q]) > 0 || !qualified && r.importedFromOutside(f, name) {
 		return -1 // from multiprocessing.queues import Queue: it lives there
 	}
@@ -424,6 +434,7 @@ func (r *resolver) inferType(f *fileInfo, name string) int32 {
 // does not declare it (a re-export through an index file) is not: the
 // unique-name guess may still find it.
 func (r *resolver) importedFromOutside(f *fileInfo, name string) bool {
+	r.note(name)
 	for _, b := range f.bindings[name] {
 		if b.pkg == nil && b.file < 0 && b.sym < 0 {
 			return true
@@ -445,6 +456,7 @@ func (r *resolver) method(t int32, name string) int32 { return r.member(r.method
 func (r *resolver) field(t int32, name string) int32 { return r.member(r.fields, t, name) }
 
 func (r *resolver) member(index map[int32]map[string][]int32, t int32, name string) int32 {
+	r.note(name)
 	seen := map[int32]bool{}
 	queue := []int32{t}
 	for depth := 0; depth < 6 && len(queue) > 0; depth++ {
@@ -500,8 +512,47 @@ func isCallTarget(f *fileInfo) func(string) bool {
 }
 
 func (r *resolver) resolveCalls() {
+	if r.memos != nil {
+		// The memo's edges and names of all files share two arenas, sized
+		// up front: regrowing per-file slices near the run's memory limit
+		// cost whole collections.
+		calls := 0
+		for fi := range r.files {
+			if r.reuse == nil || !r.reuse[fi] {
+				calls += len(r.files[fi].Facts.Calls)
+			}
+		}
+		r.edgeArena = make([]memoEdge, 0, calls)
+		r.noted = make([]string, 0, calls/2)
+	}
 	for fi := range r.files {
 		f := &r.files[fi]
+		var fm *fileMemo
+		if r.memos != nil {
+			fm = r.memos[fi]
+			if r.reuse != nil && r.reuse[fi] {
+				r.replayCalls(f, r.prev.files[f.Path], fm)
+				continue
+			}
+		}
+		before, edges, noted := r.stats, len(r.edgeArena), len(r.noted)
+		r.recording, r.curMemo = fm != nil, fm
+		r.recordCalls(f, fm)
+		r.recording, r.curMemo = false, nil
+		if fm != nil {
+			fm.edges = r.edgeArena[edges:len(r.edgeArena):len(r.edgeArena)]
+			fm.noted = r.noted[noted:len(r.noted):len(r.noted)]
+			fm.stats = r.stats.minus(before)
+			r.noteStamp++
+		}
+	}
+	r.callFile, r.callOwn = nil, nil
+}
+
+// recordCalls resolves file f's calls; with fm, it also records the
+// edges they produce (see reuse.go).
+func (r *resolver) recordCalls(f *fileInfo, fm *fileMemo) {
+	{
 		ok := isCallTarget(f)
 		for i := range f.Facts.Calls {
 			c := &f.Facts.Calls[i]
@@ -530,13 +581,17 @@ func (r *resolver) resolveCalls() {
 			}
 			for _, t := range twins {
 				r.edgeCtx(caller, r.syms[t].id, "calls", conf, "call", f.Path, c.Line)
+				if fm != nil {
+					r.edgeArena = append(r.edgeArena, memoEdge{caller: c.Caller, target: r.syms[t].id, inferred: conf == graph.Inferred, line: c.Line})
+				}
 			}
 		}
 	}
-	r.callFile, r.callOwn = nil, nil
 }
 
 func (r *resolver) resolveCall(f *fileInfo, c *abi.Call, ok func(string) bool) (int32, graph.Confidence) {
+	r.note(c.Name)
+	r.note(c.Receiver)
 	ref, bad := receiverRef(f, c)
 	if ref == nil && !bad && c.Receiver != "" && f.v2() && f.isSelf(c.Receiver) {
 		if t := r.enclosingType(f, c.Caller); t >= 0 {

@@ -152,6 +152,7 @@ func (r *resolver) importEdge(f *fileInfo, file int32, pk *pkgInfo, line uint32)
 // header included from C++).
 func (r *resolver) moduleByKeys(ix *importIndex, f *fileInfo, keys []string) (int32, *pkgInfo) {
 	for _, k := range keys {
+		r.note(k)
 		var same, any []int32
 		for _, c := range ix.modules[k] {
 			if r.files[c].Family == f.Family {
@@ -160,8 +161,11 @@ func (r *resolver) moduleByKeys(ix *importIndex, f *fileInfo, keys []string) (in
 			any = append(any, c)
 		}
 		if len(same) > 0 {
-			if pk := r.commonPackage(same); pk != nil && len(same) == len(pk.files) {
-				return -1, pk // every file of one scope answers to the key: the scope
+			if pk := r.commonPackage(same); pk != nil {
+				r.note(pk.key) // how many files the scope has matters
+				if len(same) == len(pk.files) {
+					return -1, pk // every file of one scope answers to the key: the scope
+				}
 			}
 			if len(same) == 1 {
 				return same[0], nil
@@ -251,6 +255,8 @@ func (r *resolver) scopeQualifiedType(f *fileInfo, name string) int32 {
 	if i <= 0 {
 		return -1
 	}
+	r.note(name[:i])
+	r.note(scopeKey(f.Family, name[:i]))
 	pk := r.pkgs[scopeKey(f.Family, name[:i])]
 	if pk == nil {
 		return -1
@@ -271,6 +277,7 @@ func (r *resolver) modulePath(f *fileInfo, recv string) (binding, bool) {
 	}
 	elems := strings.Split(recv, sep)
 	for n := len(elems) - 1; n >= 1; n-- {
+		r.note(strings.Join(elems[:n], sep))
 		bs := f.bindings[strings.Join(elems[:n], sep)]
 		if len(bs) == 0 {
 			continue

@@ -52,6 +52,8 @@ func (r *resolver) reexportedCallee(f *fileInfo, b binding, name string, ok func
 // module, through a further re-export what that binds, or the name a
 // module it imports with a wildcard defines.
 func (r *resolver) reexported(family string, file int32, name string, hops int) (binding, bool) {
+	r.note(name)
+	r.note("*")
 	src := &r.files[file]
 	if hops >= maxReexportHops || src.Family != family || !src.v2() {
 		return binding{}, false

@@ -3,8 +3,9 @@
 // Extractors see one file at a time and report names as written. Resolution
 // runs after every file is extracted, over all facts at once, so its result
 // depends only on the set of files and never on extraction order or worker
-// count; incremental runs re-resolve everything from cached facts and so
-// always equal a full run.
+// count. An incremental run (BuildIncremental) copies the calls of files
+// whose answers cannot have changed from the previous run's Memo and
+// equals a full run byte for byte (reuse.go).
 //
 // Confidence policy:
 //   - facts read from one file's syntax (definitions, containment,
@@ -40,6 +41,10 @@ type File struct {
 	ABI int
 	// Semantics are the plugin's declared call semantics (ABI v2 only).
 	Semantics Semantics
+	// Key identifies Facts (with Language and Generated) for the memo of
+	// an incremental resolution: equal keys mean equal facts. "" means
+	// unknown: the file is never taken as unchanged.
+	Key string
 }
 
 // Stats counts what resolution did with call sites.
@@ -65,6 +70,40 @@ func Build(files []File) (*graph.Graph, Stats) {
 // interrupted by a newer edit, and a full pass over GOROOT's facts would
 // otherwise keep a core busy for seconds beside the answer to that edit.
 func BuildContext(ctx context.Context, files []File) (*graph.Graph, Stats, error) {
+	g, st, _, err := build(ctx, files, nil)
+	return g, st, err
+}
+
+// Options ask BuildIncremental for a memo and say which one to reuse.
+type Options struct {
+	// Build identifies this synaptic build; a memo of another is ignored.
+	Build string
+	// Prev is the previous run's memo, nil for none.
+	Prev *Memo
+	// NoPrev says why Prev is nil, for Reuse.Full ("no memo" if empty).
+	NoPrev string
+}
+
+// Result is what BuildIncremental made besides the graph.
+type Result struct {
+	Stats Stats
+	Memo  *Memo // for the next run
+	Reuse Reuse
+}
+
+// BuildIncremental is BuildContext that also records a Memo for the next
+// run and, given the previous run's, copies the calls of the files whose
+// answers cannot have changed instead of resolving them again (reuse.go).
+// The graph is the one BuildContext makes, byte for byte.
+func BuildIncremental(ctx context.Context, files []File, opts Options) (*graph.Graph, Result, error) {
+	g, st, r, err := build(ctx, files, &opts)
+	if err != nil {
+		return nil, Result{}, err
+	}
+	return g, Result{Stats: st, Memo: r.next, Reuse: r.usage}, nil
+}
+
+func build(ctx context.Context, files []File, opts *Options) (*graph.Graph, Stats, *resolver, error) {
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	r := &resolver{
@@ -96,22 +135,36 @@ func BuildContext(ctx context.Context, files []File) (*graph.Graph, Stats, error
 	r.ids = make(map[string]bool, len(files)+nsyms)
 	passes := []func(){
 		r.addFiles, r.addSymbols, r.attachReceivers, r.indexMembers,
-		r.resolveImports, r.markImported, r.resolveRelations, r.resolveCalls,
+		r.resolveImports, r.markImported, r.resolveRelations, r.recordAll, r.resolveCalls,
 		r.resolveValueRefs, r.recordUnlinked, r.resolveDynamic, r.resolveChannels,
 		r.resolveRoutes, r.resolveCrossLanguage, r.resolveSQL,
 	}
+	if opts != nil {
+		r.build, r.wantMemo = opts.Build, true
+		r.usage = Reuse{Files: len(files), Resolved: len(files), Full: opts.NoPrev}
+		switch {
+		case opts.Prev == nil:
+			if r.usage.Full == "" {
+				r.usage.Full = "no memo of an earlier run"
+			}
+		case opts.Prev.Build != opts.Build || opts.Build == "":
+			r.usage.Full = "the memo was written by another synaptic build"
+		default:
+			r.prev = opts.Prev
+		}
+	}
 	for _, pass := range passes {
 		if err := ctx.Err(); err != nil {
-			return nil, Stats{}, err
+			return nil, Stats{}, nil, err
 		}
 		pass()
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, Stats{}, err
+		return nil, Stats{}, nil, err
 	}
 	g := &graph.Graph{Directed: true, Nodes: r.nodes, Edges: r.edges}
 	g.Canonicalize()
-	return g, r.stats, nil
+	return g, r.stats, r, nil
 }
 
 type sym struct {
@@ -189,6 +242,21 @@ type resolver struct {
 	compatMemo map[filePair]bool // see filesCompatible
 	twinsOf    map[int32][]int32
 	stats      Stats
+	// Incremental resolution (reuse.go), when BuildIncremental asked
+	// for a memo (wantMemo).
+	build     string
+	prev      *Memo       // the previous run's, when usable
+	next      *Memo       // this run's
+	memos     []*fileMemo // this run's, by file index
+	reuse     []bool      // by file index: calls copied from prev
+	usage     Reuse
+	recording bool // note and the call pass record into curMemo
+	curMemo   *fileMemo
+	noted     []string         // arena of every file's noted names, in lookup order
+	edgeArena []memoEdge       // arena of every file's memo edges
+	notedIn   map[string]int32 // see note
+	noteStamp int32
+	wantMemo  bool
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {
@@ -425,6 +493,7 @@ func (r *resolver) addSymbols() {
 // added in order), instead of each holding a map of its own: that saved a
 // map per file, thousands on a large tree.
 func (r *resolver) topIn(f *fileInfo, name string) []int32 {
+	r.note(name)
 	if f.pkg == nil {
 		return f.top[name]
 	}
@@ -512,7 +581,10 @@ func (r *resolver) indexMembers() {
 // findType finds a type named name visible from f without guessing: in f,
 // in f's package, or through an import binding (for qualified names).
 func (r *resolver) findType(f *fileInfo, name string, useBindings bool) int32 {
+	r.note(name)
 	if q, n, ok := splitQualified(name); ok {
+		r.note(q)
+		r.note(n)
 		if !useBindings {
 			return -1
 		}
@@ -552,6 +624,8 @@ func (r *resolver) findType(f *fileInfo, name string, useBindings bool) int32 {
 // which the language consults after the file's own scope. A name that more
 // than one of them provides is ambiguous and resolves to nothing.
 func (r *resolver) lookupWildcard(f *fileInfo, name string, ok func(string) bool) int32 {
+	r.note(name)
+	r.note("*")
 	found := int32(-1)
 	for _, b := range f.bindings["*"] {
 		if b.sym >= 0 {
@@ -610,6 +684,7 @@ func pick(r *resolver, cands []int32, ok func(string) bool) int32 {
 
 // lookupIn finds name inside a binding's package or module file.
 func (r *resolver) lookupIn(b binding, name string, ok func(string) bool) int32 {
+	r.note(name)
 	if b.pkg != nil {
 		return pick(r, b.pkg.top[name], ok)
 	}
@@ -620,6 +695,7 @@ func (r *resolver) lookupIn(b binding, name string, ok func(string) bool) int32 
 }
 
 func (r *resolver) uniqueInFamily(family, name string, ok func(string) bool) int32 {
+	r.note(name)
 	return pick(r, r.byFamily[family][name], ok)
 }
 

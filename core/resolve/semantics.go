@@ -175,6 +175,7 @@ func (r *resolver) enclosingType(f *fileInfo, caller int32) int32 {
 // uniqueMethod is the one method named name among the family's types, or
 // -1 when none or several types declare one.
 func (r *resolver) uniqueMethod(family, name string) int32 {
+	r.note(name)
 	if r.methodsByName == nil {
 		r.methodsByName = r.indexMethodsByName()
 	}

@@ -30,6 +30,7 @@ func (r *resolver) noteUnlinked(f *fileInfo, c *abi.Call) {
 	if r.methodsByName == nil {
 		r.methodsByName = r.indexMethodsByName()
 	}
+	r.note(c.Name)
 	if len(r.methodsByName[f.Family][c.Name]) == 0 {
 		return
 	}
@@ -38,6 +39,9 @@ func (r *resolver) noteUnlinked(f *fileInfo, c *abi.Call) {
 	}
 	caller := f.first + c.Caller
 	r.unlinked[caller] = append(r.unlinked[caller], c.Name)
+	if r.recording {
+		r.curMemo.unlinked = append(r.curMemo.unlinked, memoUnlinked{caller: c.Caller, name: c.Name})
+	}
 }
 
 // recordUnlinked writes every caller's unlinked call names, sorted and

@@ -79,6 +79,9 @@ SIGINT or SIGTERM stops a run and leaves the previous outputs as they were.`)
 		for _, ph := range sum.Phases {
 			fmt.Fprintf(stdio.Err, "  phase %-18s %.3fs\n", ph.Name, ph.Seconds)
 		}
+		if sum.ResolveMode != "" {
+			fmt.Fprintf(stdio.Err, "  resolve: %s\n", sum.ResolveMode)
+		}
 		wt := sum.Workers
 		fmt.Fprintf(stdio.Err, "  workers: parse %.2f CPU-s, serialize %.2f CPU-s, plugins %.2f s, %.2f CPU-s (summed over workers)\n",
 			wt.ParseCPU.Seconds(), wt.SerializeCPU.Seconds(), wt.Plugin.Seconds(), wt.PluginCPU.Seconds())
