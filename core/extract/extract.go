@@ -229,6 +229,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer lock.Close()
+	defer waitRetired() // before the lock goes: see retiring
 	removeStaleTemps(out.root)
 	if c, err := out.cacheDir(false); err == nil {
 		removeStaleTemps(c)

@@ -114,8 +114,8 @@ func writeFileAtomic(ctx context.Context, dir *os.Root, name string, data []byte
 	})
 }
 
-// writeAtomic streams fill into a temporary file in dir and renames it
-// over name, so readers (a serving `synaptic serve`) never see a
+// writeAtomic streams fill into a temporary file in dir and puts it in
+// the place of name (replace), so readers (a serving `synaptic serve`) never see a
 // half-written file and big outputs never sit whole in memory. A canceled
 // ctx, or a fill or flush error (a full disk), leaves name as it was.
 func writeAtomic(ctx context.Context, dir *os.Root, name string, fill func(io.Writer) error) error {
@@ -160,7 +160,7 @@ func writeAtomicInfo(ctx context.Context, dir *os.Root, name string, fill func(i
 		dir.Remove(tmpName)
 		return nil, err
 	}
-	if err := dir.Rename(tmpName, name); err != nil {
+	if err := replace(dir, tmpName, name); err != nil {
 		dir.Remove(tmpName)
 		return nil, err
 	}
