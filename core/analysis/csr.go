@@ -80,9 +80,16 @@ func newView(x *graph.Index) *view {
 		v.stub[r] = x.Node(i).SourceFile == ""
 	}
 	v.g = buildCSR(n, func(emit func(a, b int32, w float64)) {
+		// Relations repeat from edge to edge: a compare with the last one
+		// (one shared string, in practice) saves most map probes.
+		lastRel, lastW, lastOK := "", 0.0, false
 		for e := range len(x.G.Edges) {
 			ed := x.Edge(int32(e))
-			rw, ok := structural[ed.Relation]
+			if ed.Relation != lastRel || lastRel == "" {
+				lastRel = ed.Relation
+				lastW, lastOK = structural[lastRel]
+			}
+			rw, ok := lastW, lastOK
 			if !ok {
 				continue
 			}
