@@ -102,16 +102,16 @@ func Write(w io.Writer, in Input) error {
 		fmt.Fprintf(&b, "- built at commit %s\n", clean(g.BuiltAtCommit))
 	}
 
-	gods, _ := analysis.GodNodes(x, reportGods, 0)
+	gods, ranked := analysis.GodNodes(x, reportGods, 0)
 	cycles := analysis.ImportCycles(x, reportCycleLen)
 	isolated := analysis.Isolated(x)
 	b.WriteString("\n## Summary\n\n")
 	summary(&b, x, comms, gods, len(cycles), len(isolated))
 
-	section(&b, "God Nodes", GodNodesText(x, reportGods, 0))
+	section(&b, "God Nodes", godNodesText(x, gods, ranked, 0))
 	section(&b, "Surprising Connections", SurprisesText(x, reportSurprises))
 	section(&b, "Suggested Questions", QuestionsText(x))
-	section(&b, "Import Cycles", CyclesText(x, reportCycleLen, reportCycles))
+	section(&b, "Import Cycles", cyclesText(x, cycles, reportCycleLen, reportCycles))
 	section(&b, "Communities", CommunitiesText(x, comms, reportCommunities))
 	if amb := ambiguousText(x); amb != "" {
 		section(&b, "Ambiguous Edges", amb)
