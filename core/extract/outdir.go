@@ -139,7 +139,7 @@ func writeAtomicInfo(ctx context.Context, dir *os.Root, name string, fill func(i
 		return nil, err
 	}
 	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err := fill(bw); err != nil {
+	if err := fill(largeWrites{bw, tmp}); err != nil {
 		return fail(err)
 	}
 	if err := bw.Flush(); err != nil {
@@ -165,6 +165,27 @@ func writeAtomicInfo(ctx context.Context, dir *os.Root, name string, fill func(i
 		return nil, err
 	}
 	return info, nil
+}
+
+// largeWrites is a buffered writer that hands large writes straight to
+// the file, after what is buffered: graph.json's writer sends whole chunks
+// of records, which copying into the buffer first only slowed down.
+type largeWrites struct {
+	buf  *bufio.Writer
+	file io.Writer
+}
+
+// largeWrite is the size from which a write skips the buffer.
+const largeWrite = 64 << 10
+
+func (l largeWrites) Write(p []byte) (int, error) {
+	if len(p) < largeWrite {
+		return l.buf.Write(p)
+	}
+	if err := l.buf.Flush(); err != nil {
+		return 0, err
+	}
+	return l.file.Write(p)
 }
 
 // The outputs a run writes into its output directory (next to

@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -96,5 +98,39 @@ func assertNoTemps(t *testing.T, dir string) {
 		if isTempName(e.Name()) {
 			t.Errorf("temporary file %s left behind", e.Name())
 		}
+	}
+}
+
+// TestLargeWritesKeepOrder mixes writes below and above largeWrite: the
+// file gets them in order, whichever way each went.
+func TestLargeWritesKeepOrder(t *testing.T) {
+	tests := []struct {
+		name  string
+		sizes []int
+	}{
+		{"small only", []int{1, 10, 100}},
+		{"large only", []int{largeWrite, 3 * largeWrite}},
+		{"mixed", []int{5, largeWrite, 7, largeWrite - 1, 2 * largeWrite, 3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var file bytes.Buffer
+			bw := bufio.NewWriterSize(&file, 1<<20)
+			w := largeWrites{bw, &file}
+			var want []byte
+			for k, n := range tc.sizes {
+				p := bytes.Repeat([]byte{byte('a' + k)}, n)
+				want = append(want, p...)
+				if m, err := w.Write(p); m != n || err != nil {
+					t.Fatalf("Write(%d bytes) = %d, %v", n, m, err)
+				}
+			}
+			if err := bw.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(file.Bytes(), want) {
+				t.Fatalf("file has %d bytes out of order (want %d)", file.Len(), len(want))
+			}
+		})
 	}
 }

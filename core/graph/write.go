@@ -20,7 +20,10 @@ func Write(w io.Writer, g *Graph) error { return WriteStaged(w, g, nil) }
 // and are most of the bytes, are encoded and written first; then it calls
 // beforeNodes (unless nil) and writes the nodes. Until beforeNodes returns
 // it reads nothing of g.Nodes, so the caller may still be setting node
-// attributes (communities) on another goroutine.
+// attributes (communities) on another goroutine. The records reach w as
+// they are encoded, in writes of thousands of records, not through a
+// buffer of its own: copying graph.json through one cost its writer
+// goroutine, the critical path of an extraction, a copy of every byte.
 func WriteStaged(w io.Writer, g *Graph, beforeNodes func()) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var b []byte
@@ -28,6 +31,12 @@ func WriteStaged(w io.Writer, g *Graph, beforeNodes func()) error {
 		_, err := bw.Write(b)
 		b = b[:0]
 		return err
+	}
+	flushAll := func() error { // before records go to w directly
+		if err := flush(); err != nil {
+			return err
+		}
+		return bw.Flush()
 	}
 	b = append(b, "{\n"...)
 	if g.BuiltAtCommit != "" {
@@ -51,10 +60,10 @@ func WriteStaged(w io.Writer, g *Graph, beforeNodes func()) error {
 		b = append(b, "\n  "...)
 	}
 	b = append(b, "],\n  \"links\": ["...)
-	if err := flush(); err != nil {
+	if err := flushAll(); err != nil {
 		return err
 	}
-	err := writeRecords(bw, len(g.Edges), func(b []byte, i int) []byte { return appendEdge(b, &g.Edges[i]) })
+	err := writeRecords(w, len(g.Edges), func(b []byte, i int) []byte { return appendEdge(b, &g.Edges[i]) })
 	if err != nil {
 		return err
 	}
@@ -62,13 +71,13 @@ func WriteStaged(w io.Writer, g *Graph, beforeNodes func()) error {
 		b = append(b, "\n  "...)
 	}
 	b = append(b, "],\n  \"multigraph\": false,\n  \"nodes\": ["...)
-	if err := flush(); err != nil {
+	if err := flushAll(); err != nil {
 		return err
 	}
 	if beforeNodes != nil {
 		beforeNodes()
 	}
-	err = writeRecords(bw, len(g.Nodes), func(b []byte, i int) []byte { return appendNode(b, &g.Nodes[i]) })
+	err = writeRecords(w, len(g.Nodes), func(b []byte, i int) []byte { return appendNode(b, &g.Nodes[i]) })
 	if err != nil {
 		return err
 	}
