@@ -16,7 +16,10 @@ import (
 const SidecarFile = graphbin.FileName
 
 // hashingWriter passes writes on and hashes and counts them: graph.json's
-// digest goes into its sidecar.
+// digest goes into its sidecar. A large write is hashed on another
+// goroutine while it is written: hashing and writing graph.json one after
+// the other made its writer goroutine the longest chain of a run (0.25 s
+// of SHA-256 and 0.8 s of kernel time on GOROOT/src).
 type hashingWriter struct {
 	w    io.Writer
 	h    hash.Hash
@@ -24,12 +27,29 @@ type hashingWriter struct {
 	info os.FileInfo // the file written, before its rename
 }
 
+// hashAside is the size from which a write is hashed beside its write.
+const hashAside = 64 << 10
+
 func newHashingWriter() *hashingWriter { return &hashingWriter{h: sha256.New()} }
 
 func (c *hashingWriter) Write(b []byte) (int, error) {
+	if len(b) < hashAside {
+		n, err := c.w.Write(b)
+		c.h.Write(b[:n])
+		c.n += n
+		return n, err
+	}
+	hashed := make(chan struct{})
+	go func() {
+		c.h.Write(b)
+		close(hashed)
+	}()
 	n, err := c.w.Write(b)
-	c.h.Write(b[:n])
+	<-hashed
 	c.n += n
+	if n < len(b) && err == nil {
+		err = io.ErrShortWrite // the digest has all of b: say the write failed
+	}
 	return n, err
 }
 
