@@ -126,6 +126,31 @@ func writeAtomic(ctx context.Context, dir *os.Root, name string, fill func(io.Wr
 // writeAtomicInfo is writeAtomic that also returns the file written, as
 // stat'ed before the rename (a rename keeps its inode and time).
 func writeAtomicInfo(ctx context.Context, dir *os.Root, name string, fill func(io.Writer) error) (os.FileInfo, error) {
+	f, err := createAtomic(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	bw := bufio.NewWriterSize(f.file, 1<<20)
+	if err := fill(largeWrites{bw, f.file}); err != nil {
+		f.abort()
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		f.abort()
+		return nil, err
+	}
+	return f.commit(ctx)
+}
+
+// atomicFile is the temporary file of a write that replaces name when
+// committed, or is removed when aborted (see writeAtomic).
+type atomicFile struct {
+	dir           *os.Root
+	name, tmpName string
+	file          *os.File
+}
+
+func createAtomic(dir *os.Root, name string) (*atomicFile, error) {
 	var rnd [6]byte
 	rand.Read(rnd[:])
 	tmpName := "." + name + tmpMark + hex.EncodeToString(rnd[:])
@@ -133,35 +158,37 @@ func writeAtomicInfo(ctx context.Context, dir *os.Root, name string, fill func(i
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (os.FileInfo, error) {
-		tmp.Close()
-		dir.Remove(tmpName)
+	return &atomicFile{dir: dir, name: name, tmpName: tmpName, file: tmp}, nil
+}
+
+// abort removes the temporary file; name stays as it was.
+func (f *atomicFile) abort() {
+	f.file.Close()
+	f.dir.Remove(f.tmpName)
+}
+
+// commit puts the file written in the place of name, unless ctx is done,
+// and returns it as stat'ed before the rename. On an error it aborts.
+func (f *atomicFile) commit(ctx context.Context) (os.FileInfo, error) {
+	if err := f.file.Chmod(0o644); err != nil {
+		f.abort()
 		return nil, err
 	}
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err := fill(largeWrites{bw, tmp}); err != nil {
-		return fail(err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	info, err := tmp.Stat()
+	info, err := f.file.Stat()
 	if err != nil {
-		return fail(err)
+		f.abort()
+		return nil, err
 	}
-	if err := tmp.Close(); err != nil {
-		dir.Remove(tmpName)
+	if err := f.file.Close(); err != nil {
+		f.dir.Remove(f.tmpName)
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		dir.Remove(tmpName)
+		f.dir.Remove(f.tmpName)
 		return nil, err
 	}
-	if err := replace(dir, tmpName, name); err != nil {
-		dir.Remove(tmpName)
+	if err := replace(f.dir, f.tmpName, f.name); err != nil {
+		f.dir.Remove(f.tmpName)
 		return nil, err
 	}
 	return info, nil

@@ -2,8 +2,14 @@ package extract
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/graphbin"
 )
 
 // TestHashingWriterDigest: writes below and above hashAside (hashed
@@ -37,6 +43,58 @@ func TestHashingWriterDigest(t *testing.T) {
 			if want := sha256.Sum256(file.Bytes()); h.JSONSum != want {
 				t.Errorf("digest %x, want %x", h.JSONSum, want)
 			}
+		})
+	}
+}
+
+// TestStagedSidecar: a sidecar staged beside graph.json and committed with
+// its header is byte for byte graphbin.Encode's; a discarded one leaves
+// the old graph.bin and no temporary file.
+func TestStagedSidecar(t *testing.T) {
+	g, err := graph.ReadFile("../tools/testdata/real/graph.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := graphbin.Header{JSONSize: 12345}
+	h.JSONSum[0], h.JSONSum[31] = 0xab, 0xcd
+	tests := []struct {
+		name   string
+		commit bool
+	}{
+		{"committed", true},
+		{"discarded", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			old := []byte("old sidecar")
+			if err := os.WriteFile(filepath.Join(dir, SidecarFile), old, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			root, err := os.OpenRoot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer root.Close()
+			s := <-stageSidecar(root, graph.NewIndex(g))
+			want := old
+			if tc.commit {
+				if err := s.commit(context.Background(), h); err != nil {
+					t.Fatal(err)
+				}
+				want = graphbin.Encode(g, h)
+			} else {
+				s.discard()
+			}
+			waitRetired()
+			got, err := os.ReadFile(filepath.Join(dir, SidecarFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("graph.bin is %d bytes, want %d (equal: %v)", len(got), len(want), bytes.Equal(got, want))
+			}
+			assertNoTemps(t, dir)
 		})
 	}
 }
