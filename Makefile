@@ -125,6 +125,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/graph
 	$(GO) test -run '^$$' -fuzz '^FuzzParseDifferential$$' -fuzztime $(FUZZTIME) ./core/graph
 	$(GO) test -run '^$$' -fuzz '^FuzzMakeID$$' -fuzztime $(FUZZTIME) ./core/graph
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendString$$' -fuzztime $(FUZZTIME) ./core/graph
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./core/graphbin
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePattern$$' -fuzztime $(FUZZTIME) ./core/discover
 	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./core/discover

@@ -23,6 +23,15 @@ type derived struct {
 
 	orderOnce   sync.Once
 	order, rank []int32 // nodes sorted by id, and each node's position there
+
+	// The report, its questions and the tools ask for the same hubs' test
+	// reach, cycles and isolated symbols several times over: each is
+	// computed once (about a third of GRAPH_REPORT.md's cost on GOROOT/src).
+	memoMu   sync.Mutex
+	tests    map[int32]int     // testsReaching by node
+	cycles   map[int][][]int32 // importCycles by maxLen
+	isolated []int32
+	isoDone  bool
 }
 
 var cache sync.Map // weak.Pointer[graph.Index] -> *derived
@@ -163,4 +172,29 @@ func byID(x *graph.Index) (order, rank []int32) {
 		}
 	})
 	return d.order, d.rank
+}
+
+// testsOf returns testsReaching for each of nodes, walking only the nodes
+// not seen before.
+func testsOf(x *graph.Index, nodes []int32) []int {
+	d := derive(x)
+	d.memoMu.Lock()
+	defer d.memoMu.Unlock()
+	if d.tests == nil {
+		d.tests = map[int32]int{}
+	}
+	var w *walker
+	out := make([]int, len(nodes))
+	for k, i := range nodes {
+		t, ok := d.tests[i]
+		if !ok {
+			if w == nil {
+				w = newWalker(x)
+			}
+			t = w.testsReaching(i)
+			d.tests[i] = t
+		}
+		out[k] = t
+	}
+	return out
 }

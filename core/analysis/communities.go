@@ -259,11 +259,17 @@ func (v *view) describe(labels []int32, k int) []Community {
 // the one most members live in (ties to the smaller path); symbols are the
 // highest-degree members that are not files, packages or stubs.
 func name(x *graph.Index, members []int32) string {
-	dirs := map[string]int{}
+	// Count files first: members share far fewer files than they number,
+	// and a file's directory is then taken once.
+	files := map[string]int{}
 	for _, i := range members {
 		if f := x.Node(i).SourceFile; f != "" {
-			dirs[path.Dir(f)]++
+			files[f]++
 		}
+	}
+	dirs := make(map[string]int, len(files))
+	for f, n := range files {
+		dirs[path.Dir(f)] += n
 	}
 	dir, best := "external", 0
 	for d, n := range dirs {

@@ -80,9 +80,16 @@ func newView(x *graph.Index) *view {
 		v.stub[r] = x.Node(i).SourceFile == ""
 	}
 	v.g = buildCSR(n, func(emit func(a, b int32, w float64)) {
+		// Relations repeat from edge to edge: a compare with the last one
+		// (one shared string, in practice) saves most map probes.
+		lastRel, lastW, lastOK := "", 0.0, false
 		for e := range len(x.G.Edges) {
 			ed := x.Edge(int32(e))
-			rw, ok := structural[ed.Relation]
+			if ed.Relation != lastRel || lastRel == "" {
+				lastRel = ed.Relation
+				lastW, lastOK = structural[lastRel]
+			}
+			rw, ok := lastW, lastOK
 			if !ok {
 				continue
 			}
@@ -112,24 +119,34 @@ type half struct {
 // buildCSR collects undirected edges (each emitted once) into a CSR. Rows
 // are sorted by neighbour and then weight before duplicates are summed, so
 // the float sums, and everything after, are independent of emit order.
+// The rows are laid out in adj and w themselves and compacted in place,
+// each through a scratch row of the longest row's size: a separate array
+// of every half-edge cost 19 MB a partition on GOROOT/src.
 func buildCSR(n int, edges func(emit func(a, b int32, w float64))) *csr {
 	deg := make([]int32, n+1)
 	edges(func(a, b int32, _ float64) { deg[a]++; deg[b]++ })
 	off := make([]int32, n+1)
+	longest := int32(0)
 	for i := range n {
 		off[i+1] = off[i] + deg[i]
+		longest = max(longest, deg[i])
 	}
-	buf := make([]half, off[n])
-	fill := slices.Clone(off[:n])
+	g := &csr{off: make([]int32, n+1), adj: make([]int32, off[n]), w: make([]float64, off[n]), k: make([]float64, n)}
+	fill := deg[:n] // reused as each row's fill position
+	copy(fill, off)
 	edges(func(a, b int32, w float64) {
-		buf[fill[a]] = half{b, w}
+		g.adj[fill[a]], g.w[fill[a]] = b, w
 		fill[a]++
-		buf[fill[b]] = half{a, w}
+		g.adj[fill[b]], g.w[fill[b]] = a, w
 		fill[b]++
 	})
-	g := &csr{off: make([]int32, n+1), adj: make([]int32, 0, len(buf)), w: make([]float64, 0, len(buf)), k: make([]float64, n)}
+	row := make([]half, 0, longest)
+	out := int32(0) // compacted rows so far; never past the row being read
 	for i := range n {
-		row := buf[off[i]:off[i+1]]
+		row = row[:0]
+		for j := off[i]; j < off[i+1]; j++ {
+			row = append(row, half{g.adj[j], g.w[j]})
+		}
 		slices.SortFunc(row, func(p, q half) int {
 			if p.to != q.to {
 				return int(p.to - q.to)
@@ -147,12 +164,13 @@ func buildCSR(n int, edges func(emit func(a, b int32, w float64))) *csr {
 			for ; j < len(row) && row[j].to == to; j++ {
 				w += row[j].w
 			}
-			g.adj = append(g.adj, to)
-			g.w = append(g.w, w)
+			g.adj[out], g.w[out] = to, w
+			out++
 			g.k[i] += w
 		}
-		g.off[i+1] = int32(len(g.adj))
+		g.off[i+1] = out
 	}
+	g.adj, g.w = g.adj[:out:out], g.w[:out:out]
 	for _, k := range g.k {
 		g.m2 += k
 	}

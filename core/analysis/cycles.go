@@ -19,11 +19,28 @@ const cycleSteps = 2_000_000
 // package or module node contains stands for that package (Go imports name
 // packages, not files), so cycles are reported between packages there and
 // between files elsewhere. Each cycle starts at its smallest node id and
-// lists the nodes in import order, without repeating the first.
+// lists the nodes in import order, without repeating the first. It is
+// computed once per Index and maxLen and shared: callers must not modify
+// it.
 func ImportCycles(x *graph.Index, maxLen int) [][]int32 {
 	if maxLen < 2 {
 		return nil
 	}
+	d := derive(x)
+	d.memoMu.Lock()
+	defer d.memoMu.Unlock()
+	if c, ok := d.cycles[maxLen]; ok {
+		return c
+	}
+	if d.cycles == nil {
+		d.cycles = map[int][][]int32{}
+	}
+	c := importCycles(x, maxLen)
+	d.cycles[maxLen] = c
+	return c
+}
+
+func importCycles(x *graph.Index, maxLen int) [][]int32 {
 	n := x.Len()
 	order, rank := byID(x)
 	unit := func(i int32) int32 {

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
 )
@@ -41,6 +42,7 @@ func init() {
 		dependencies version description
 	`) {
 		genericNames[n] = true
+		maxGeneric = max(maxGeneric, len(n))
 	}
 }
 
@@ -68,7 +70,42 @@ func isNoise(x *graph.Index, i int32) bool {
 	case n.Label == path.Base(n.SourceFile):
 		return true
 	}
-	return genericNames[graph.BareName(n.Label)]
+	return isGeneric(n.Label)
+}
+
+// maxGeneric is the length of the longest generic name.
+var maxGeneric int
+
+// isGeneric is genericNames[graph.BareName(label)] without lower-casing
+// into a new string: isNoise asks it for every node, twice a report.
+func isGeneric(label string) bool {
+	l := strings.TrimPrefix(strings.TrimSuffix(label, "()"), ".")
+	var buf [32]byte
+	if len(l) > maxGeneric || len(l) > len(buf) {
+		// Longer than every generic name; only lower-casing non-ASCII
+		// can shorten it.
+		return !isASCII(l) && genericNames[graph.BareName(label)]
+	}
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if c >= utf8.RuneSelf {
+			return genericNames[graph.BareName(label)]
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return genericNames[string(buf[:len(l)])]
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // ranking returns the god-node candidates once per Index.
@@ -99,10 +136,10 @@ func GodNodes(x *graph.Index, topN, offset int) (gods []God, total int) {
 		return nil, total
 	}
 	page := ranked[offset:min(total, offset+topN)]
-	w := newWalker(x)
+	tests := testsOf(x, page)
 	gods = make([]God, len(page))
 	for k, i := range page {
-		gods[k] = God{Node: i, Rank: offset + k + 1, Degree: x.Degree(i), Tests: w.testsReaching(i)}
+		gods[k] = God{Node: i, Rank: offset + k + 1, Degree: x.Degree(i), Tests: tests[k]}
 	}
 	return gods, total
 }

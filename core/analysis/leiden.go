@@ -26,6 +26,7 @@ func leiden(g *csr, gamma float64, refine bool) []int32 {
 	cur := g
 	memb := identity(n)
 	s := newScratch(n)
+	var spare *csr // a finished level, whose arrays the next one reuses
 	for range maxLevels {
 		s.localMove(cur, memb, gamma)
 		k := renumber(memb)
@@ -46,7 +47,11 @@ func leiden(g *csr, gamma float64, refine bool) []int32 {
 		for i, v := range nodeOf {
 			nodeOf[i] = agg[v]
 		}
-		cur = aggregate(cur, agg, nagg)
+		nextG := aggregate(cur, agg, nagg, spare, s)
+		if cur != g {
+			spare = cur
+		}
+		cur = nextG
 		memb = next
 	}
 	out := make([]int32, n)
@@ -249,11 +254,23 @@ func (s *scratch) refine(g *csr, memb []int32, gamma float64) []int32 {
 
 // aggregate collapses each label of labels (0..k-1) into one node. Node
 // strengths carry over, so internal weight keeps counting in the totals.
-func aggregate(g *csr, labels []int32, k int) *csr {
+// The result reuses the arrays of into (a level no longer needed, or nil)
+// and s's work arrays: a level has at most as many entries as g, so
+// nothing regrows (appending to fresh arrays allocated 40 MB a partition
+// on GOROOT/src).
+func aggregate(g *csr, labels []int32, k int, into *csr, s *scratch) *csr {
 	members := groupBy(labels, k)
-	a := &csr{off: make([]int32, k+1), k: make([]float64, k), m2: g.m2}
-	neighW := make([]float64, k)
-	var touched []int32
+	if into == nil {
+		into = &csr{}
+	}
+	a := &csr{off: resize(into.off, k+1), k: resize(into.k, k), m2: g.m2,
+		adj: into.adj[:0], w: into.w[:0]}
+	a.off[0] = 0
+	clear(a.k)
+	if cap(a.adj) < len(g.adj) {
+		a.adj, a.w = make([]int32, 0, len(g.adj)), make([]float64, 0, len(g.adj))
+	}
+	neighW, touched := s.neighW, s.touched[:0] // all zero between uses
 	for c := range k {
 		for _, v := range members.of(c) {
 			a.k[c] += g.k[v]
@@ -277,7 +294,16 @@ func aggregate(g *csr, labels []int32, k int) *csr {
 		touched = touched[:0]
 		a.off[c+1] = int32(len(a.adj))
 	}
+	s.touched = touched
 	return a
+}
+
+// resize returns b with length n, reusing its array when it is big enough.
+func resize[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
 }
 
 // groups lists the members of each label, in node order, in one array.

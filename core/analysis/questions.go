@@ -248,8 +248,19 @@ func isolatedQuestions(x *graph.Index) []Question {
 // Isolated returns, sorted by id, the functions, methods and types (not
 // data members, files, packages, stubs or tests) whose only edges are
 // their own containment: nothing calls, references or imports them and
-// they use nothing.
+// they use nothing. It is computed once per Index and shared: callers
+// must not modify it.
 func Isolated(x *graph.Index) []int32 {
+	d := derive(x)
+	d.memoMu.Lock()
+	defer d.memoMu.Unlock()
+	if !d.isoDone {
+		d.isolated, d.isoDone = isolated(x), true
+	}
+	return d.isolated
+}
+
+func isolated(x *graph.Index) []int32 {
 	var iso []int32
 	for i := range int32(x.Len()) {
 		n := x.Node(i)

@@ -232,6 +232,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer lock.Close()
+	defer waitRetired() // before the lock goes: see retiring
 	removeStaleTemps(out.root)
 	if c, err := out.cacheDir(false); err == nil {
 		removeStaleTemps(c)
@@ -524,7 +525,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 	}
 	close(commsSet)
-	sidecar := encodeSidecar(x)
+	sidecar := stageSidecar(out.root, x)
 	phase("communities")
 	sum.Graph, sum.Resolution, sum.Files = g, rs, nfiles
 	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)
@@ -562,14 +563,17 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	}()
 	gw := <-graphDone
 	repErr := <-repDone
+	staged := <-sidecar
 	if gw.err != nil {
+		staged.discard()
 		return nil, writeError(ctx, out, GraphFile, gw.err)
 	}
 	n := gw.w.n
 	if repErr != nil {
+		staged.discard()
 		return nil, repErr
 	}
-	if err := writeSidecar(ctx, out.root, <-sidecar, gw.w.header()); err != nil {
+	if err := staged.commit(ctx, gw.w.header()); err != nil {
 		return nil, writeError(ctx, out, SidecarFile, err)
 	}
 	sum.GraphBytes, sum.GraphInfo, sum.GraphSHA256 = n, gw.w.info, gw.w.header().JSONSum

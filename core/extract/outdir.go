@@ -114,8 +114,8 @@ func writeFileAtomic(ctx context.Context, dir *os.Root, name string, data []byte
 	})
 }
 
-// writeAtomic streams fill into a temporary file in dir and renames it
-// over name, so readers (a serving `synaptic serve`) never see a
+// writeAtomic streams fill into a temporary file in dir and puts it in
+// the place of name (replace), so readers (a serving `synaptic serve`) never see a
 // half-written file and big outputs never sit whole in memory. A canceled
 // ctx, or a fill or flush error (a full disk), leaves name as it was.
 func writeAtomic(ctx context.Context, dir *os.Root, name string, fill func(io.Writer) error) error {
@@ -126,6 +126,31 @@ func writeAtomic(ctx context.Context, dir *os.Root, name string, fill func(io.Wr
 // writeAtomicInfo is writeAtomic that also returns the file written, as
 // stat'ed before the rename (a rename keeps its inode and time).
 func writeAtomicInfo(ctx context.Context, dir *os.Root, name string, fill func(io.Writer) error) (os.FileInfo, error) {
+	f, err := createAtomic(dir, name)
+	if err != nil {
+		return nil, err
+	}
+	bw := bufio.NewWriterSize(f.file, 1<<20)
+	if err := fill(largeWrites{bw, f.file}); err != nil {
+		f.abort()
+		return nil, err
+	}
+	if err := bw.Flush(); err != nil {
+		f.abort()
+		return nil, err
+	}
+	return f.commit(ctx)
+}
+
+// atomicFile is the temporary file of a write that replaces name when
+// committed, or is removed when aborted (see writeAtomic).
+type atomicFile struct {
+	dir           *os.Root
+	name, tmpName string
+	file          *os.File
+}
+
+func createAtomic(dir *os.Root, name string) (*atomicFile, error) {
 	var rnd [6]byte
 	rand.Read(rnd[:])
 	tmpName := "." + name + tmpMark + hex.EncodeToString(rnd[:])
@@ -133,38 +158,61 @@ func writeAtomicInfo(ctx context.Context, dir *os.Root, name string, fill func(i
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (os.FileInfo, error) {
-		tmp.Close()
-		dir.Remove(tmpName)
+	return &atomicFile{dir: dir, name: name, tmpName: tmpName, file: tmp}, nil
+}
+
+// abort removes the temporary file; name stays as it was.
+func (f *atomicFile) abort() {
+	f.file.Close()
+	f.dir.Remove(f.tmpName)
+}
+
+// commit puts the file written in the place of name, unless ctx is done,
+// and returns it as stat'ed before the rename. On an error it aborts.
+func (f *atomicFile) commit(ctx context.Context) (os.FileInfo, error) {
+	if err := f.file.Chmod(0o644); err != nil {
+		f.abort()
 		return nil, err
 	}
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err := fill(bw); err != nil {
-		return fail(err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fail(err)
-	}
-	info, err := tmp.Stat()
+	info, err := f.file.Stat()
 	if err != nil {
-		return fail(err)
+		f.abort()
+		return nil, err
 	}
-	if err := tmp.Close(); err != nil {
-		dir.Remove(tmpName)
+	if err := f.file.Close(); err != nil {
+		f.dir.Remove(f.tmpName)
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		dir.Remove(tmpName)
+		f.dir.Remove(f.tmpName)
 		return nil, err
 	}
-	if err := dir.Rename(tmpName, name); err != nil {
-		dir.Remove(tmpName)
+	if err := replace(f.dir, f.tmpName, f.name); err != nil {
+		f.dir.Remove(f.tmpName)
 		return nil, err
 	}
 	return info, nil
+}
+
+// largeWrites is a buffered writer that hands large writes straight to
+// the file, after what is buffered: graph.json's writer sends whole chunks
+// of records, which copying into the buffer first only slowed down.
+type largeWrites struct {
+	buf  *bufio.Writer
+	file io.Writer
+}
+
+// largeWrite is the size from which a write skips the buffer.
+const largeWrite = 64 << 10
+
+func (l largeWrites) Write(p []byte) (int, error) {
+	if len(p) < largeWrite {
+		return l.buf.Write(p)
+	}
+	if err := l.buf.Flush(); err != nil {
+		return 0, err
+	}
+	return l.file.Write(p)
 }
 
 // The outputs a run writes into its output directory (next to

@@ -16,7 +16,10 @@ import (
 const SidecarFile = graphbin.FileName
 
 // hashingWriter passes writes on and hashes and counts them: graph.json's
-// digest goes into its sidecar.
+// digest goes into its sidecar. A large write is hashed on another
+// goroutine while it is written: hashing and writing graph.json one after
+// the other made its writer goroutine the longest chain of a run (0.25 s
+// of SHA-256 and 0.8 s of kernel time on GOROOT/src).
 type hashingWriter struct {
 	w    io.Writer
 	h    hash.Hash
@@ -24,12 +27,29 @@ type hashingWriter struct {
 	info os.FileInfo // the file written, before its rename
 }
 
+// hashAside is the size from which a write is hashed beside its write.
+const hashAside = 64 << 10
+
 func newHashingWriter() *hashingWriter { return &hashingWriter{h: sha256.New()} }
 
 func (c *hashingWriter) Write(b []byte) (int, error) {
+	if len(b) < hashAside {
+		n, err := c.w.Write(b)
+		c.h.Write(b[:n])
+		c.n += n
+		return n, err
+	}
+	hashed := make(chan struct{})
+	go func() {
+		c.h.Write(b)
+		close(hashed)
+	}()
 	n, err := c.w.Write(b)
-	c.h.Write(b[:n])
+	<-hashed
 	c.n += n
+	if n < len(b) && err == nil {
+		err = io.ErrShortWrite // the digest has all of b: say the write failed
+	}
 	return n, err
 }
 
@@ -40,16 +60,58 @@ func (c *hashingWriter) header() graphbin.Header {
 	return h
 }
 
-// encodeSidecar encodes the sidecar body of x's graph beside the
-// graph.json writer, on the core the communities no longer need; the
-// index gives the edges' endpoint nodes without a second id map.
-func encodeSidecar(x *graph.Index) <-chan *graphbin.Body {
-	ch := make(chan *graphbin.Body, 1)
-	go func() { ch <- graphbin.EncodeBodyIndexed(x) }()
+// stagedSidecar is graph.bin written but for its header: the body is
+// encoded and written beside graph.json's writer, and the header, which
+// holds graph.json's digest, goes in last, so the end of a run writes 64
+// bytes instead of the 46 MB of GOROOT/src's sidecar.
+type stagedSidecar struct {
+	f    *atomicFile // nil once aborted
+	body *graphbin.Body
+	err  error
+}
+
+// stageSidecar encodes the sidecar body of x's graph and writes it into a
+// temporary graph.bin after room for the header, on the core the
+// communities no longer need; the index gives the edges' endpoint nodes
+// without a second id map.
+func stageSidecar(dir *os.Root, x *graph.Index) <-chan *stagedSidecar {
+	ch := make(chan *stagedSidecar, 1)
+	go func() {
+		s := &stagedSidecar{body: graphbin.EncodeBodyIndexed(x)}
+		if s.f, s.err = createAtomic(dir, SidecarFile); s.err != nil {
+			ch <- s
+			return
+		}
+		if _, s.err = s.f.file.Seek(int64(graphbin.HeaderSize), io.SeekStart); s.err == nil {
+			s.err = s.body.WriteBody(s.f.file) // two large writes: no buffer
+		}
+		if s.err != nil {
+			s.discard()
+		}
+		ch <- s
+	}()
 	return ch
 }
 
-// writeSidecar writes graph.bin for the graph.json just written.
-func writeSidecar(ctx context.Context, dir *os.Root, body *graphbin.Body, h graphbin.Header) error {
-	return writeAtomic(ctx, dir, SidecarFile, func(w io.Writer) error { return body.WriteTo(w, h) })
+// commit writes the header for the graph.json h describes and puts
+// graph.bin in place.
+func (s *stagedSidecar) commit(ctx context.Context, h graphbin.Header) error {
+	if s.err != nil {
+		return s.err
+	}
+	if err := s.body.HeaderAt(s.f.file, h); err != nil {
+		s.discard()
+		return err
+	}
+	_, err := s.f.commit(ctx)
+	s.f = nil
+	return err
+}
+
+// discard removes the temporary graph.bin: the old one stays.
+func (s *stagedSidecar) discard() {
+	if s.f != nil {
+		s.f.abort()
+		s.f = nil
+	}
 }

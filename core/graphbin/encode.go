@@ -70,15 +70,17 @@ const (
 // digest of what it wrote is known.
 // The body is the string table, then the records, kept apart: joining
 // them would copy the whole sidecar once more (45 MB on GOROOT/src).
-type Body struct{ table, rec []byte }
+type Body struct {
+	table, rec []byte
+	crc        uint32 // of table then rec, taken when encoded (off the writers' path)
+}
 
 // bytes is the body joined.
 func (b *Body) bytes() []byte { return slices.Concat(b.table, b.rec) }
 
 // header is h with the body's length and checksum.
 func (b *Body) header(h Header) []byte {
-	crc := crc32.Update(crc32.Checksum(b.table, castagnoli), castagnoli, b.rec)
-	return appendHeaderSum(nil, h, len(b.table)+len(b.rec), crc)
+	return appendHeaderSum(nil, h, len(b.table)+len(b.rec), b.crc)
 }
 
 // Encode returns the sidecar of g, made from the graph.json bytes that h
@@ -90,12 +92,32 @@ func Encode(g *graph.Graph, h Header) []byte {
 
 // WriteTo writes the sidecar: h, then the body.
 func (b *Body) WriteTo(w io.Writer, h Header) error {
-	for _, part := range [][]byte{b.header(h), b.table, b.rec} {
+	if _, err := w.Write(b.header(h)); err != nil {
+		return err
+	}
+	return b.WriteBody(w)
+}
+
+// HeaderSize is the size of Header's encoding, which the body follows.
+const HeaderSize = headerSize
+
+// WriteBody writes the body alone, what follows the HeaderSize bytes of
+// Header in the file: extract writes it while graph.json, whose digest the
+// header holds, is still being written, and the header last (HeaderAt).
+func (b *Body) WriteBody(w io.Writer) error {
+	for _, part := range [][]byte{b.table, b.rec} {
 		if _, err := w.Write(part); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// HeaderAt writes the header h of the body into the HeaderSize bytes at
+// the start of w.
+func (b *Body) HeaderAt(w io.WriterAt, h Header) error {
+	_, err := w.WriteAt(b.header(h), 0)
+	return err
 }
 
 // EncodeBody encodes g without its header.
@@ -131,10 +153,14 @@ func EncodeBodyIndexed(x *graph.Index) *Body {
 // node order: node i's id is string 1+i, which its record does not repeat,
 // and ids (unique, the most numerous strings) never enter the index.
 func newEncoder(g *graph.Graph) *encoder {
-	// Records take about 40 bytes a node and 20 an edge on real graphs:
-	// reserving that up front saves regrowing (and copying) tens of MB.
-	e := &encoder{index: map[string]uint64{"": 0}, strs: make([]string, 1, 1+len(g.Nodes)),
-		rec: make([]byte, 0, 64+40*len(g.Nodes)+20*len(g.Edges))}
+	// Sized from GOROOT/src (197k nodes, 646k edges: 27.5 MB of records,
+	// 279k strings besides the ids), with some room: regrowing the records
+	// copied 46 MB and rehashing the index cost 0.1 s a run. Capacity that
+	// is never written is never touched either.
+	strings := len(g.Nodes)/2 + len(g.Edges)/3
+	e := &encoder{index: make(map[string]uint64, strings), strs: make([]string, 1, 1+len(g.Nodes)+strings),
+		rec: make([]byte, 0, 64+48*len(g.Nodes)+32*len(g.Edges))}
+	e.index[""] = 0
 	for i := range g.Nodes {
 		e.strs = append(e.strs, g.Nodes[i].ID)
 	}
@@ -163,7 +189,8 @@ func (e *encoder) body(g *graph.Graph) *Body {
 	for _, s := range e.strs {
 		table = append(table, s...)
 	}
-	return &Body{table, e.rec}
+	crc := crc32.Update(crc32.Checksum(table, castagnoli), castagnoli, e.rec)
+	return &Body{table, e.rec, crc}
 }
 
 func (e *encoder) uint(v uint64) { e.rec = binary.AppendUvarint(e.rec, v) }

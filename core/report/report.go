@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/graph"
@@ -56,6 +57,19 @@ func Write(w io.Writer, in Input) error {
 	if comms == nil {
 		comms = analysis.CommunitiesOf(x)
 	}
+	// The sections are independent of each other (what they share is
+	// computed once, see analysis): rendered side by side, the report is
+	// no longer the last thing an extraction waits for. They are joined
+	// in a fixed order, so the bytes do not depend on the schedule.
+	var surprises, questions, communities, ambiguous, audit string
+	var wg sync.WaitGroup
+	wg.Go(func() { surprises = SurprisesText(x, reportSurprises) })
+	wg.Go(func() { questions = QuestionsText(x) })
+	wg.Go(func() {
+		communities = CommunitiesText(x, comms, reportCommunities)
+		ambiguous = ambiguousText(x)
+		audit = AuditText(x)
+	})
 	var b strings.Builder
 	b.WriteString("# Graph Report\n\n## Overview\n\n")
 	files, langs := 0, map[string]int{}
@@ -102,22 +116,26 @@ func Write(w io.Writer, in Input) error {
 		fmt.Fprintf(&b, "- built at commit %s\n", clean(g.BuiltAtCommit))
 	}
 
-	gods, _ := analysis.GodNodes(x, reportGods, 0)
+	gods, ranked := analysis.GodNodes(x, reportGods, 0)
 	cycles := analysis.ImportCycles(x, reportCycleLen)
 	isolated := analysis.Isolated(x)
 	b.WriteString("\n## Summary\n\n")
 	summary(&b, x, comms, gods, len(cycles), len(isolated))
 
-	section(&b, "God Nodes", GodNodesText(x, reportGods, 0))
-	section(&b, "Surprising Connections", SurprisesText(x, reportSurprises))
-	section(&b, "Suggested Questions", QuestionsText(x))
-	section(&b, "Import Cycles", CyclesText(x, reportCycleLen, reportCycles))
-	section(&b, "Communities", CommunitiesText(x, comms, reportCommunities))
-	if amb := ambiguousText(x); amb != "" {
-		section(&b, "Ambiguous Edges", amb)
+	godsSection := godNodesText(x, gods, ranked, 0)
+	cyclesSection := cyclesText(x, cycles, reportCycleLen, reportCycles)
+	gapsSection := gapsText(x, comms, isolated, conf[graph.Ambiguous], len(g.Edges))
+	wg.Wait()
+	section(&b, "God Nodes", godsSection)
+	section(&b, "Surprising Connections", surprises)
+	section(&b, "Suggested Questions", questions)
+	section(&b, "Import Cycles", cyclesSection)
+	section(&b, "Communities", communities)
+	if ambiguous != "" {
+		section(&b, "Ambiguous Edges", ambiguous)
 	}
-	section(&b, "Knowledge Gaps", gapsText(x, comms, isolated, conf[graph.Ambiguous], len(g.Edges)))
-	section(&b, "Confidence Audit", AuditText(x))
+	section(&b, "Knowledge Gaps", gapsSection)
+	section(&b, "Confidence Audit", audit)
 
 	table(&b, "Files per language", "language", "files", langs)
 	table(&b, "Nodes per kind", "kind", "nodes", kinds)

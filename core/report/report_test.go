@@ -166,3 +166,36 @@ func TestRealReport(t *testing.T) {
 		}
 	}
 }
+
+// TestReportSameWhateverWasAskedBefore renders the report of a real
+// graph on fresh indexes and on one whose shared analyses (hub test
+// reach, cycles, isolated symbols) were already asked in another order:
+// the sections are rendered side by side and the analyses memoized, and
+// neither may change a byte.
+func TestReportSameWhateverWasAskedBefore(t *testing.T) {
+	g, err := graph.ReadFile("../tools/testdata/real/graph.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	renderOn := func(x *graph.Index) string {
+		var b bytes.Buffer
+		if err := Write(&b, Input{Graph: g, Index: x}); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	want := renderOn(graph.NewIndex(g))
+	warm := graph.NewIndex(g)
+	analysis.GodNodes(warm, 4, 7)
+	analysis.Isolated(warm)
+	analysis.ImportCycles(warm, 3)
+	QuestionsText(warm)
+	for i := range 5 {
+		if got := renderOn(warm); got != want {
+			t.Fatalf("render %d on a warm index differs from a fresh one's", i)
+		}
+		if got := renderOn(graph.NewIndex(g)); got != want {
+			t.Fatalf("render %d on a fresh index differs", i)
+		}
+	}
+}

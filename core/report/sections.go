@@ -20,6 +20,11 @@ import (
 // the tests that reach each hub, flagging untested ones.
 func GodNodesText(x *graph.Index, topN, offset int) string {
 	gods, total := analysis.GodNodes(x, topN, offset)
+	return godNodesText(x, gods, total, offset)
+}
+
+// godNodesText renders the page of hubs GodNodes returned.
+func godNodesText(x *graph.Index, gods []analysis.God, total, offset int) string {
 	if len(gods) == 0 {
 		if total == 0 {
 			return "No god nodes: no symbol has a connection.\n"
@@ -103,7 +108,11 @@ func AuditText(x *graph.Index) string {
 
 // CyclesText renders up to limit ImportCycles(x, maxLen).
 func CyclesText(x *graph.Index, maxLen, limit int) string {
-	cycles := analysis.ImportCycles(x, maxLen)
+	return cyclesText(x, analysis.ImportCycles(x, maxLen), maxLen, limit)
+}
+
+// cyclesText renders up to limit of the cycles ImportCycles returned.
+func cyclesText(x *graph.Index, cycles [][]int32, maxLen, limit int) string {
 	if len(cycles) == 0 {
 		return fmt.Sprintf("No import cycles of length 2 to %d.\n", maxLen)
 	}
