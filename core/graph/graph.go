@@ -9,8 +9,11 @@ package graph
 import (
 	"cmp"
 	"encoding/json"
+	mathbits "math/bits"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Confidence says how an edge is known.
@@ -177,41 +180,12 @@ func (g *Graph) Canonicalize() {
 	for i := range g.Nodes {
 		rank[g.Nodes[i].ID] = int32(i)
 	}
-	// One lookup per endpoint; endpoints that are not nodes are collected
-	// and given their ranks after all nodes, in id order.
-	keys := make([]edgeKey, len(g.Edges))
-	var dangling []string
-	var fixups []int32 // edges with a dangling endpoint
-	for i := range g.Edges {
-		e := &g.Edges[i]
-		src, ok1 := rank[e.Source]
-		dst, ok2 := rank[e.Target]
-		if !ok1 || !ok2 || src < 0 || dst < 0 { // -1: dangling, seen before
-			for _, id := range [2]string{e.Source, e.Target} {
-				if _, ok := rank[id]; !ok {
-					rank[id] = -1
-					dangling = append(dangling, id)
-				}
-			}
-			fixups = append(fixups, int32(i))
-		}
-		keys[i] = edgeKey{ends: uint64(uint32(src))<<32 | uint64(uint32(dst)), index: int32(i)}
-	}
-	slices.Sort(dangling)
-	for i, id := range dangling {
-		rank[id] = int32(len(g.Nodes) + i)
-	}
+	keys, dangling := rankEdges(g.Edges, rank)
 	nodes := int32(len(g.Nodes))
-	for _, i := range fixups {
-		src, dst := rank[g.Edges[i].Source], rank[g.Edges[i].Target]
-		keys[i].ends = uint64(uint32(src))<<32 | uint64(uint32(dst))
-	}
-	// Both ranks are packed in one key, so the common comparison is a
-	// single integer compare on adjacent memory.
-	sortTotal(keys, func(a, b edgeKey) int {
-		if c := cmp.Compare(a.ends, b.ends); c != 0 {
-			return c
-		}
+	bits := mathbits.Len(uint(len(g.Nodes) + len(dangling)))
+	// Both ranks are packed in one key, so the common order is a radix
+	// sort on integers; only edges with equal ends compare records.
+	sortEdgeKeys(keys, bits, func(a, b edgeKey) int {
 		if c := compareEdges(&g.Edges[a.index], &g.Edges[b.index]); c != 0 {
 			return c
 		}
@@ -269,6 +243,59 @@ func (g *Graph) Canonicalize() {
 			e.Sites = nil
 		}
 	}
+}
+
+// rankEdges gives each edge its key: its endpoints' ranks, source in the
+// high half. Endpoints that are not nodes are added to rank after all
+// nodes, in id order, and returned. The lookups (two per edge, a random
+// read each in a map of every node) run on two cores when there are
+// enough edges; the map is only read until the dangling ids are added.
+func rankEdges(edges []Edge, rank map[string]int32) ([]edgeKey, []string) {
+	keys := make([]edgeKey, len(edges))
+	var fixups [2][]int32 // edges with an endpoint that is no node, in order
+	lookup := func(part int, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			e := &edges[i]
+			src, ok1 := rank[e.Source]
+			dst, ok2 := rank[e.Target]
+			if !ok1 || !ok2 {
+				fixups[part] = append(fixups[part], int32(i))
+			}
+			keys[i] = edgeKey{ends: uint64(uint32(src))<<32 | uint64(uint32(dst)), index: int32(i)}
+		}
+	}
+	if len(edges) < parallelSortMin || runtime.GOMAXPROCS(0) < 2 {
+		lookup(0, 0, len(edges))
+	} else {
+		mid := len(edges) / 2
+		var wg sync.WaitGroup
+		wg.Go(func() { lookup(1, mid, len(edges)) })
+		lookup(0, 0, mid)
+		wg.Wait()
+	}
+	var dangling []string
+	for _, part := range fixups {
+		for _, i := range part {
+			for _, id := range [2]string{edges[i].Source, edges[i].Target} {
+				if _, ok := rank[id]; !ok {
+					rank[id] = -1
+					dangling = append(dangling, id)
+				}
+			}
+		}
+	}
+	slices.Sort(dangling)
+	nodes := len(rank) - len(dangling)
+	for i, id := range dangling {
+		rank[id] = int32(nodes + i)
+	}
+	for _, part := range fixups {
+		for _, i := range part {
+			src, dst := rank[edges[i].Source], rank[edges[i].Target]
+			keys[i].ends = uint64(uint32(src))<<32 | uint64(uint32(dst))
+		}
+	}
+	return keys, dangling
 }
 
 // permute reorders xs in place so that xs[k] becomes the old xs[order[k]],

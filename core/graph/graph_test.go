@@ -323,3 +323,86 @@ func TestSortTotal(t *testing.T) {
 		}
 	}
 }
+
+// TestSortEdgeKeys: the radix sort with its tie runs gives the order
+// slices.SortFunc gives with the combined comparison, below and above the
+// length where it takes over, for rank widths from one bit to past two
+// digits, with many equal ends (the runs sorted by tie).
+func TestSortEdgeKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{0, 1, parallelSortMin - 1, parallelSortMin, 3*parallelSortMin + 7} {
+		for _, bits := range []int{0, 1, 7, radixBits, radixBits + 1, 20, 31} {
+			tag := make([]int, n) // the tie order's first key: what the records compare
+			keys := make([]edgeKey, n)
+			for i := range keys {
+				src, dst := rng.Uint64N(1<<bits), rng.Uint64N(1<<bits)
+				if bits > 3 && rng.IntN(2) == 0 {
+					src, dst = src&7, dst&3 // crowd a few ends: long tie runs
+				}
+				keys[i] = edgeKey{ends: src<<32 | dst, index: int32(i)}
+				tag[i] = rng.IntN(5)
+			}
+			tie := func(a, b edgeKey) int {
+				return cmp.Or(cmp.Compare(tag[a.index], tag[b.index]), cmp.Compare(a.index, b.index))
+			}
+			want := slices.Clone(keys)
+			slices.SortFunc(want, func(a, b edgeKey) int { return cmp.Or(cmp.Compare(a.ends, b.ends), tie(a, b)) })
+			sortEdgeKeys(keys, bits, tie)
+			if !slices.Equal(keys, want) {
+				t.Fatalf("n=%d bits=%d: order differs from slices.SortFunc", n, bits)
+			}
+		}
+	}
+}
+
+// TestCanonicalizeLarge: a graph past the radix sort's and the two-core
+// lookups' thresholds, with dangling endpoints in both halves, comes out
+// as Canonicalize's order defines it (TestCanonicalizeRandom's checks
+// cover small graphs, which take the comparison sort).
+func TestCanonicalizeLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	name := func() string { return "n" + strconv.Itoa(rng.IntN(3000)) }
+	g := &Graph{}
+	for range 2000 {
+		g.Nodes = append(g.Nodes, Node{ID: name()})
+	}
+	for range 4 * parallelSortMin {
+		g.Edges = append(g.Edges, Edge{Source: name(), Target: name(), Relation: []string{"calls", "references"}[rng.IntN(2)],
+			SourceFile: "f" + strconv.Itoa(rng.IntN(3)), SourceLocation: "L" + strconv.Itoa(rng.IntN(40))})
+	}
+	isNode := map[string]bool{}
+	for i := range g.Nodes {
+		isNode[g.Nodes[i].ID] = true
+	}
+	want := slices.Clone(g.Edges)
+	byRank := func(a, b string) int {
+		if isNode[a] != isNode[b] {
+			if isNode[a] {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	}
+	slices.SortStableFunc(want, func(a, b Edge) int {
+		return cmp.Or(byRank(a.Source, b.Source), byRank(a.Target, b.Target), compareEdges(&a, &b))
+	})
+	g.Canonicalize()
+	w := 0
+	for i := range want {
+		if w > 0 && want[w-1].Key() == want[i].Key() {
+			continue
+		}
+		want[w] = want[i]
+		w++
+	}
+	if len(g.Edges) != w {
+		t.Fatalf("%d edges kept, want %d", len(g.Edges), w)
+	}
+	for i := range g.Edges {
+		a, b := &g.Edges[i], &want[i]
+		if a.Key() != b.Key() || a.SourceFile != b.SourceFile || a.SourceLocation != b.SourceLocation {
+			t.Fatalf("edge %d = %+v, want %+v", i, *a, *b)
+		}
+	}
+}
