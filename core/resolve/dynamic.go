@@ -47,7 +47,7 @@ func (r *resolver) resolveDynamic() {
 			switch d.Kind {
 			case abi.DynamicReflection:
 				if byName == nil {
-					byName = r.callablesByName()
+					byName = r.callablesByName(r.reflectedNames())
 				}
 				if t := r.reflectionTarget(byName, f, hostSym, d.Key); t >= 0 {
 					target = r.syms[t].id
@@ -86,12 +86,14 @@ func (r *resolver) resolveDynamic() {
 }
 
 // callablesByName indexes every callable and type, members included, by
-// family and name: a by-name lookup usually names a method.
-func (r *resolver) callablesByName() map[string]map[string][]int32 {
+// family and name: a by-name lookup usually names a method. Only the names
+// in want are indexed: the sites name a few, and an index of every name
+// (GOROOT: 500k definitions) cost more than the rest of the pass.
+func (r *resolver) callablesByName(want map[string]bool) map[string]map[string][]int32 {
 	m := map[string]map[string][]int32{}
 	for g := range r.syms {
 		s := &r.syms[g]
-		if !isCallable(s.kind) && !isType(s.kind) {
+		if !want[s.name] || !isCallable(s.kind) && !isType(s.kind) {
 			continue
 		}
 		fam := r.files[s.file].Family
@@ -103,13 +105,35 @@ func (r *resolver) callablesByName() map[string]map[string][]int32 {
 	return m
 }
 
+// reflectedNames is the set of names the reflection sites' literal keys
+// name (reflectedName), what reflectionTarget looks up.
+func (r *resolver) reflectedNames() map[string]bool {
+	names := map[string]bool{}
+	for fi := range r.files {
+		for _, d := range r.files[fi].Facts.Dynamic {
+			if d.Kind == abi.DynamicReflection && d.Key != "" {
+				names[reflectedName(d.Key)] = true
+			}
+		}
+	}
+	return names
+}
+
+// reflectedName is the definition name a reflection key names: its last
+// dotted or nested part (Class.forName("com.acme.Plugin"): the class is
+// Plugin).
+func reflectedName(key string) string {
+	if i := strings.LastIndexAny(key, ".$"); i >= 0 {
+		return key[i+1:]
+	}
+	return key
+}
+
 // reflectionTarget picks the one definition a literal key names: first
 // among the members of the type enclosing the site (getattr(self, "x")),
 // else anywhere in the language family. -1 when none or several.
 func (r *resolver) reflectionTarget(byName map[string]map[string][]int32, f *fileInfo, host int32, key string) int32 {
-	if i := strings.LastIndexAny(key, ".$"); i >= 0 {
-		key = key[i+1:] // Class.forName("com.acme.Plugin"): the class is Plugin
-	}
+	key = reflectedName(key)
 	for p := host; p >= 0; p = r.syms[p].parent {
 		typ := p
 		if o := r.syms[p].owner; o >= 0 {
