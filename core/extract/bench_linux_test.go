@@ -1,0 +1,85 @@
+//go:build linux
+
+package extract
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/synaptic-graph/synaptic/core/resolve"
+	"golang.org/x/sys/unix"
+)
+
+// BenchmarkResolveIncremental is the resolve phase of a one-file
+// incremental run on the cache of a previous extraction
+// (SYNAPTIC_BENCH_OUT, default /tmp/gosrc-out): every file but
+// net/http/server.go keeps its facts key, so the memo's calls are replayed
+// for them and only the fixed costs (symbol tables, the other passes,
+// Canonicalize) and one file's calls remain. Languages' plugin semantics
+// are not known here (as in BenchmarkResolveCached), so the figures are
+// for comparing builds, not a run's phase time. cpu-ms/op is the
+// process's CPU time per op: the machine is shared.
+func BenchmarkResolveIncremental(b *testing.B) {
+	out := os.Getenv("SYNAPTIC_BENCH_OUT")
+	if out == "" {
+		out = "/tmp/gosrc-out"
+	}
+	cache, err := readBenchFacts(out)
+	if err != nil {
+		b.Skipf("no facts cache: %v", err)
+	}
+	key, err := loadKey()
+	if err != nil {
+		b.Skip(err)
+	}
+	dir, err := os.OpenRoot(filepath.Join(out, cacheDirName))
+	if err != nil {
+		b.Skip(err)
+	}
+	memo, err := readMemo(dir, key)
+	dir.Close()
+	if err != nil {
+		b.Skipf("no memo: %v", err)
+	}
+	const changed = "net/http/server.go"
+	family := map[string]string{"go": "go", "python": "python", "javascript": "ecmascript", "typescript": "ecmascript", "tsx": "ecmascript", "java": "java", "rust": "rust"}
+	var files []resolve.File
+	for _, p := range slices.Sorted(maps.Keys(cache)) {
+		c := cache[p]
+		if c.Facts == nil {
+			continue
+		}
+		k := factsKey(&c, c.encoded)
+		if p == changed {
+			k = "edited"
+		}
+		files = append(files, resolve.File{Path: p, Language: c.Language, Family: family[c.Language], Facts: c.Facts, Generated: c.Generated, Key: k})
+	}
+	opts := resolve.Options{Build: memo.Build, Prev: memo}
+	var cpu time.Duration
+	for b.Loop() {
+		c0 := processCPU()
+		_, res, err := resolve.BuildIncremental(b.Context(), files, opts)
+		cpu += processCPU() - c0
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Reuse.Full != "" {
+			b.Fatalf("resolved in full: %s", res.Reuse.Full)
+		}
+	}
+	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
+}
+
+// processCPU is the CPU time this process has used, on all threads.
+func processCPU() time.Duration {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts) != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
