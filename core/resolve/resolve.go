@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -414,16 +415,23 @@ func label(s *abi.Symbol) string {
 	return s.Name
 }
 
+// addSymbols gives every symbol its id, node and containment edge, in
+// file and symbol order (ids made unique in that order). The name tables
+// do not depend on ids: indexNames fills them on the other core
+// meanwhile.
 func (r *resolver) addSymbols() {
+	first := int32(0)
+	for fi := range r.files {
+		r.files[fi].first = first
+		first += int32(len(r.files[fi].Facts.Symbols))
+	}
+	var wg sync.WaitGroup
+	wg.Go(r.indexNames)
+	defer wg.Wait()
 	for fi := range r.files {
 		f := &r.files[fi]
-		f.first = int32(len(r.syms))
-		if f.pkg == nil {
-			f.top = make(map[string][]int32)
-		}
 		for li := range f.Facts.Symbols {
 			s := &f.Facts.Symbols[li]
-			g := int32(len(r.syms))
 			parent := int32(-1)
 			var base string
 			switch {
@@ -453,12 +461,6 @@ func (r *resolver) addSymbols() {
 				n.Signature = gs
 			}
 			r.nodes = append(r.nodes, n)
-			if parent >= 0 && isCallable(r.syms[parent].kind) {
-				if r.nested == nil {
-					r.nested = make(map[int32][]int32)
-				}
-				r.nested[parent] = append(r.nested[parent], g)
-			}
 			if parent >= 0 {
 				rel := "contains"
 				if isCallable(string(s.Kind)) && isType(r.syms[parent].kind) {
@@ -468,8 +470,37 @@ func (r *resolver) addSymbols() {
 				continue
 			}
 			r.edge(f.id, id, "contains", graph.Extracted, 0, f.Path, s.Span.StartLine)
+		}
+	}
+}
+
+// indexNames fills the tables later passes look definitions up in by
+// name: each package's or file's top-level definitions (methods with a
+// receiver are attached to their type later), each family's top-level
+// callables and types, and each callable's nested symbols, all in symbol
+// order. It reads only the facts and each file's first symbol index.
+func (r *resolver) indexNames() {
+	for fi := range r.files {
+		f := &r.files[fi]
+		if f.pkg == nil {
+			f.top = make(map[string][]int32)
+		}
+		syms := f.Facts.Symbols
+		for li := range syms {
+			s := &syms[li]
+			g := f.first + int32(li)
+			if s.Parent >= 0 {
+				if isCallable(string(syms[s.Parent].Kind)) {
+					if r.nested == nil {
+						r.nested = make(map[int32][]int32)
+					}
+					p := f.first + s.Parent
+					r.nested[p] = append(r.nested[p], g)
+				}
+				continue
+			}
 			if s.Receiver != "" {
-				continue // attached to its type later
+				continue
 			}
 			if f.pkg != nil {
 				f.pkg.top[s.Name] = append(f.pkg.top[s.Name], g)
