@@ -191,36 +191,34 @@ func (g *Graph) Canonicalize() {
 		}
 		return cmp.Compare(a.index, b.index)
 	})
-	edgeOrder := make([]int32, len(g.Edges))
-	// The sorted keys' ends become each kept edge's endpoint nodes (the
-	// hand-off to NewIndex below), in place: key i is read before src and
-	// dst reach it.
+	// Duplicates are merged before the records move, through the sorted
+	// keys: the kept edges' order then lists the dropped ones last, and
+	// one permutation both sorts and compacts (no shifting copy of every
+	// record after the first duplicate). The kept keys' ends become each
+	// edge's endpoint nodes, the hand-off to NewIndex below.
+	edgeOrder := make([]int32, 0, len(g.Edges))
+	var dropped []int32
 	src := make([]int32, len(g.Edges))
 	dst := make([]int32, len(g.Edges))
-	for i, k := range keys {
-		edgeOrder[i] = k.index
-		src[i], dst[i] = int32(k.ends>>32), int32(uint32(k.ends))
-	}
-	keys = nil
-	permute(g.Edges, edgeOrder)
 	w = 0
-	for i := range g.Edges {
-		e := &g.Edges[i]
-		if w > 0 && g.Edges[w-1].Key() == e.Key() {
-			last := &g.Edges[w-1]
+	for i, k := range keys {
+		e := &g.Edges[k.index]
+		if w > 0 && keys[i-1].ends == k.ends && g.Edges[edgeOrder[w-1]].Key() == e.Key() {
+			last := &g.Edges[edgeOrder[w-1]]
 			last.Sites = append(last.Sites, Site{e.SourceFile, e.SourceLocation})
 			last.Sites = append(last.Sites, e.Sites...)
+			dropped = append(dropped, k.index)
 			continue
 		}
-		if w != i {
-			g.Edges[w] = *e
-		}
-		src[w], dst[w] = src[i], dst[i]
+		edgeOrder = append(edgeOrder, k.index)
+		src[w], dst[w] = int32(k.ends>>32), int32(uint32(k.ends))
 		if src[w] >= nodes || dst[w] >= nodes {
 			src[w], dst[w] = -1, -1 // NewIndex's mark of an edge off the nodes
 		}
 		w++
 	}
+	keys = nil
+	permute(g.Edges, append(edgeOrder, dropped...))
 	clear(g.Edges[w:])
 	g.Edges = g.Edges[:w]
 	// The rank map is the id map NewIndex would build, once the ids that
