@@ -356,18 +356,25 @@ func TestSortEdgeKeys(t *testing.T) {
 }
 
 // TestCanonicalizeLarge: a graph past the radix sort's and the two-core
-// lookups' thresholds, with dangling endpoints in both halves, comes out
-// as Canonicalize's order defines it (TestCanonicalizeRandom's checks
+// lookups' thresholds, with dangling endpoints in both halves and most
+// node ids repeated, comes out as Canonicalize's order defines it (TestCanonicalizeRandom's checks
 // cover small graphs, which take the comparison sort).
 func TestCanonicalizeLarge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	name := func() string { return "n" + strconv.Itoa(rng.IntN(3000)) }
 	g := &Graph{}
-	for range 2000 {
-		g.Nodes = append(g.Nodes, Node{ID: name()})
+	for i := range 2 * parallelSortMin {
+		g.Nodes = append(g.Nodes, Node{ID: name(), Label: strconv.Itoa(i)}) // most ids twice or more
+	}
+	first := map[string]string{} // id -> label of its first node, the one kept
+	for _, n := range g.Nodes {
+		if _, ok := first[n.ID]; !ok {
+			first[n.ID] = n.Label
+		}
 	}
 	for range 4 * parallelSortMin {
-		g.Edges = append(g.Edges, Edge{Source: name(), Target: name(), Relation: []string{"calls", "references"}[rng.IntN(2)],
+		end := func() string { return "n" + strconv.Itoa(rng.IntN(3300)) } // n3000.. are no node
+		g.Edges = append(g.Edges, Edge{Source: end(), Target: end(), Relation: []string{"calls", "references"}[rng.IntN(2)],
 			SourceFile: "f" + strconv.Itoa(rng.IntN(3)), SourceLocation: "L" + strconv.Itoa(rng.IntN(40))})
 	}
 	isNode := map[string]bool{}
@@ -398,6 +405,14 @@ func TestCanonicalizeLarge(t *testing.T) {
 	}
 	if len(g.Edges) != w {
 		t.Fatalf("%d edges kept, want %d", len(g.Edges), w)
+	}
+	if len(g.Nodes) != len(first) {
+		t.Fatalf("%d nodes kept, want %d", len(g.Nodes), len(first))
+	}
+	for i := range g.Nodes {
+		if n := &g.Nodes[i]; i > 0 && g.Nodes[i-1].ID >= n.ID || n.Label != first[n.ID] {
+			t.Fatalf("node %d = %+v, want ids ascending, each its first node (label %s)", i, *n, first[n.ID])
+		}
 	}
 	for i := range g.Edges {
 		a, b := &g.Edges[i], &want[i]
