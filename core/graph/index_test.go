@@ -445,3 +445,42 @@ func TestIndexFromCanonicalize(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexAfterCanonicalizeChanged: a graph whose node ids change
+// between Canonicalize and NewIndex (two swapped, one renamed) is indexed
+// as it is then, not by the ids handed over.
+func TestIndexAfterCanonicalizeChanged(t *testing.T) {
+	for _, change := range []func(g *Graph){
+		func(g *Graph) { g.Nodes[0].ID, g.Nodes[1].ID = g.Nodes[1].ID, g.Nodes[0].ID },
+		func(g *Graph) { g.Nodes[1].ID = "renamed" },
+		func(g *Graph) { g.Edges[0].Source = g.Nodes[2].ID },
+	} {
+		g := &Graph{Nodes: []Node{{ID: "c"}, {ID: "a"}, {ID: "b"}}, Edges: []Edge{
+			{Source: "a", Target: "b", Relation: "calls"}, {Source: "b", Target: "c", Relation: "calls"}, {Source: "c", Target: "x", Relation: "calls"},
+		}}
+		g.Canonicalize()
+		change(g)
+		got := NewIndex(g)
+		sameIndex(t, got, NewIndex(g))
+		for i := range g.Nodes {
+			if id := g.Nodes[i].ID; got.ID(id) != int32(i) {
+				t.Fatalf("ID(%s) = %d, want %d", id, got.ID(id), i)
+			}
+		}
+		at := map[string]int32{}
+		for i := range g.Nodes {
+			at[g.Nodes[i].ID] = int32(i)
+		}
+		for i := range g.Edges {
+			e := &g.Edges[i]
+			ws, ok1 := at[e.Source]
+			wd, ok2 := at[e.Target]
+			if !ok1 || !ok2 {
+				ws, wd = -1, -1
+			}
+			if s, d := got.Ends(int32(i)); s != ws || d != wd {
+				t.Fatalf("Ends(%d) = %d,%d, want %d,%d (%s -> %s)", i, s, d, ws, wd, e.Source, e.Target)
+			}
+		}
+	}
+}
