@@ -252,9 +252,17 @@ func rankEdges(edges []Edge, rank map[string]int32) ([]edgeKey, []string) {
 	keys := make([]edgeKey, len(edges))
 	var fixups [2][]int32 // edges with an endpoint that is no node, in order
 	lookup := func(part int, lo, hi int) {
+		lastSrc, lastRank, lastOK := "", int32(0), false
 		for i := lo; i < hi; i++ {
 			e := &edges[i]
-			src, ok1 := rank[e.Source]
+			// Resolution emits a definition's edges together: reuse the
+			// last source's lookup (usually the same string, compared by
+			// pointer).
+			src, ok1 := lastRank, lastOK
+			if i == lo || e.Source != lastSrc {
+				src, ok1 = rank[e.Source]
+				lastSrc, lastRank, lastOK = e.Source, src, ok1
+			}
 			dst, ok2 := rank[e.Target]
 			if !ok1 || !ok2 {
 				fixups[part] = append(fixups[part], int32(i))
