@@ -92,6 +92,29 @@ type Options struct {
 	// serve shares the heap with the served graphs, so memoryLimit (sized
 	// for a run alone) would keep the collector running flat out.
 	KeepMemoryLimit bool
+	// ReleaseExtractors asks each Releaser extractor to let go of what it
+	// keeps between files once the files are extracted: a one-shot run
+	// extracts nothing more, and resolution and the writers need the
+	// memory. A process that runs again (serve, update) leaves it off.
+	ReleaseExtractors bool
+}
+
+// Releaser is an Extractor that keeps something between files that it can
+// give back (a plugin's instances and their guest memory) and rebuild on
+// its next call.
+type Releaser interface {
+	ReleaseIdle()
+}
+
+// releaseExtractors calls ReleaseIdle on the languages' extractors that
+// have it (a plugin serving several languages is asked once per language;
+// the second call finds nothing to release).
+func releaseExtractors(langs []Language) {
+	for i := range langs {
+		if r, ok := langs[i].Extractor.(Releaser); ok {
+			r.ReleaseIdle()
+		}
+	}
 }
 
 // Skip is a file left out, with the reason.
@@ -365,6 +388,9 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	sum.Projects = projectLines(summaries)
 	if err := runJobs(ctx, opts, repo, jobs, cache, &sum.Workers); err != nil {
 		return nil, err
+	}
+	if opts.ReleaseExtractors {
+		releaseExtractors(opts.Languages)
 	}
 	phase("parse+extract")
 	for _, j := range jobs {
