@@ -36,15 +36,23 @@ func isGenerated(src []byte) bool {
 func trimGenerated(f *abi.Facts) *abi.Facts {
 	n := len(f.Symbols)
 	newIdx := make([]int32, n)
-	kept := make([]abi.Symbol, 0, n)
-	for i, s := range f.Symbols {
-		switch s.Kind {
-		case "constant", "variable", "field":
+	nkept := 0
+	for i := range f.Symbols {
+		if trimmedKind(f.Symbols[i].Kind) {
 			newIdx[i] = -1
 			continue
 		}
-		newIdx[i] = int32(len(kept))
-		kept = append(kept, s)
+		newIdx[i] = int32(nkept)
+		nkept++
+	}
+	// Exactly the symbols kept: these facts stay in memory until the graph
+	// is built, and room for all n (mostly trimmed) symbols was 32 MB of
+	// GOROOT/src's live heap, at the run's memory limit during resolution.
+	kept := make([]abi.Symbol, 0, nkept)
+	for i := range f.Symbols {
+		if newIdx[i] >= 0 {
+			kept = append(kept, f.Symbols[i])
+		}
 	}
 	// nearest kept ancestor (or itself), as a new index
 	lift := func(i int32) int32 {
@@ -75,4 +83,13 @@ func trimGenerated(f *abi.Facts) *abi.Facts {
 		out.Relations[i].From = lift(out.Relations[i].From)
 	}
 	return &out
+}
+
+// trimmedKind reports whether trimGenerated drops symbols of kind k.
+func trimmedKind(k abi.SymbolKind) bool {
+	switch k {
+	case "constant", "variable", "field":
+		return true
+	}
+	return false
 }

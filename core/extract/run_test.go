@@ -270,3 +270,51 @@ func TestStaleTempsAndLock(t *testing.T) {
 		t.Fatalf("run on a locked output directory: %v", err)
 	}
 }
+
+// releasingExtractor is lineExtractor that counts ReleaseIdle calls and
+// the files it extracted before the first one.
+type releasingExtractor struct {
+	lineExtractor
+	files, released, filesAtRelease int
+}
+
+func (r *releasingExtractor) Extract(ctx context.Context, w int, p string, g uint32, rec, src []byte) (*abi.Facts, error) {
+	r.files++
+	return r.lineExtractor.Extract(ctx, w, p, g, rec, src)
+}
+
+func (r *releasingExtractor) ReleaseIdle() {
+	if r.released == 0 {
+		r.filesAtRelease = r.files
+	}
+	r.released++
+}
+
+// TestReleaseExtractors: with ReleaseExtractors a run releases its
+// extractors once every file is extracted, and not at all without it.
+func TestReleaseExtractors(t *testing.T) {
+	for _, release := range []bool{false, true} {
+		repo := t.TempDir()
+		writeTree(t, repo, map[string]string{"a.txt": "A\n", "b.txt": "B\n"})
+		opts := testOptions(t, repo)
+		ex := &releasingExtractor{}
+		opts.Languages[0].Extractor = ex
+		lang := &opts.Languages[0]
+		opts.Route = func(rel string) *Language {
+			if path.Ext(rel) == ".txt" {
+				return lang
+			}
+			return nil
+		}
+		opts.ReleaseExtractors = release
+		if _, err := Run(t.Context(), opts); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !release && ex.released != 0:
+			t.Errorf("released %d times without ReleaseExtractors", ex.released)
+		case release && (ex.released != 1 || ex.filesAtRelease != 2):
+			t.Errorf("released %d times, first after %d files; want once, after 2", ex.released, ex.filesAtRelease)
+		}
+	}
+}

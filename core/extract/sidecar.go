@@ -85,6 +85,7 @@ func stageSidecar(dir *os.Root, x *graph.Index) <-chan *stagedSidecar {
 		if _, s.err = s.f.file.Seek(int64(graphbin.HeaderSize), io.SeekStart); s.err == nil {
 			s.err = s.body.WriteBody(s.f.file) // two large writes: no buffer
 		}
+		s.body.Release() // the header needs only the body's size and CRC
 		if s.err != nil {
 			s.discard()
 		}

@@ -72,6 +72,7 @@ const (
 // them would copy the whole sidecar once more (45 MB on GOROOT/src).
 type Body struct {
 	table, rec []byte
+	size       int    // len(table)+len(rec), kept by Release
 	crc        uint32 // of table then rec, taken when encoded (off the writers' path)
 }
 
@@ -80,8 +81,15 @@ func (b *Body) bytes() []byte { return slices.Concat(b.table, b.rec) }
 
 // header is h with the body's length and checksum.
 func (b *Body) header(h Header) []byte {
-	return appendHeaderSum(nil, h, len(b.table)+len(b.rec), b.crc)
+	return appendHeaderSum(nil, h, b.size, b.crc)
 }
+
+// Release lets the collector have the encoded bytes once WriteBody has
+// written them: only HeaderAt may follow. extract holds a body until
+// graph.json is written, and on GOROOT/src those 46 MB, live beside the
+// graph, its index and the report, kept the heap at the run's memory limit
+// with the collector running back to back.
+func (b *Body) Release() { b.table, b.rec = nil, nil }
 
 // Encode returns the sidecar of g, made from the graph.json bytes that h
 // describes. The same graph always gives the same bytes.
@@ -190,7 +198,7 @@ func (e *encoder) body(g *graph.Graph) *Body {
 		table = append(table, s...)
 	}
 	crc := crc32.Update(crc32.Checksum(table, castagnoli), castagnoli, e.rec)
-	return &Body{table, e.rec, crc}
+	return &Body{table: table, rec: e.rec, size: len(table) + len(e.rec), crc: crc}
 }
 
 func (e *encoder) uint(v uint64) { e.rec = binary.AppendUvarint(e.rec, v) }

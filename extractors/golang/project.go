@@ -124,10 +124,13 @@ var projectCache struct {
 }
 
 func currentProject() *project {
-	raw := string(extract.Project())
-	if raw == projectCache.raw && (raw != "" || projectCache.p.mods != nil || !projectCache.p.known) {
+	info := extract.Project()
+	// Compared as string(info) without a copy: every file asks, and the
+	// info is the same for the whole run.
+	if string(info) == projectCache.raw && (len(info) > 0 || projectCache.p.mods != nil || !projectCache.p.known) {
 		return &projectCache.p
 	}
+	raw := string(info)
 	p := project{}
 	for _, line := range strings.Split(raw, "\n") {
 		f := strings.Split(line, "\t")

@@ -72,6 +72,32 @@ func TestExtractRoundTrip(t *testing.T) {
 	}
 }
 
+// TestReleaseIdle: released instances are closed, and the next call on
+// each worker starts a new one that extracts the same facts.
+func TestReleaseIdle(t *testing.T) {
+	p := loadHostile(t, newHost(t, Options{}), "")
+	for w := range 2 {
+		if _, err := p.Extract(t.Context(), w, "a/ok.fake", 0, fakeRecords(), fakeSource); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := p.Stats()
+	p.ReleaseIdle()
+	p.ReleaseIdle() // nothing left: a no-op
+	for w := range 2 {
+		f, err := p.Extract(t.Context(), w, "a/ok.fake", 0, fakeRecords(), fakeSource)
+		if err != nil {
+			t.Fatalf("worker %d after release: %v", w, err)
+		}
+		if want := wantFacts(); !reflect.DeepEqual(f, want) {
+			t.Fatalf("worker %d after release: Extract = %+v\nwant %+v", w, f, want)
+		}
+	}
+	if s := p.Stats(); s.Instances != before.Instances+2 || s.Failures != 0 {
+		t.Errorf("Stats = %+v after %+v, want two new instances and no failure", s, before)
+	}
+}
+
 func TestHostile(t *testing.T) {
 	h := newHost(t, Options{MaxOutputBytes: 1 << 20, RecycleBytes: 12 << 20})
 	// Generous timeouts keep this test stable on a loaded machine; the loop

@@ -60,7 +60,7 @@ SIGINT or SIGTERM stops a run and leaves the previous outputs as they were.`)
 	bar := newProgressBar(stdio.Err, "extracting")
 	sum, err := extract.Run(ctx, extract.Options{
 		Root: root, OutDir: *out, Workers: *workers, Languages: loaded.languages, Route: loaded.route,
-		Progress: bar.update, PhaseDone: bar.phaseDone, Full: *full,
+		Progress: bar.update, PhaseDone: bar.phaseDone, Full: *full, ReleaseExtractors: true,
 	})
 	bar.finish()
 	if err != nil {

@@ -427,6 +427,14 @@ func (l *lazyPlugin) Extract(ctx context.Context, worker int, path string, gramm
 	return l.plugin.Extract(ctx, worker, path, grammar, records, source)
 }
 
+// ReleaseIdle lets the loaded plugin's instances go (extract.Releaser).
+// A plugin never loaded has none.
+func (l *lazyPlugin) ReleaseIdle() {
+	if l.plugin != nil {
+		l.plugin.ReleaseIdle()
+	}
+}
+
 // resolveSemantics maps a manifest's [semantics] onto the resolver's own
 // (core/resolve cannot import plugins/manifest).
 func resolveSemantics(s manifest.Semantics) resolve.Semantics {
