@@ -1,12 +1,11 @@
 package analysis
 
 import (
-	"syscall"
 	"testing"
-	"time"
 	"weak"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/internal/cputime"
 )
 
 // The benchmarks run on the real Go standard library graph when
@@ -19,11 +18,11 @@ func BenchmarkCommunities(b *testing.B) {
 	x, name := bigIndex(b)
 	b.Logf("graph: %s, %d nodes, %d edges", name, x.Len(), len(x.G.Edges))
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		partitionOf(x, nil)
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // BenchmarkAnalyze times everything extraction and the report compute:
@@ -32,22 +31,12 @@ func BenchmarkCommunities(b *testing.B) {
 func BenchmarkAnalyze(b *testing.B) {
 	x, _ := bigIndex(b)
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		cache.Delete(weak.Make(x)) // nothing carried over between iterations
 		analyze(x)
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(b.N)/1e6, "cpu-ms/op")
-}
-
-// cpuTime is the process's user+system time so far: cpu-ms/op is the
-// figure to compare on a shared machine, where wall time follows the load.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 func analyze(x *graph.Index) {

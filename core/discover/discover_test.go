@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/internal/cputime"
 )
 
 // writeTree creates files under dir: each key is a slash path, and a key
@@ -360,7 +362,7 @@ func BenchmarkWalkGoroot(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		if _, err := Walk(root, Options{}); err != nil {
 			b.Fatal(err)
@@ -370,7 +372,7 @@ func BenchmarkWalkGoroot(b *testing.B) {
 	// CPU time (all threads, user + system) per walk: on an idle machine
 	// wall time approaches it divided by the cores in use, on a busy one
 	// it is the stable figure.
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := cputime.Process() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 	}
 }

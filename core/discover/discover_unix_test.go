@@ -7,18 +7,7 @@ import (
 	"slices"
 	"syscall"
 	"testing"
-	"time"
 )
-
-// cpuTime is the process's user plus system CPU time, so the benchmark
-// can report a cost that does not depend on how busy the machine is.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func TestWalkSpecialFiles(t *testing.T) {
 	root := t.TempDir()

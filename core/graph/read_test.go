@@ -9,9 +9,10 @@ import (
 	"os"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/synaptic-graph/synaptic/core/internal/cputime"
 )
 
 // sameGraph compares two decoded graphs field by field; an empty Extra
@@ -252,7 +253,7 @@ func BenchmarkParseGoroot(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if _, err := Parse(data); err != nil {
 			b.Fatal(err)
@@ -276,7 +277,7 @@ func BenchmarkNewIndex(b *testing.B) {
 	NewIndex(g) // takes the hand-off
 	b.Run("lookup", func(b *testing.B) {
 		b.ReportAllocs()
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for b.Loop() {
 			NewIndex(g)
 		}
@@ -291,27 +292,17 @@ func BenchmarkNewIndex(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			c0 := cpuTime()
+			c0 := cputime.Process()
 			b.StartTimer()
 			NewIndex(g)
-			cpu += cpuTime() - c0
+			cpu += cputime.Process() - c0
 		}
 		b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
 	})
 }
 
-// cpuTime is the process's user+system CPU time. On a shared machine wall
-// time per op mostly measures the neighbours; CPU time per op does not.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func reportCPU(b *testing.B, since time.Duration) {
-	b.ReportMetric(float64(cpuTime()-since)/float64(b.N)/1e6, "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-since)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 // BenchmarkParseGorootEncodingJSON is the reader Parse replaced, for the
@@ -324,7 +315,7 @@ func BenchmarkParseGorootEncodingJSON(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if _, err := parseRef(data); err != nil {
 			b.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/synaptic-graph/synaptic/core/internal/cputime"
 )
 
 // BenchmarkWriteGoroot encodes the GOROOT/src graph as graph.json (what
@@ -21,7 +23,7 @@ func BenchmarkWriteGoroot(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := cputime.Process()
 	for b.Loop() {
 		if err := Write(io.Discard, g); err != nil {
 			b.Fatal(err)

@@ -1,11 +1,10 @@
 package graphbin
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/internal/cputime"
 )
 
 // BenchmarkEncodeBody is the sidecar encoding of every extraction, on
@@ -16,27 +15,18 @@ func BenchmarkEncodeBody(b *testing.B) {
 	path := fixtures[len(fixtures)-1]
 	_, g := parseFixture(b, path)
 	b.Run("map", func(b *testing.B) {
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for b.Loop() {
 			EncodeBody(g)
 		}
-		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N)/1e6, "cpu-ms/op")
+		b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N)/1e6, "cpu-ms/op")
 	})
 	x := graph.NewIndex(g)
 	b.Run("index", func(b *testing.B) {
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		for b.Loop() {
 			EncodeBodyIndexed(x)
 		}
-		b.ReportMetric(float64(cpuTime()-c0)/float64(b.N)/1e6, "cpu-ms/op")
+		b.ReportMetric(float64(cputime.Process()-c0)/float64(b.N)/1e6, "cpu-ms/op")
 	})
-}
-
-// cpuTime is the process's user+system time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

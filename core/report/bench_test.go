@@ -3,12 +3,12 @@ package report
 import (
 	"io"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/internal/cputime"
 )
 
 // BenchmarkWrite is GRAPH_REPORT.md as extract makes it: on a fresh index
@@ -33,20 +33,11 @@ func BenchmarkWrite(b *testing.B) {
 		x := graph.NewIndex(g)
 		comms := analysis.Communities(x, nil)
 		b.StartTimer()
-		c0 := cpuTime()
+		c0 := cputime.Process()
 		if err := Write(io.Discard, Input{Graph: g, Index: x, Communities: comms}); err != nil {
 			b.Fatal(err)
 		}
-		cpu += cpuTime() - c0
+		cpu += cputime.Process() - c0
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
-}
-
-// cpuTime is the process's user+system time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/internal/cputime"
 )
 
 // bigGraph is a deterministic call graph of n functions in 200 files,
@@ -87,7 +87,7 @@ func BenchmarkSynqlGraph(b *testing.B) {
 		}
 		b.Run(c.name, func(b *testing.B) {
 			var took []time.Duration
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				start := time.Now()
 				if _, err := e.Run(context.Background(), q, 25); err != nil {
@@ -95,7 +95,7 @@ func BenchmarkSynqlGraph(b *testing.B) {
 				}
 				took = append(took, time.Since(start))
 			}
-			cpu := cpuTime() - cpu0
+			cpu := cputime.Process() - cpu0
 			slices.Sort(took)
 			b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 			// CPU time per query: what the query costs on a machine
@@ -103,13 +103,4 @@ func BenchmarkSynqlGraph(b *testing.B) {
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(len(took)), "cpu-ms/op")
 		})
 	}
-}
-
-// cpuTime is the process's user+system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

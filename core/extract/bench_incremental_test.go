@@ -1,5 +1,3 @@
-//go:build linux
-
 package extract
 
 import (
@@ -10,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synaptic-graph/synaptic/core/internal/cputime"
 	"github.com/synaptic-graph/synaptic/core/resolve"
-	"golang.org/x/sys/unix"
 )
 
 // BenchmarkResolveIncremental is the resolve phase of a one-file
@@ -62,9 +60,9 @@ func BenchmarkResolveIncremental(b *testing.B) {
 	opts := resolve.Options{Build: memo.Build, Prev: memo}
 	var cpu time.Duration
 	for b.Loop() {
-		c0 := processCPU()
+		c0 := cputime.Process()
 		_, res, err := resolve.BuildIncremental(b.Context(), files, opts)
-		cpu += processCPU() - c0
+		cpu += cputime.Process() - c0
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -73,13 +71,4 @@ func BenchmarkResolveIncremental(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/op")
-}
-
-// processCPU is the CPU time this process has used, on all threads.
-func processCPU() time.Duration {
-	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts) != nil {
-		return 0
-	}
-	return time.Duration(ts.Nano())
 }
