@@ -1,10 +1,8 @@
 package extract
 
 import (
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
@@ -22,14 +20,7 @@ import (
 // for comparing builds, not a run's phase time. cpu-ms/op is the
 // process's CPU time per op: the machine is shared.
 func BenchmarkResolveIncremental(b *testing.B) {
-	out := os.Getenv("SYNAPTIC_BENCH_OUT")
-	if out == "" {
-		out = "/tmp/gosrc-out"
-	}
-	cache, err := readBenchFacts(out)
-	if err != nil {
-		b.Skipf("no facts cache: %v", err)
-	}
+	out, cache := benchCache(b)
 	key, err := loadKey()
 	if err != nil {
 		b.Skip(err)
@@ -44,19 +35,12 @@ func BenchmarkResolveIncremental(b *testing.B) {
 		b.Skipf("no memo: %v", err)
 	}
 	const changed = "net/http/server.go"
-	family := map[string]string{"go": "go", "python": "python", "javascript": "ecmascript", "typescript": "ecmascript", "tsx": "ecmascript", "java": "java", "rust": "rust"}
-	var files []resolve.File
-	for _, p := range slices.Sorted(maps.Keys(cache)) {
-		c := cache[p]
-		if c.Facts == nil {
-			continue
-		}
-		k := factsKey(&c, c.encoded)
+	files := benchFiles(cache, func(p string, c *cachedFile) string {
 		if p == changed {
-			k = "edited"
+			return "edited"
 		}
-		files = append(files, resolve.File{Path: p, Language: c.Language, Family: family[c.Language], Facts: c.Facts, Generated: c.Generated, Key: k})
-	}
+		return factsKey(c, c.encoded)
+	})
 	opts := resolve.Options{Build: memo.Build, Prev: memo}
 	var cpu time.Duration
 	for b.Loop() {

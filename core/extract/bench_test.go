@@ -6,7 +6,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"testing"
 	"time"
 
@@ -18,23 +17,8 @@ import (
 // (SYNAPTIC_BENCH_OUT, default /tmp/gosrc-out): the fixed cost of every
 // incremental run.
 func BenchmarkResolveCached(b *testing.B) {
-	out := os.Getenv("SYNAPTIC_BENCH_OUT")
-	if out == "" {
-		out = "/tmp/gosrc-out"
-	}
-	cache, err := readBenchFacts(out)
-	if err != nil {
-		b.Skipf("no facts cache: %v", err)
-	}
-	family := map[string]string{"go": "go", "python": "python", "javascript": "ecmascript", "typescript": "ecmascript", "tsx": "ecmascript", "java": "java", "rust": "rust"}
-	var files []resolve.File
-	for _, p := range slices.Sorted(maps.Keys(cache)) {
-		c := cache[p]
-		if c.Facts != nil {
-			files = append(files, resolve.File{Path: p, Language: c.Language, Family: family[c.Language], Facts: c.Facts, Generated: c.Generated})
-		}
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	_, cache := benchCache(b)
+	files := benchFiles(cache, func(string, *cachedFile) string { return "" })
 	b.ResetTimer()
 	for b.Loop() {
 		g, _ := resolve.Build(files)
@@ -43,15 +27,47 @@ func BenchmarkResolveCached(b *testing.B) {
 }
 
 func BenchmarkReadFacts(b *testing.B) {
-	out := os.Getenv("SYNAPTIC_BENCH_OUT")
-	if out == "" {
-		out = "/tmp/gosrc-out"
-	}
+	out := benchOut()
 	for b.Loop() {
 		if _, err := readBenchFacts(out); err != nil {
 			b.Skip(err)
 		}
 	}
+}
+
+// benchOut is the output directory of the extraction the benchmarks read
+// (SYNAPTIC_BENCH_OUT, default /tmp/gosrc-out).
+func benchOut() string {
+	if out := os.Getenv("SYNAPTIC_BENCH_OUT"); out != "" {
+		return out
+	}
+	return "/tmp/gosrc-out"
+}
+
+// benchCache reads benchOut's facts cache, or skips the benchmark.
+func benchCache(b *testing.B) (string, map[string]cachedFile) {
+	out := benchOut()
+	cache, err := readBenchFacts(out)
+	if err != nil {
+		b.Skipf("no facts cache: %v", err)
+	}
+	return out, cache
+}
+
+// benchFiles are the cache's files with facts, in path order, as a run
+// hands them to resolve; key gives each its facts key. The families are
+// those of the built-in plugins' manifests (the benchmark has no plugins
+// to ask).
+func benchFiles(cache map[string]cachedFile, key func(path string, c *cachedFile) string) []resolve.File {
+	family := map[string]string{"go": "go", "python": "python", "javascript": "ecmascript", "typescript": "ecmascript", "tsx": "ecmascript", "java": "java", "rust": "rust"}
+	var files []resolve.File
+	for _, p := range slices.Sorted(maps.Keys(cache)) {
+		c := cache[p]
+		if c.Facts != nil {
+			files = append(files, resolve.File{Path: p, Language: c.Language, Family: family[c.Language], Facts: c.Facts, Generated: c.Generated, Key: key(p, &c)})
+		}
+	}
+	return files
 }
 
 // readBenchFacts reads the facts cache of the extraction in out, sealed
