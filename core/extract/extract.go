@@ -543,6 +543,7 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	// Communities are a pure function of the graph (no memory of earlier
 	// runs), so an incremental run stays byte-identical to a full one.
 	x := graph.NewIndex(g)
+	sidecar := stageSidecar(out.root, x, commsSet)
 	comms := analysis.Communities(x, nil)
 	for _, c := range comms {
 		id := c.ID
@@ -551,7 +552,6 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 		}
 	}
 	close(commsSet)
-	sidecar := stageSidecar(out.root, x)
 	phase("communities")
 	sum.Graph, sum.Resolution, sum.Files = g, rs, nfiles
 	sum.Nodes, sum.Edges = len(g.Nodes), len(g.Edges)

@@ -71,13 +71,16 @@ type stagedSidecar struct {
 }
 
 // stageSidecar encodes the sidecar body of x's graph and writes it into a
-// temporary graph.bin after room for the header, on the core the
-// communities no longer need; the index gives the edges' endpoint nodes
-// without a second id map.
-func stageSidecar(dir *os.Root, x *graph.Index) <-chan *stagedSidecar {
+// temporary graph.bin after room for the header; the index gives the
+// edges' endpoint nodes without a second id map. Everything but the
+// communities is encoded while they are computed, on the core that
+// graph.json's links leave idle; commsSet is closed once they are set.
+func stageSidecar(dir *os.Root, x *graph.Index, commsSet <-chan struct{}) <-chan *stagedSidecar {
 	ch := make(chan *stagedSidecar, 1)
 	go func() {
-		s := &stagedSidecar{body: graphbin.EncodeBodyIndexed(x)}
+		d := graphbin.EncodeDeferred(x)
+		<-commsSet
+		s := &stagedSidecar{body: d.Finish()}
 		if s.f, s.err = createAtomic(dir, SidecarFile); s.err != nil {
 			ch <- s
 			return

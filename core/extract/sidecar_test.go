@@ -76,7 +76,10 @@ func TestStagedSidecar(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer root.Close()
-			s := <-stageSidecar(root, graph.NewIndex(g))
+			commsSet := make(chan struct{})
+			staged := stageSidecar(root, graph.NewIndex(g), commsSet)
+			close(commsSet)
+			s := <-staged
 			want := old
 			if tc.commit {
 				if err := s.commit(context.Background(), h); err != nil {

@@ -41,6 +41,10 @@ type encoder struct {
 	lastEnd    string
 	lastEndIdx int
 	lastEndOK  bool
+	// cuts, when not nil, leaves the communities out of the node records
+	// and notes, per node, where its record starts and where its community
+	// goes (see Deferred).
+	cuts []int32
 	// last caches the previous string of each record field with its
 	// index: kinds, languages, relations and files repeat from record to
 	// record, and a compare is much cheaper than a map probe.
@@ -72,12 +76,13 @@ const (
 // them would copy the whole sidecar once more (45 MB on GOROOT/src).
 type Body struct {
 	table, rec []byte
-	size       int    // len(table)+len(rec), kept by Release
-	crc        uint32 // of table then rec, taken when encoded (off the writers' path)
+	tail       []byte // more records after rec (a Deferred body's edges), or nil
+	size       int    // len(table)+len(rec)+len(tail), kept by Release
+	crc        uint32 // of table, rec and tail, taken when encoded (off the writers' path)
 }
 
 // bytes is the body joined.
-func (b *Body) bytes() []byte { return slices.Concat(b.table, b.rec) }
+func (b *Body) bytes() []byte { return slices.Concat(b.table, b.rec, b.tail) }
 
 // header is h with the body's length and checksum.
 func (b *Body) header(h Header) []byte {
@@ -89,13 +94,13 @@ func (b *Body) header(h Header) []byte {
 // graph.json is written, and on GOROOT/src those 46 MB, live beside the
 // graph, its index and the report, kept the heap at the run's memory limit
 // with the collector running back to back.
-func (b *Body) Release() { b.table, b.rec = nil, nil }
+func (b *Body) Release() { b.table, b.rec, b.tail = nil, nil, nil }
 
 // Encode returns the sidecar of g, made from the graph.json bytes that h
 // describes. The same graph always gives the same bytes.
 func Encode(g *graph.Graph, h Header) []byte {
 	body := EncodeBody(g)
-	return slices.Concat(body.header(h), body.table, body.rec)
+	return slices.Concat(body.header(h), body.bytes())
 }
 
 // WriteTo writes the sidecar: h, then the body.
@@ -113,7 +118,10 @@ const HeaderSize = headerSize
 // Header in the file: extract writes it while graph.json, whose digest the
 // header holds, is still being written, and the header last (HeaderAt).
 func (b *Body) WriteBody(w io.Writer) error {
-	for _, part := range [][]byte{b.table, b.rec} {
+	for _, part := range [][]byte{b.table, b.rec, b.tail} {
+		if len(part) == 0 {
+			continue
+		}
 		if _, err := w.Write(part); err != nil {
 			return err
 		}
@@ -129,7 +137,11 @@ func (b *Body) HeaderAt(w io.WriterAt, h Header) error {
 }
 
 // EncodeBody encodes g without its header.
-func EncodeBody(g *graph.Graph) *Body {
+func EncodeBody(g *graph.Graph) *Body { return mappedEncoder(g).body(g) }
+
+// mappedEncoder is an encoder that looks edge endpoints up in an id map
+// of its own.
+func mappedEncoder(g *graph.Graph) *encoder {
 	e := newEncoder(g)
 	e.nodes = make(map[string]int, len(g.Nodes))
 	for i := range g.Nodes {
@@ -137,24 +149,28 @@ func EncodeBody(g *graph.Graph) *Body {
 			e.nodes[g.Nodes[i].ID] = i
 		}
 	}
-	return e.body(g)
+	return e
 }
 
 // EncodeBodyIndexed is EncodeBody(x.G), byte for byte, taking each edge's
 // endpoint nodes from the index instead of an id map of its own (extract
 // has the index already, for the communities).
-func EncodeBodyIndexed(x *graph.Index) *Body {
+func EncodeBodyIndexed(x *graph.Index) *Body { return indexedEncoder(x).body(x.G) }
+
+// indexedEncoder is an encoder that takes edge endpoints from x when the
+// node ids are sorted and unique, and from an id map otherwise.
+func indexedEncoder(x *graph.Index) *encoder {
 	g := x.G
 	for i := 1; i < len(g.Nodes); i++ {
 		if g.Nodes[i-1].ID >= g.Nodes[i].ID {
 			// Not sorted by unique id: the index's choice among nodes of one
 			// id may not be the first one's, which EncodeBody refers to.
-			return EncodeBody(g)
+			return mappedEncoder(g)
 		}
 	}
 	e := newEncoder(g)
 	e.x = x
-	return e.body(g)
+	return e
 }
 
 // newEncoder starts the string table with "" and then every node's id in
@@ -177,15 +193,30 @@ func newEncoder(g *graph.Graph) *encoder {
 
 // body encodes the records and lays out the body.
 func (e *encoder) body(g *graph.Graph) *Body {
+	e.records(g)
+	table := e.table()
+	crc := crc32.Update(crc32.Checksum(table, castagnoli), castagnoli, e.rec)
+	return &Body{table: table, rec: e.rec, size: len(table) + len(e.rec), crc: crc}
+}
+
+// records encodes the graph header, the nodes and the edges into e.rec
+// and returns where the edges' part (their count) starts.
+func (e *encoder) records(g *graph.Graph) int {
 	e.graphHeader(g)
 	e.uint(uint64(len(g.Nodes)))
 	for i := range g.Nodes {
 		e.node(&g.Nodes[i])
 	}
+	edgesAt := len(e.rec)
 	e.uint(uint64(len(g.Edges)))
 	for i := range g.Edges {
 		e.edge(int32(i), &g.Edges[i])
 	}
+	return edgesAt
+}
+
+// table lays out the string table: the count, every length, then the bytes.
+func (e *encoder) table() []byte {
 	var table []byte
 	table = binary.AppendUvarint(table, uint64(len(e.strs)))
 	total := 0
@@ -197,8 +228,7 @@ func (e *encoder) body(g *graph.Graph) *Body {
 	for _, s := range e.strs {
 		table = append(table, s...)
 	}
-	crc := crc32.Update(crc32.Checksum(table, castagnoli), castagnoli, e.rec)
-	return &Body{table: table, rec: e.rec, size: len(table) + len(e.rec), crc: crc}
+	return table
 }
 
 func (e *encoder) uint(v uint64) { e.rec = binary.AppendUvarint(e.rec, v) }
@@ -293,6 +323,9 @@ func (e *encoder) graphHeader(g *graph.Graph) {
 }
 
 func (e *encoder) node(n *graph.Node) {
+	if e.cuts != nil {
+		e.cuts = append(e.cuts, int32(len(e.rec)))
+	}
 	var flags byte
 	if n.Span != nil {
 		flags |= nodeSpan
@@ -300,7 +333,7 @@ func (e *encoder) node(n *graph.Node) {
 	if n.Signature != nil {
 		flags |= nodeSignature
 	}
-	if n.Community != nil {
+	if n.Community != nil && e.cuts == nil {
 		flags |= nodeCommunity
 	}
 	if n.IsTest {
@@ -334,7 +367,9 @@ func (e *encoder) node(n *graph.Node) {
 		e.str(s.ReturnType)
 		e.str(s.Raw)
 	}
-	if n.Community != nil {
+	if e.cuts != nil {
+		e.cuts = append(e.cuts, int32(len(e.rec))) // Deferred.Finish puts the community here
+	} else if n.Community != nil {
 		e.int(*n.Community)
 	}
 	if n.Extra != nil {

@@ -300,3 +300,73 @@ func TestWriteToIsEncode(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestDeferredSameBytes: a body encoded before the communities are set and
+// finished after is EncodeBody's, checksum and written bytes included, on
+// the fixtures and on random graphs with and without communities, spans,
+// signatures and extras. The communities set before EncodeDeferred are
+// garbage, which it must not read.
+func TestDeferredSameBytes(t *testing.T) {
+	var graphs []*graph.Graph
+	for _, p := range fixtures {
+		_, g := parseFixture(t, p)
+		graphs = append(graphs, g, &graph.Graph{})
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	name := func(n int) string { return "n" + strconv.Itoa(rng.IntN(n)) }
+	for i := range 300 {
+		g := &graph.Graph{}
+		for range rng.IntN(30) {
+			n := graph.Node{ID: name(40), Label: name(5)}
+			if rng.IntN(2) == 0 {
+				n.Span = &graph.Span{StartLine: rng.IntN(9), EndLine: rng.IntN(9)}
+			}
+			if rng.IntN(3) == 0 {
+				n.Signature = &graph.Signature{Raw: name(4), Params: []graph.Param{{Name: name(3)}}}
+			}
+			if rng.IntN(4) == 0 {
+				n.Extra = map[string]json.RawMessage{name(3): json.RawMessage(`1`)}
+			}
+			g.Nodes = append(g.Nodes, n)
+		}
+		for range rng.IntN(100) {
+			g.Edges = append(g.Edges, graph.Edge{Source: name(50), Target: name(50), Relation: "calls", SourceLocation: "L" + strconv.Itoa(rng.IntN(3))})
+		}
+		if i%3 != 0 {
+			g.Canonicalize()
+		}
+		graphs = append(graphs, g)
+	}
+	for i, g := range graphs {
+		comms := make([]*int, len(g.Nodes))
+		for j := range g.Nodes {
+			if i == 0 || rng.IntN(5) > 0 {
+				c := rng.IntN(1<<(1+rng.IntN(40))) - 1<<20
+				comms[j] = &c
+			}
+			garbage := rng.IntN(1 << 30)
+			g.Nodes[j].Community = &garbage
+			if rng.IntN(2) == 0 {
+				g.Nodes[j].Community = nil
+			}
+		}
+		d := EncodeDeferred(graph.NewIndex(g))
+		for j := range g.Nodes {
+			g.Nodes[j].Community = comms[j]
+		}
+		got, want := d.Finish(), EncodeBody(g)
+		if !bytes.Equal(got.bytes(), want.bytes()) || got.crc != want.crc || got.size != want.size {
+			t.Fatalf("graph %d (%d nodes, %d edges): deferred encoding differs", i, len(g.Nodes), len(g.Edges))
+		}
+		var gw, ww bytes.Buffer
+		if err := got.WriteTo(&gw, Header{JSONSize: 9}); err != nil {
+			t.Fatal(err)
+		}
+		if err := want.WriteTo(&ww, Header{JSONSize: 9}); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(gw.Bytes(), ww.Bytes()) {
+			t.Fatalf("graph %d: deferred body writes other bytes", i)
+		}
+	}
+}
