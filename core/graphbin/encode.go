@@ -333,7 +333,7 @@ func (e *encoder) node(n *graph.Node) {
 	if n.Signature != nil {
 		flags |= nodeSignature
 	}
-	if n.Community != nil && e.cuts == nil {
+	if e.cuts == nil && n.Community != nil { // deferred (cuts set): Community is not read, another goroutine sets it
 		flags |= nodeCommunity
 	}
 	if n.IsTest {
