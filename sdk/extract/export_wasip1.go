@@ -4,6 +4,7 @@ package extract
 
 import (
 	"fmt"
+	"runtime/debug"
 	"unsafe"
 
 	"github.com/synaptic-graph/synaptic/sdk/abi"
@@ -17,6 +18,18 @@ var (
 	file       File
 	tree       Tree
 )
+
+// A guest collects garbage on its one thread, inline with extraction, and
+// its live heap between files is small (the reused File and buffers), so
+// Go's default goal (twice a 4 MiB minimum heap) collected every few files.
+// It collects every 4× of live heap instead, and harder near 96 MiB, below
+// the host's default recycling point (half the 256 MiB default sandbox).
+// On GOROOT/src the Go plugin's CPU went from 5.98 to 5.63 s (3 runs
+// each, same peak RSS; 1–2 of 7612 calls recycle an instance either way).
+func init() {
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(96 << 20)
+}
 
 // Register installs the plugin's extractor. Call it from init.
 func Register(ex Extractor) { registered = ex }
