@@ -566,7 +566,11 @@ func (r *resolver) recordCalls(f *fileInfo, fm *fileMemo) {
 				r.callOwn = f.Facts.Symbols[c.Caller].Variants
 			}
 			clear(r.twinsOf)
+			unresolved := r.stats.Unresolved
 			target, conf := r.resolveCall(f, c, ok)
+			if c.Implicit && r.stats.Unresolved > unresolved {
+				r.stats.Implicit++
+			}
 			if target < 0 {
 				continue
 			}

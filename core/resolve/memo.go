@@ -69,7 +69,7 @@ func (m *Memo) SetKey(path, key string) {
 
 // memoMagic opens an encoded memo; a format change bumps its number, so
 // an old memo reads as unknown and the run resolves in full.
-var memoMagic = []byte("SYNRMEMO1\n")
+var memoMagic = []byte("SYNRMEMO3\n")
 
 // Encode appends m's encoding to buf. Strings are written once, in a
 // table that the rest refers to by index: target ids and names repeat
@@ -127,7 +127,7 @@ func (m *Memo) Encode(buf []byte) []byte {
 			body.Uvarint(uint64(e.line))
 		}
 		st := fm.stats
-		for _, v := range []int{st.Calls, st.Extracted, st.Inferred, st.Ambiguous, st.Unresolved} {
+		for _, v := range []int{st.Calls, st.Extracted, st.Inferred, st.Ambiguous, st.Unresolved, st.Implicit} {
 			body.Uvarint(uint64(v))
 		}
 		body.Uvarint(uint64(len(fm.unlinked)))
@@ -200,7 +200,7 @@ func DecodeMemo(data []byte) (*Memo, error) {
 			fm.edges[i] = memoEdge{caller: d.Int32(), target: str(), inferred: d.Bool(), line: uint32(d.Uvarint())}
 		}
 		v := func() int { return int(d.Uvarint()) }
-		fm.stats = Stats{Calls: v(), Extracted: v(), Inferred: v(), Ambiguous: v(), Unresolved: v()}
+		fm.stats = Stats{Calls: v(), Extracted: v(), Inferred: v(), Ambiguous: v(), Unresolved: v(), Implicit: v()}
 		fm.unlinked = make([]memoUnlinked, d.Len(2))
 		for i := range fm.unlinked {
 			fm.unlinked[i] = memoUnlinked{caller: d.Int32(), name: str()}

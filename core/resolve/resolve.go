@@ -55,6 +55,10 @@ type Stats struct {
 	Inferred   int // linked by a unique name
 	Ambiguous  int // not linked: several candidates
 	Unresolved int // not linked: no candidate (external or dynamic)
+	// Implicit counts the Unresolved sites the plugin marked implicit (an
+	// operator, a subscript, len(x)): most run on builtin values, whose
+	// methods no repository defines, so they are reported apart.
+	Implicit int
 }
 
 // InferredScore is the confidence score of unique-name links.

@@ -448,10 +448,11 @@ func (s *Stats) add(o Stats) {
 	s.Inferred += o.Inferred
 	s.Ambiguous += o.Ambiguous
 	s.Unresolved += o.Unresolved
+	s.Implicit += o.Implicit
 }
 
 func (s Stats) minus(o Stats) Stats {
-	return Stats{s.Calls - o.Calls, s.Extracted - o.Extracted, s.Inferred - o.Inferred, s.Ambiguous - o.Ambiguous, s.Unresolved - o.Unresolved}
+	return Stats{s.Calls - o.Calls, s.Extracted - o.Extracted, s.Inferred - o.Inferred, s.Ambiguous - o.Ambiguous, s.Unresolved - o.Unresolved, s.Implicit - o.Implicit}
 }
 
 func confOf(inferred bool) graph.Confidence {

@@ -206,7 +206,7 @@ func (x *state) protocolCall(at, e extract.Node, name string) {
 	default:
 		return // a literal, a comprehension, a lambda …
 	}
-	c := abi.Call{Caller: x.caller(at), Name: name, Line: t.StartLine(e), Col: t.StartCol(e)}
+	c := abi.Call{Caller: x.caller(at), Name: name, Line: t.StartLine(e), Col: t.StartCol(e), Implicit: true}
 	c.Receiver, c.ReceiverType = x.receiver(at, e)
 	switch t.Kind(e) {
 	case l.binaryOperator, l.unaryOperator, l.subscript:
@@ -258,7 +258,7 @@ func (x *state) constructorCall(cls *scope, nameNode extract.Node) {
 	if name != "__init__" && name != "__new__" {
 		return
 	}
-	c := abi.Call{Caller: cls.sym, Name: name, Receiver: "self", ReceiverType: cls.selfType,
+	c := abi.Call{Caller: cls.sym, Name: name, Receiver: "self", ReceiverType: cls.selfType, Implicit: true,
 		Line: x.t.StartLine(nameNode), Col: x.t.StartCol(nameNode)}
 	c.ReceiverRef = receiverRef(c.ReceiverType)
 	x.f.Call(c)

@@ -340,6 +340,9 @@ func Dump(f *abi.Facts) string {
 		if c.ReceiverRef != nil {
 			fmt.Fprintf(&b, " ref=%s", typeRef(c.ReceiverRef))
 		}
+		if c.Implicit {
+			b.WriteString(" implicit")
+		}
 		b.WriteByte('\n')
 	}
 	for _, im := range f.Imports {

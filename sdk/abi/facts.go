@@ -90,6 +90,11 @@ type Call struct {
 	// when set, ReceiverType is ignored. ParseTypeRef reads the v1 form.
 	ReceiverRef *TypeRef
 	Line, Col   uint32
+	// Implicit marks a site written as no call, which runs the method all
+	// the same: an operator (a + b is a.__add__), a subscript, a builtin's
+	// protocol (len(x) is x.__len__). It resolves like any member call;
+	// hosts count it apart (implicit.go). ABI v2.
+	Implicit bool
 }
 
 // ImportName is one name imported from a module.
@@ -187,7 +192,7 @@ func EncodeFacts(dst []byte, f *Facts) []byte {
 	for _, s := range f.Errors {
 		b = appendString(b, s)
 	}
-	return appendKeysSection(appendProjectDepsSection(appendCallbackSection(appendSymbolVariantSection(appendV2Section(appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f), f), f), f), f), f)
+	return appendImplicitSection(appendKeysSection(appendProjectDepsSection(appendCallbackSection(appendSymbolVariantSection(appendV2Section(appendSQLSection(appendDocSection(appendChannelSection(appendDynamicSection(b, f), f), f), f), f), f), f), f), f), f)
 }
 
 // appendUvarint is binary.AppendUvarint with the one-byte case first.
@@ -295,6 +300,7 @@ func decodeFacts(d *Decoder) (*Facts, error) {
 	decodeCallbackSection(d, f)
 	decodeProjectDepsSection(d, f)
 	decodeKeysSection(d, f)
+	decodeImplicitSection(d, f)
 	if err := d.Err(); err != nil {
 		return nil, err
 	}

@@ -141,8 +141,8 @@ func printSummary(w io.Writer, s *extract.Summary, pluginNotes []string) {
 	fmt.Fprintf(w, "  files:  %s\n", joinCounts(s.PerLanguage))
 	fmt.Fprintf(w, "  edges:  %s\n", joinCounts(s.ByRelation))
 	r := s.Resolution
-	fmt.Fprintf(w, "  calls:  %d sites: %d linked with proof, %d inferred (unique name), %d ambiguous and %d unresolved left unlinked\n",
-		r.Calls, r.Extracted, r.Inferred, r.Ambiguous, r.Unresolved)
+	fmt.Fprintf(w, "  calls:  %d sites: %d linked with proof, %d inferred (unique name), %d ambiguous and %d unresolved left unlinked%s\n",
+		r.Calls, r.Extracted, r.Inferred, r.Ambiguous, r.Unresolved, implicitNote(r.Implicit))
 	if len(s.Skipped) > 0 {
 		byReason := map[string][]extract.Skip{}
 		for _, sk := range s.Skipped {
@@ -205,4 +205,14 @@ func firstLine(s string) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// implicitNote says how many unresolved sites are implicit calls (a + b,
+// x[k], len(x)), which mostly run builtin types' methods, defined in no
+// repository: without it a Python tree reads as mostly unresolved.
+func implicitNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of them implicit: operators, subscripts and protocols such as len(x), mostly on builtin values)", n)
 }
