@@ -37,6 +37,7 @@ import (
 	"github.com/synaptic-graph/synaptic/core/analysis"
 	"github.com/synaptic-graph/synaptic/core/discover"
 	"github.com/synaptic-graph/synaptic/core/graph"
+	"github.com/synaptic-graph/synaptic/core/internal/cputime"
 	"github.com/synaptic-graph/synaptic/core/report"
 	"github.com/synaptic-graph/synaptic/core/resolve"
 	"github.com/synaptic-graph/synaptic/core/safefile"
@@ -847,9 +848,9 @@ func extractOne(ctx context.Context, opts Options, repo *os.Root, worker int, pa
 		j.result.Skip = "parse-failed: " + err.Error()
 		return plugin, pluginCPU
 	}
-	t0, c0 := time.Now(), threadCPU()
+	t0, c0 := time.Now(), cputime.Thread()
 	facts, err := j.lang.Extractor.Extract(ctx, worker, j.file.Rel, j.lang.GrammarIndex, tree.Records, src)
-	plugin, pluginCPU = time.Since(t0), threadCPU()-c0
+	plugin, pluginCPU = time.Since(t0), cputime.Thread()-c0
 	if err != nil {
 		j.result.Skip = "plugin-failed: " + err.Error()
 		return plugin, pluginCPU

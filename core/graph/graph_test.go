@@ -223,6 +223,29 @@ func BenchmarkMakeID(b *testing.B) {
 	}
 }
 
+// canonicalEdgeOrder is the edge order Canonicalize documents, written
+// out plainly for the tests to check the fast one against: endpoints by
+// rank (the nodes' ids first, in id order, then ids that are no node, in
+// id order), then compareEdges.
+func canonicalEdgeOrder(nodes []Node) func(a, b *Edge) int {
+	isNode := map[string]bool{}
+	for i := range nodes {
+		isNode[nodes[i].ID] = true
+	}
+	byRank := func(a, b string) int {
+		if isNode[a] != isNode[b] {
+			if isNode[a] {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	}
+	return func(a, b *Edge) int {
+		return cmp.Or(byRank(a.Source, b.Source), byRank(a.Target, b.Target), compareEdges(a, b))
+	}
+}
+
 // TestCanonicalizeRandom: whatever the input order, duplicate node ids and
 // endpoints that are not nodes, edges come out in the documented order —
 // endpoints by rank (nodes in id order, then non-node ids in id order), then
@@ -243,34 +266,17 @@ func TestCanonicalizeRandom(t *testing.T) {
 			sites[e.Source+"|"+e.Target+"|"+e.Relation+"|"+e.SourceFile+"|"+e.SourceLocation] = true
 		}
 		g.Canonicalize()
-		isNode := map[string]bool{}
-		for i := range g.Nodes {
-			if i > 0 && g.Nodes[i-1].ID >= g.Nodes[i].ID {
+		for i := 1; i < len(g.Nodes); i++ {
+			if g.Nodes[i-1].ID >= g.Nodes[i].ID {
 				t.Fatalf("iter %d: nodes out of order: %q before %q", iter, g.Nodes[i-1].ID, g.Nodes[i].ID)
 			}
-			isNode[g.Nodes[i].ID] = true
 		}
-		byRank := func(a, b string) int {
-			if isNode[a] != isNode[b] {
-				if isNode[a] {
-					return -1
-				}
-				return 1
-			}
-			return strings.Compare(a, b)
-		}
+		order := canonicalEdgeOrder(g.Nodes)
 		kept := 0
 		for i := range g.Edges {
 			if i > 0 {
 				a, b := &g.Edges[i-1], &g.Edges[i]
-				c := byRank(a.Source, b.Source)
-				if c == 0 {
-					c = byRank(a.Target, b.Target)
-				}
-				if c == 0 {
-					c = compareEdges(a, b)
-				}
-				if c >= 0 {
+				if order(a, b) >= 0 {
 					t.Fatalf("iter %d: edge %d %+v not after %+v", iter, i, *b, *a)
 				}
 			}
@@ -377,23 +383,9 @@ func TestCanonicalizeLarge(t *testing.T) {
 		g.Edges = append(g.Edges, Edge{Source: end(), Target: end(), Relation: []string{"calls", "references"}[rng.IntN(2)],
 			SourceFile: "f" + strconv.Itoa(rng.IntN(3)), SourceLocation: "L" + strconv.Itoa(rng.IntN(40))})
 	}
-	isNode := map[string]bool{}
-	for i := range g.Nodes {
-		isNode[g.Nodes[i].ID] = true
-	}
 	want := slices.Clone(g.Edges)
-	byRank := func(a, b string) int {
-		if isNode[a] != isNode[b] {
-			if isNode[a] {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a, b)
-	}
-	slices.SortStableFunc(want, func(a, b Edge) int {
-		return cmp.Or(byRank(a.Source, b.Source), byRank(a.Target, b.Target), compareEdges(&a, &b))
-	})
+	order := canonicalEdgeOrder(g.Nodes)
+	slices.SortStableFunc(want, func(a, b Edge) int { return order(&a, &b) })
 	g.Canonicalize()
 	w := 0
 	for i := range want {

@@ -1,0 +1,17 @@
+//go:build linux
+
+package cputime
+
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func thread() time.Duration {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
