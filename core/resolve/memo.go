@@ -18,6 +18,9 @@ type Memo struct {
 	// may resolve differently, so its memo is never used.
 	Build string
 	files map[string]*fileMemo
+	// edges is how many edges the run made before Canonicalize: the next
+	// run sizes its edge slice from it (edgeCap).
+	edges int
 }
 
 // fileMemo is one file's part of a Memo.
@@ -69,7 +72,7 @@ func (m *Memo) SetKey(path, key string) {
 
 // memoMagic opens an encoded memo; a format change bumps its number, so
 // an old memo reads as unknown and the run resolves in full.
-var memoMagic = []byte("SYNRMEMO1\n")
+var memoMagic = []byte("SYNRMEMO2\n")
 
 // Encode appends m's encoding to buf. Strings are written once, in a
 // table that the rest refers to by index: target ids and names repeat
@@ -139,6 +142,7 @@ func (m *Memo) Encode(buf []byte) []byte {
 	e := abi.Encoder{Buf: buf}
 	e.Buf = append(e.Buf, memoMagic...)
 	e.String(m.Build)
+	e.Uvarint(uint64(m.edges))
 	e.Uvarint(uint64(len(strs)))
 	for _, s := range strs {
 		e.String(s)
@@ -159,6 +163,7 @@ func DecodeMemo(data []byte) (*Memo, error) {
 	}
 	d := abi.NewDecoder(rest)
 	m := &Memo{Build: d.String()}
+	m.edges = int(min(d.Uvarint(), 1<<40)) // a hint only: bounded, never trusted as a size
 	strs := make([]string, d.Len(1))
 	for i := range strs {
 		strs[i] = d.String()

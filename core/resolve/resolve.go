@@ -117,42 +117,28 @@ func build(ctx context.Context, files []File, opts *Options) (*graph.Graph, Stat
 		bases:    make(map[int32][]int32),
 		dirs:     make(map[string][]int32),
 	}
-	nsyms, nfacts := 0, 0
+	nsyms := 0
 	for i := range files {
 		r.files[i].File = &files[i]
 		r.files[i].idx = int32(i)
-		f := files[i].Facts
-		nsyms += len(f.Symbols)
-		nfacts += len(f.Calls) + len(f.Imports) + len(f.Relations) + len(f.Dynamic) + 2*len(f.Channels)
+		nsyms += len(files[i].Facts.Symbols)
+	}
+	if opts != nil {
+		r.useOptions(opts)
 	}
 	// Sized up front: regrowing a slice of large records was the main cost,
-	// and its one long memmove stalls the collector's preemption too. Each
-	// symbol gives one contains/method edge and each fact about one edge
-	// (GOROOT: 679k edges for a bound of 804k); capacity never touched
-	// costs no resident memory.
+	// and its one long memmove stalls the collector's preemption too.
+	// Capacity never touched costs no resident memory, but it is garbage
+	// the collector counts against the memory limit (see edgeCap).
 	r.syms = make([]sym, 0, nsyms)
 	r.nodes = make([]graph.Node, 0, len(files)+nsyms+len(files)/4)
-	r.edges = make([]graph.Edge, 0, len(files)+nsyms+nfacts)
+	r.edges = make([]graph.Edge, 0, r.edgeCap())
 	r.ids = make(map[string]bool, len(files)+nsyms)
 	passes := []func(){
 		r.addFiles, r.addSymbols, r.attachReceivers, r.indexMembers,
 		r.resolveImports, r.markImported, r.resolveRelations, r.recordAll, r.resolveCalls,
 		r.resolveValueRefs, r.recordUnlinked, r.resolveDynamic, r.resolveChannels,
 		r.resolveRoutes, r.resolveCrossLanguage, r.resolveSQL,
-	}
-	if opts != nil {
-		r.build, r.wantMemo = opts.Build, true
-		r.usage = Reuse{Files: len(files), Resolved: len(files), Full: opts.NoPrev}
-		switch {
-		case opts.Prev == nil:
-			if r.usage.Full == "" {
-				r.usage.Full = "no memo of an earlier run"
-			}
-		case opts.Prev.Build != opts.Build || opts.Build == "":
-			r.usage.Full = "the memo was written by another synaptic build"
-		default:
-			r.prev = opts.Prev
-		}
 	}
 	for _, pass := range passes {
 		if err := ctx.Err(); err != nil {
@@ -163,9 +149,61 @@ func build(ctx context.Context, files []File, opts *Options) (*graph.Graph, Stat
 	if err := ctx.Err(); err != nil {
 		return nil, Stats{}, nil, err
 	}
+	if r.next != nil {
+		r.next.edges = len(r.edges)
+	}
 	g := &graph.Graph{Directed: true, Nodes: r.nodes, Edges: r.edges}
 	g.Canonicalize()
 	return g, r.stats, r, nil
+}
+
+// useOptions takes BuildIncremental's options: a memo is wanted, and
+// opts.Prev is reused when this build wrote it.
+func (r *resolver) useOptions(opts *Options) {
+	r.build, r.wantMemo = opts.Build, true
+	r.usage = Reuse{Files: len(r.files), Resolved: len(r.files), Full: opts.NoPrev}
+	switch {
+	case opts.Prev == nil:
+		if r.usage.Full == "" {
+			r.usage.Full = "no memo of an earlier run"
+		}
+	case opts.Prev.Build != opts.Build || opts.Build == "":
+		r.usage.Full = "the memo was written by another synaptic build"
+	default:
+		r.prev = opts.Prev
+	}
+}
+
+// edgeCap is the capacity r.edges is made with. The bound is one edge per
+// file (its package's contains), per symbol (contains/method) and per
+// fact (GOROOT: 1.05M for ~610k edges). Given a previous run, the edges
+// are about as many as it made, plus the bound for the files whose facts
+// changed: the bound's ~70 MB of unused 160-byte records brought
+// collections forward under extract's memory limit (BenchmarkResolve-
+// Incremental with GOMEMLIMIT=704MiB: ~1500 -> ~1290 cpu-ms/op). An
+// underestimate only regrows the slice; the graph is the same.
+func (r *resolver) edgeCap() int {
+	bound, changed := 0, 0
+	for i := range r.files {
+		f := r.files[i].File
+		n := fileEdgeBound(f.Facts)
+		bound += n
+		if r.prev == nil {
+			continue
+		}
+		if was := r.prev.files[f.Path]; was == nil || was.key != f.Key || f.Key == "" {
+			changed += n
+		}
+	}
+	if r.prev == nil || r.prev.edges <= 0 {
+		return bound
+	}
+	return min(bound, r.prev.edges+r.prev.edges/256+1024+changed)
+}
+
+// fileEdgeBound is the most edges one file's facts give: see edgeCap.
+func fileEdgeBound(f *abi.Facts) int {
+	return 1 + len(f.Symbols) + len(f.Calls) + len(f.Imports) + len(f.Relations) + len(f.Dynamic) + 2*len(f.Channels)
 }
 
 type sym struct {

@@ -420,3 +420,42 @@ func TestNotedNames(t *testing.T) {
 		t.Errorf("edges %+v, stats %+v", fm.edges, fm.stats)
 	}
 }
+
+// TestEdgeCapHint: the memo carries the run's edge count through its
+// encoding, the next run sizes its edges from it within the bound, and
+// the hint is only a capacity: any value, too small or absurd, gives the
+// graph a full resolution gives.
+func TestEdgeCapHint(t *testing.T) {
+	g := gen{rand.New(rand.NewPCG(9, 10))}
+	var files []File
+	for i := range 8 {
+		files = append(files, g.file(i))
+	}
+	_, _, r, err := build(t.Context(), files, &Options{Build: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.next.edges <= 0 || r.next.edges != len(r.edges) {
+		t.Fatalf("memo records %d edges, the run made %d", r.next.edges, len(r.edges))
+	}
+	back, err := DecodeMemo(r.next.Encode(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.edges != r.next.edges {
+		t.Fatalf("decoded memo has %d edges, want %d", back.edges, r.next.edges)
+	}
+	files = g.edit(files, 100)
+	want, wantStats := graphBytes(t, files)
+	for _, hint := range []int{back.edges, 0, 1, 1 << 40} {
+		back.edges = hint
+		gi, got, err := BuildIncremental(t.Context(), files, Options{Build: "b", Prev: back})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal([]any{gi.Nodes, gi.Edges})
+		if !bytes.Equal(b, want) || got.Stats != wantStats {
+			t.Errorf("edge hint %d: the graph differs from a full resolution", hint)
+		}
+	}
+}
