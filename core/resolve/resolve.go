@@ -278,7 +278,8 @@ type resolver struct {
 	// a target found there, every build-variant twin the call links to.
 	callFile   *fileInfo
 	callOwn    []abi.Constraint
-	compatMemo map[filePair]bool // see filesCompatible
+	compatMemo map[filePair]bool   // see filesCompatible
+	twinSets   map[twinKey]twinSet // see areTwins
 	twinsOf    map[int32][]int32
 	stats      Stats
 	// Incremental resolution (reuse.go), when BuildIncremental asked
@@ -738,6 +739,9 @@ func pick(r *resolver, cands []int32, ok func(string) bool) int32 {
 			found = c
 			n++
 		}
+	}
+	if n > 1 && n == len(cands) {
+		return r.pickAmong(cands) // all match: no copy to make
 	}
 	if n > 1 {
 		matching := make([]int32, 0, n)

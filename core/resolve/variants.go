@@ -101,8 +101,13 @@ func (r *resolver) callerCompatible(c int32) bool {
 // filePair keys the memo of compatible: a call resolution asks about the
 // same few files' constraints again and again (500k call sites on
 // GOROOT/src, a handful of platform files each), and compatible builds
-// maps for every answer.
-type filePair struct{ a, b *fileInfo }
+// maps for every answer. It is the two file indices in one word, a key
+// the map hashes faster than a pair of pointers.
+type filePair uint64
+
+func pairOf(a, b *fileInfo) filePair {
+	return filePair(uint64(uint32(a.idx))<<32 | uint64(uint32(b.idx)))
+}
 
 // filesCompatible is compatible for two files' constraints, memoised.
 func (r *resolver) filesCompatible(a, b *fileInfo) bool {
@@ -112,7 +117,7 @@ func (r *resolver) filesCompatible(a, b *fileInfo) bool {
 	if a == b {
 		return compatible(a.Facts.File.Variants, b.Facts.File.Variants)
 	}
-	k := filePair{a, b}
+	k := pairOf(a, b)
 	if ok, hit := r.compatMemo[k]; hit {
 		return ok
 	}
@@ -121,7 +126,7 @@ func (r *resolver) filesCompatible(a, b *fileInfo) bool {
 		r.compatMemo = make(map[filePair]bool)
 	}
 	r.compatMemo[k] = ok
-	r.compatMemo[filePair{b, a}] = ok
+	r.compatMemo[pairOf(b, a)] = ok
 	return ok
 }
 
@@ -133,20 +138,8 @@ func (r *resolver) fileOf(s int32) *fileInfo { return &r.files[r.syms[s].file] }
 // ok is false when the candidates are not twins (some file says nothing
 // of its variants, or two can be built together).
 func (r *resolver) twinPick(cands []int32) (t int32, ok bool) {
-	if r.callFile == nil {
+	if r.callFile == nil || !r.areTwins(cands) {
 		return -1, false
-	}
-	for _, c := range cands {
-		if len(r.variantsOf(c)) == 0 {
-			return -1, false
-		}
-	}
-	for i, a := range cands {
-		for _, b := range cands[i+1:] {
-			if r.symsCompatible(a, b) {
-				return -1, false
-			}
-		}
 	}
 	var fits []int32
 	for _, c := range cands {
@@ -173,4 +166,52 @@ func (r *resolver) pickAmong(cands []int32) int32 {
 		return t
 	}
 	return -1
+}
+
+// twinKey names a candidate list in twinSets by its ends and length; the
+// entry keeps the list, which tells apart two lists of one key.
+type twinKey struct{ first, last, n int32 }
+
+type twinSet struct {
+	cands []int32
+	twins bool
+}
+
+// areTwins reports whether cands are build-variant twins: each has
+// variants and no two can be built together. That depends on the
+// candidates alone, and the same lists come up again and again (a type
+// declared once per platform, looked up from every file that uses it), so
+// the answer is memoised: the pair checks, quadratic in the list, cost
+// ~0.1 CPU-s of every resolution of GOROOT/src.
+func (r *resolver) areTwins(cands []int32) bool {
+	if len(cands) < 2 {
+		return r.twinsUncached(cands)
+	}
+	k := twinKey{cands[0], cands[len(cands)-1], int32(len(cands))}
+	if e, ok := r.twinSets[k]; ok && slices.Equal(e.cands, cands) {
+		return e.twins
+	}
+	twins := r.twinsUncached(cands)
+	if r.twinSets == nil {
+		r.twinSets = make(map[twinKey]twinSet)
+	}
+	r.twinSets[k] = twinSet{slices.Clone(cands), twins}
+	return twins
+}
+
+// twinsUncached is areTwins computed.
+func (r *resolver) twinsUncached(cands []int32) bool {
+	for _, c := range cands {
+		if len(r.variantsOf(c)) == 0 {
+			return false
+		}
+	}
+	for i, a := range cands {
+		for _, b := range cands[i+1:] {
+			if r.symsCompatible(a, b) {
+				return false
+			}
+		}
+	}
+	return true
 }
