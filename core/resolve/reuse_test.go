@@ -459,3 +459,41 @@ func TestEdgeCapHint(t *testing.T) {
 		}
 	}
 }
+
+// TestUnlinkedCallsOnCaller: an unlinked member call's name lands on its
+// caller's node and no other (recordUnlinked finds the node by index).
+func TestUnlinkedCallsOnCaller(t *testing.T) {
+	py := func(path string, facts *abi.Facts) File {
+		return File{Path: path, Language: "python", Family: "python", ABI: 2, Semantics: pySemantics, Facts: facts}
+	}
+	files := []File{
+		py("a.py", &abi.Facts{Symbols: []abi.Symbol{
+			{Name: "Conn", Kind: "class", Parent: -1, Span: sp(1)},
+			{Name: "close", Kind: "method", Parent: 0, Span: sp(2)},
+			{Name: "flush", Kind: "method", Parent: 0, Span: sp(3)},
+		}}),
+		py("b.py", &abi.Facts{
+			Symbols: []abi.Symbol{
+				{Name: "f", Kind: "function", Parent: -1, Span: sp(1)},
+				{Name: "g", Kind: "function", Parent: -1, Span: sp(5)},
+			},
+			Calls: []abi.Call{
+				{Caller: 1, Name: "flush", Receiver: "x", Line: 6},
+				{Caller: 1, Name: "close", Receiver: "x", Line: 7},
+				{Caller: 1, Name: "close", Receiver: "y", Line: 8},
+				{Caller: 1, Name: "nowhere", Receiver: "x", Line: 9},
+			},
+		}),
+	}
+	g, _ := Build(files)
+	got := map[string]string{}
+	for _, n := range g.Nodes {
+		if raw, ok := n.Extra["unlinked_calls"]; ok {
+			got[n.ID] = string(raw)
+		}
+	}
+	want := map[string]string{"b_g": `["close","flush"]`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("unlinked_calls: %v, want %v", got, want)
+	}
+}
