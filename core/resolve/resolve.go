@@ -238,6 +238,7 @@ type pkgInfo struct {
 	id    string
 	files []int32
 	top   map[string][]int32
+	ntop  int // top-level definitions, to size top (sizeNameTables)
 }
 
 // binding is what an imported local name refers to.
@@ -362,7 +363,7 @@ func (r *resolver) addFiles() {
 		if key, name, scope := packageOf(f); key != "" {
 			pk := r.pkgs[key]
 			if pk == nil {
-				pk = &pkgInfo{key: key, name: name, scope: scope, top: make(map[string][]int32)}
+				pk = &pkgInfo{key: key, name: name, scope: scope} // top: see sizeNameTables
 				r.pkgs[key] = pk
 			}
 			pk.files = append(pk.files, int32(i))
@@ -568,20 +569,15 @@ func (s *slab[T]) many(n int) []T {
 // callables and types, and each callable's nested symbols, all in symbol
 // order. It reads only the facts and each file's first symbol index.
 func (r *resolver) indexNames() {
+	r.sizeNameTables()
 	for fi := range r.files {
 		f := &r.files[fi]
-		if f.pkg == nil {
-			f.top = make(map[string][]int32)
-		}
 		syms := f.Facts.Symbols
 		for li := range syms {
 			s := &syms[li]
 			g := f.first + int32(li)
 			if s.Parent >= 0 {
 				if isCallable(string(syms[s.Parent].Kind)) {
-					if r.nested == nil {
-						r.nested = make(map[int32][]int32)
-					}
 					p := f.first + s.Parent
 					r.nested[p] = append(r.nested[p], g)
 				}
@@ -597,13 +593,55 @@ func (r *resolver) indexNames() {
 			}
 			if isCallable(string(s.Kind)) || isType(string(s.Kind)) {
 				m := r.byFamily[f.Family]
-				if m == nil {
-					m = make(map[string][]int32)
-					r.byFamily[f.Family] = m
-				}
 				m[s.Name] = append(m[s.Name], g)
 			}
 		}
+	}
+}
+
+// sizeNameTables makes the maps indexNames fills, each with room for as
+// many names as it will get entries: grown an insertion at a time, the
+// large ones (a family's, with ~100k names on GOROOT/src) rehashed again
+// and again.
+func (r *resolver) sizeNameTables() {
+	family := map[string]int{}
+	nested := 0
+	for fi := range r.files {
+		f := &r.files[fi]
+		syms := f.Facts.Symbols
+		top, fam := 0, 0
+		for li := range syms {
+			s := &syms[li]
+			switch {
+			case s.Parent >= 0:
+				if isCallable(string(syms[s.Parent].Kind)) {
+					nested++
+				}
+			case s.Receiver != "":
+			default:
+				top++
+				if isCallable(string(s.Kind)) || isType(string(s.Kind)) {
+					fam++
+				}
+			}
+		}
+		if f.pkg != nil {
+			f.pkg.ntop += top
+		} else {
+			f.top = make(map[string][]int32, top)
+		}
+		if fam > 0 {
+			family[f.Family] += fam
+		}
+	}
+	for _, pk := range r.pkgs {
+		pk.top = make(map[string][]int32, pk.ntop)
+	}
+	for fam, n := range family {
+		r.byFamily[fam] = make(map[string][]int32, n)
+	}
+	if nested > 0 {
+		r.nested = make(map[int32][]int32, nested)
 	}
 }
 

@@ -114,10 +114,7 @@ func (r *resolver) filesCompatible(a, b *fileInfo) bool {
 	if len(a.Facts.File.Variants) == 0 || len(b.Facts.File.Variants) == 0 {
 		return true
 	}
-	if a == b {
-		return compatible(a.Facts.File.Variants, b.Facts.File.Variants)
-	}
-	k := pairOf(a, b)
+	k := pairOf(a, b) // a == b too: a call in a file with variants asks of its own file's definitions
 	if ok, hit := r.compatMemo[k]; hit {
 		return ok
 	}
