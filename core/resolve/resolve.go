@@ -293,12 +293,14 @@ type resolver struct {
 	reuse     []bool      // by file index: calls copied from prev
 	usage     Reuse
 	recording bool // note and the call pass record into curMemo
-	curMemo   *fileMemo
-	noted     []string         // arena of every file's noted names, in lookup order
-	edgeArena []memoEdge       // arena of every file's memo edges
-	notedIn   map[string]int32 // see note
-	noteStamp int32
-	wantMemo  bool
+	// inValueRefs: resolveValueRefs is resolving (see noteUnlinked).
+	inValueRefs bool
+	curMemo     *fileMemo
+	noted       []string         // arena of every file's noted names, in lookup order
+	edgeArena   []memoEdge       // arena of every file's memo edges
+	notedIn     map[string]int32 // see note
+	noteStamp   int32
+	wantMemo    bool
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {

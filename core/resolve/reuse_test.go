@@ -96,6 +96,23 @@ func (g gen) call(facts *abi.Facts, line uint32) {
 	facts.Calls = append(facts.Calls, c)
 }
 
+// valueRef makes a function named as a value (resolveValueRefs): plain,
+// through an import's alias, or a bound method.
+func (g gen) valueRef(facts *abi.Facts, line uint32) {
+	from := int32(-1)
+	if n := len(facts.Symbols); n > 0 && g.r.IntN(4) > 0 {
+		from = int32(g.r.IntN(n))
+	}
+	target := g.pick(funcNames)
+	switch g.r.IntN(3) {
+	case 1:
+		target = lastElement(g.pick(scopes)) + "." + target
+	case 2:
+		target = "self." + g.pick(memNames)
+	}
+	facts.Relations = append(facts.Relations, abi.Relation{From: from, Kind: abi.RelReferences, Context: abi.CtxValue, Target: target, Line: line})
+}
+
 func (g gen) importOf(facts *abi.Facts, line uint32) {
 	s := g.pick(scopes)
 	im := abi.Import{Path: s, Keys: []string{s}, Kind: abi.ImportModule, Line: line}
@@ -137,6 +154,9 @@ func (g gen) file(i int) File {
 		g.call(facts, 100+l)
 	}
 	g.relation(facts, 200)
+	for l := range uint32(g.r.IntN(3)) {
+		g.valueRef(facts, 300+l)
+	}
 	return keyed(File{Path: fmt.Sprintf("%s/f%d.%s", scope, i, fam), Language: fam, Family: fam, ABI: 2, Semantics: sem, Facts: facts})
 }
 
@@ -203,6 +223,9 @@ func (g gen) edit(files []File, next int) []File {
 		}
 	case 4:
 		g.call(facts, 600)
+		if g.r.IntN(2) == 0 {
+			g.valueRef(facts, 650)
+		}
 	case 5:
 		g.importOf(facts, 700)
 	case 6: // move lines: spans and so overload ids shift

@@ -39,7 +39,7 @@ func (r *resolver) noteUnlinked(f *fileInfo, c *abi.Call) {
 	}
 	caller := f.first + c.Caller
 	r.unlinked[caller] = append(r.unlinked[caller], c.Name)
-	if r.recording {
+	if r.recording && !r.inValueRefs { // value references keep no unlinked names
 		r.curMemo.unlinked = append(r.curMemo.unlinked, memoUnlinked{caller: c.Caller, name: c.Name})
 	}
 }
