@@ -278,12 +278,13 @@ type resolver struct {
 	// callFile is the file whose call is being resolved and callOwn the
 	// caller's own variant constraints (its #ifdef branch); twinsOf, for
 	// a target found there, every build-variant twin the call links to.
-	callFile   *fileInfo
-	callOwn    []abi.Constraint
-	compatMemo map[filePair]bool   // see filesCompatible
-	twinSets   map[twinKey]twinSet // see areTwins
-	twinsOf    map[int32][]int32
-	stats      Stats
+	callFile    *fileInfo
+	callOwn     []abi.Constraint
+	compatMemo  map[filePair]bool   // see filesCompatible
+	twinSets    map[twinKey]twinSet // see areTwins
+	pickScratch []int32             // see pick
+	twinsOf     map[int32][]int32
+	stats       Stats
 	// Incremental resolution (reuse.go), when BuildIncremental asked
 	// for a memo (wantMemo).
 	build     string
@@ -833,12 +834,15 @@ func pick(r *resolver, cands []int32, ok func(string) bool) int32 {
 		return r.pickAmong(cands) // all match: no copy to make
 	}
 	if n > 1 {
-		matching := make([]int32, 0, n)
+		// A scratch list: pickAmong keeps none of it (areTwins and
+		// twinPick copy what they keep), and pick does not recurse.
+		matching := r.pickScratch[:0]
 		for _, c := range cands {
 			if ok(r.syms[c].kind) {
 				matching = append(matching, c)
 			}
 		}
+		r.pickScratch = matching
 		return r.pickAmong(matching) // build variants; else ambiguous
 	}
 	return found
