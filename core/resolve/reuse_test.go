@@ -520,3 +520,16 @@ func TestUnlinkedCallsOnCaller(t *testing.T) {
 		t.Errorf("unlinked_calls: %v, want %v", got, want)
 	}
 }
+
+// TestMarshalNames: marshalNames writes what json.Marshal writes.
+func TestMarshalNames(t *testing.T) {
+	for _, names := range [][]string{
+		nil, {}, {"close"}, {"Close", "flush", "__init__", "$x"}, {"a<b"}, {"q\"uote", "x"}, {"back\\slash"},
+		{"&"}, {"tab\t"}, {"é"}, {"\u2028"}, {"\xff"}, {""}, {"~", " "},
+	} {
+		want, _ := json.Marshal(names)
+		if got := marshalNames(names); !bytes.Equal(got, want) {
+			t.Errorf("marshalNames(%q) = %s, want %s", names, got, want)
+		}
+	}
+}
