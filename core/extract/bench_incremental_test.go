@@ -19,9 +19,11 @@ import (
 // (made with them) would mark every file changed: the previous run's
 // memo is made here, untimed, from the same files. The figures are for
 // comparing builds, not a run's phase time. cpu-ms/op is the process's
-// CPU time per op: the machine is shared.
+// CPU time per op: the machine is shared. The run's memory limit is
+// extract's (limitMemory), which decides how often the collector runs.
 func BenchmarkResolveIncremental(b *testing.B) {
 	_, cache := benchCache(b)
+	defer limitMemory()()
 	const build = "bench" // both runs are this one's
 	const changed = "net/http/server.go"
 	files := benchFiles(cache, func(p string, c *cachedFile) string {

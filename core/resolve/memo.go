@@ -18,6 +18,9 @@ type Memo struct {
 	// may resolve differently, so its memo is never used.
 	Build string
 	files map[string]*fileMemo
+	// edges is how many edges the run made before Canonicalize: the next
+	// run sizes its edge slice from it (edgeCap).
+	edges int
 }
 
 // fileMemo is one file's part of a Memo.
@@ -33,6 +36,8 @@ type fileMemo struct {
 	edges    []memoEdge
 	stats    Stats
 	unlinked []memoUnlinked
+	values   []memoEdge // the value references edges (values.go), caller = From
+	vnoted   []string   // names the value references looked up, as noted
 }
 
 // named is a name with the hash of what it stands for.
@@ -69,7 +74,7 @@ func (m *Memo) SetKey(path, key string) {
 
 // memoMagic opens an encoded memo; a format change bumps its number, so
 // an old memo reads as unknown and the run resolves in full.
-var memoMagic = []byte("SYNRMEMO3\n")
+var memoMagic = []byte("SYNRMEMO4\n")
 
 // Encode appends m's encoding to buf. Strings are written once, in a
 // table that the rest refers to by index: target ids and names repeat
@@ -94,7 +99,7 @@ func (m *Memo) Encode(buf []byte) []byte {
 	var body abi.Encoder
 	size := 0
 	for _, fm := range m.files {
-		size += 8*len(fm.edges) + 4*len(fm.noted) + 11*(len(fm.defs)+len(fm.binds)) + 64
+		size += 8*(len(fm.edges)+len(fm.values)) + 4*(len(fm.noted)+len(fm.vnoted)) + 11*(len(fm.defs)+len(fm.binds)) + 64
 	}
 	body.Buf = make([]byte, 0, size) // one allocation, not a doubling series of ~10 MB
 	table = make(map[string]uint64, len(paths)*16)
@@ -119,13 +124,7 @@ func (m *Memo) Encode(buf []byte) []byte {
 		for _, n := range fm.noted {
 			body.Uvarint(ref(n))
 		}
-		body.Uvarint(uint64(len(fm.edges)))
-		for _, e := range fm.edges {
-			body.Varint(int64(e.caller))
-			body.Uvarint(ref(e.target))
-			body.Bool(e.inferred)
-			body.Uvarint(uint64(e.line))
-		}
+		encodeEdges(&body, fm.edges, ref)
 		st := fm.stats
 		for _, v := range []int{st.Calls, st.Extracted, st.Inferred, st.Ambiguous, st.Unresolved, st.Implicit} {
 			body.Uvarint(uint64(v))
@@ -135,16 +134,42 @@ func (m *Memo) Encode(buf []byte) []byte {
 			body.Varint(int64(u.caller))
 			body.Uvarint(ref(u.name))
 		}
+		encodeEdges(&body, fm.values, ref)
+		body.Uvarint(uint64(len(fm.vnoted)))
+		for _, n := range fm.vnoted {
+			body.Uvarint(ref(n))
+		}
 	}
 	e := abi.Encoder{Buf: buf}
 	e.Buf = append(e.Buf, memoMagic...)
 	e.String(m.Build)
+	e.Uvarint(uint64(m.edges))
 	e.Uvarint(uint64(len(strs)))
 	for _, s := range strs {
 		e.String(s)
 	}
 	e.Buf = append(e.Buf, body.Buf...)
 	return e.Buf
+}
+
+// encodeEdges appends a list of memo edges to body.
+func encodeEdges(body *abi.Encoder, edges []memoEdge, ref func(string) uint64) {
+	body.Uvarint(uint64(len(edges)))
+	for _, e := range edges {
+		body.Varint(int64(e.caller))
+		body.Uvarint(ref(e.target))
+		body.Bool(e.inferred)
+		body.Uvarint(uint64(e.line))
+	}
+}
+
+// decodeEdges reads what encodeEdges wrote.
+func decodeEdges(d *abi.Decoder, str func() string) []memoEdge {
+	edges := make([]memoEdge, d.Len(4))
+	for i := range edges {
+		edges[i] = memoEdge{caller: d.Int32(), target: str(), inferred: d.Bool(), line: uint32(d.Uvarint())}
+	}
+	return edges
 }
 
 // errMemoFormat reports a memo that is not one this build wrote.
@@ -159,6 +184,7 @@ func DecodeMemo(data []byte) (*Memo, error) {
 	}
 	d := abi.NewDecoder(rest)
 	m := &Memo{Build: d.String()}
+	m.edges = int(min(d.Uvarint(), 1<<40)) // a hint only: bounded, never trusted as a size
 	strs := make([]string, d.Len(1))
 	for i := range strs {
 		strs[i] = d.String()
@@ -195,15 +221,17 @@ func DecodeMemo(data []byte) (*Memo, error) {
 		for i := range fm.noted {
 			fm.noted[i] = str()
 		}
-		fm.edges = make([]memoEdge, d.Len(4))
-		for i := range fm.edges {
-			fm.edges[i] = memoEdge{caller: d.Int32(), target: str(), inferred: d.Bool(), line: uint32(d.Uvarint())}
-		}
+		fm.edges = decodeEdges(d, str)
 		v := func() int { return int(d.Uvarint()) }
 		fm.stats = Stats{Calls: v(), Extracted: v(), Inferred: v(), Ambiguous: v(), Unresolved: v(), Implicit: v()}
 		fm.unlinked = make([]memoUnlinked, d.Len(2))
 		for i := range fm.unlinked {
 			fm.unlinked[i] = memoUnlinked{caller: d.Int32(), name: str()}
+		}
+		fm.values = decodeEdges(d, str)
+		fm.vnoted = make([]string, d.Len(1))
+		for i := range fm.vnoted {
+			fm.vnoted[i] = str()
 		}
 		if _, dup := m.files[p]; dup {
 			bad = true

@@ -121,42 +121,28 @@ func build(ctx context.Context, files []File, opts *Options) (*graph.Graph, Stat
 		bases:    make(map[int32][]int32),
 		dirs:     make(map[string][]int32),
 	}
-	nsyms, nfacts := 0, 0
+	nsyms := 0
 	for i := range files {
 		r.files[i].File = &files[i]
 		r.files[i].idx = int32(i)
-		f := files[i].Facts
-		nsyms += len(f.Symbols)
-		nfacts += len(f.Calls) + len(f.Imports) + len(f.Relations) + len(f.Dynamic) + 2*len(f.Channels)
+		nsyms += len(files[i].Facts.Symbols)
+	}
+	if opts != nil {
+		r.useOptions(opts)
 	}
 	// Sized up front: regrowing a slice of large records was the main cost,
-	// and its one long memmove stalls the collector's preemption too. Each
-	// symbol gives one contains/method edge and each fact about one edge
-	// (GOROOT: 679k edges for a bound of 804k); capacity never touched
-	// costs no resident memory.
+	// and its one long memmove stalls the collector's preemption too.
+	// Capacity never touched costs no resident memory, but it is garbage
+	// the collector counts against the memory limit (see edgeCap).
 	r.syms = make([]sym, 0, nsyms)
 	r.nodes = make([]graph.Node, 0, len(files)+nsyms+len(files)/4)
-	r.edges = make([]graph.Edge, 0, len(files)+nsyms+nfacts)
+	r.edges = make([]graph.Edge, 0, r.edgeCap())
 	r.ids = make(map[string]bool, len(files)+nsyms)
 	passes := []func(){
 		r.addFiles, r.addSymbols, r.attachReceivers, r.indexMembers,
 		r.resolveImports, r.markImported, r.resolveRelations, r.recordAll, r.resolveCalls,
 		r.resolveValueRefs, r.recordUnlinked, r.resolveDynamic, r.resolveChannels,
 		r.resolveRoutes, r.resolveCrossLanguage, r.resolveSQL,
-	}
-	if opts != nil {
-		r.build, r.wantMemo = opts.Build, true
-		r.usage = Reuse{Files: len(files), Resolved: len(files), Full: opts.NoPrev}
-		switch {
-		case opts.Prev == nil:
-			if r.usage.Full == "" {
-				r.usage.Full = "no memo of an earlier run"
-			}
-		case opts.Prev.Build != opts.Build || opts.Build == "":
-			r.usage.Full = "the memo was written by another synaptic build"
-		default:
-			r.prev = opts.Prev
-		}
 	}
 	for _, pass := range passes {
 		if err := ctx.Err(); err != nil {
@@ -167,9 +153,61 @@ func build(ctx context.Context, files []File, opts *Options) (*graph.Graph, Stat
 	if err := ctx.Err(); err != nil {
 		return nil, Stats{}, nil, err
 	}
+	if r.next != nil {
+		r.next.edges = len(r.edges)
+	}
 	g := &graph.Graph{Directed: true, Nodes: r.nodes, Edges: r.edges}
 	g.Canonicalize()
 	return g, r.stats, r, nil
+}
+
+// useOptions takes BuildIncremental's options: a memo is wanted, and
+// opts.Prev is reused when this build wrote it.
+func (r *resolver) useOptions(opts *Options) {
+	r.build, r.wantMemo = opts.Build, true
+	r.usage = Reuse{Files: len(r.files), Resolved: len(r.files), Full: opts.NoPrev}
+	switch {
+	case opts.Prev == nil:
+		if r.usage.Full == "" {
+			r.usage.Full = "no memo of an earlier run"
+		}
+	case opts.Prev.Build != opts.Build || opts.Build == "":
+		r.usage.Full = "the memo was written by another synaptic build"
+	default:
+		r.prev = opts.Prev
+	}
+}
+
+// edgeCap is the capacity r.edges is made with. The bound is one edge per
+// file (its package's contains), per symbol (contains/method) and per
+// fact (GOROOT: 1.05M for ~610k edges). Given a previous run, the edges
+// are about as many as it made, plus the bound for the files whose facts
+// changed: the bound's ~70 MB of unused 160-byte records brought
+// collections forward under extract's memory limit (BenchmarkResolve-
+// Incremental with GOMEMLIMIT=704MiB: ~1500 -> ~1290 cpu-ms/op). An
+// underestimate only regrows the slice; the graph is the same.
+func (r *resolver) edgeCap() int {
+	bound, changed := 0, 0
+	for i := range r.files {
+		f := r.files[i].File
+		n := fileEdgeBound(f.Facts)
+		bound += n
+		if r.prev == nil {
+			continue
+		}
+		if was := r.prev.files[f.Path]; was == nil || was.key != f.Key || f.Key == "" {
+			changed += n
+		}
+	}
+	if r.prev == nil || r.prev.edges <= 0 {
+		return bound
+	}
+	return min(bound, r.prev.edges+r.prev.edges/256+1024+changed)
+}
+
+// fileEdgeBound is the most edges one file's facts give: see edgeCap.
+func fileEdgeBound(f *abi.Facts) int {
+	return 1 + len(f.Symbols) + len(f.Calls) + len(f.Imports) + len(f.Relations) + len(f.Dynamic) + 2*len(f.Channels)
 }
 
 type sym struct {
@@ -204,6 +242,7 @@ type pkgInfo struct {
 	id    string
 	files []int32
 	top   map[string][]int32
+	ntop  int // top-level definitions, to size top (sizeNameTables)
 }
 
 // binding is what an imported local name refers to.
@@ -224,6 +263,7 @@ type resolver struct {
 	// their file-private definitions are visible to the importers too.
 	imported []bool
 	nodes    []graph.Node
+	symNode0 int // index in nodes of the first symbol's node (see symNode)
 	edges    []graph.Edge
 	ids      map[string]bool
 	pkgs     map[string]*pkgInfo
@@ -242,11 +282,13 @@ type resolver struct {
 	// callFile is the file whose call is being resolved and callOwn the
 	// caller's own variant constraints (its #ifdef branch); twinsOf, for
 	// a target found there, every build-variant twin the call links to.
-	callFile   *fileInfo
-	callOwn    []abi.Constraint
-	compatMemo map[filePair]bool // see filesCompatible
-	twinsOf    map[int32][]int32
-	stats      Stats
+	callFile    *fileInfo
+	callOwn     []abi.Constraint
+	compatMemo  map[filePair]bool   // see filesCompatible
+	twinSets    map[twinKey]twinSet // see areTwins
+	pickScratch []int32             // see pick
+	twinsOf     map[int32][]int32
+	stats       Stats
 	// Incremental resolution (reuse.go), when BuildIncremental asked
 	// for a memo (wantMemo).
 	build     string
@@ -256,20 +298,25 @@ type resolver struct {
 	reuse     []bool      // by file index: calls copied from prev
 	usage     Reuse
 	recording bool // note and the call pass record into curMemo
-	curMemo   *fileMemo
-	noted     []string         // arena of every file's noted names, in lookup order
-	edgeArena []memoEdge       // arena of every file's memo edges
-	notedIn   map[string]int32 // see note
-	noteStamp int32
-	wantMemo  bool
+	// inValueRefs: resolveValueRefs is resolving (see noteUnlinked).
+	inValueRefs bool
+	curMemo     *fileMemo
+	noted       []string         // arena of every file's noted names, in lookup order
+	edgeArena   []memoEdge       // arena of every file's memo edges
+	notedIn     map[string]int32 // see note
+	noteStamp   int32
+	wantMemo    bool
 }
 
 func (r *resolver) uniqueID(id string, line uint32) string {
 	if id == "" {
 		id = "node"
 	}
-	if !r.ids[id] {
-		r.ids[id] = true
+	// A new id grows the map: one assignment hashes id once where a
+	// lookup first hashed it twice (~0.04 CPU-s a run on GOROOT/src).
+	n := len(r.ids)
+	r.ids[id] = true
+	if len(r.ids) > n {
 		return id
 	}
 	alt := graph.MakeID(id, "overload", strconv.Itoa(int(line)))
@@ -323,7 +370,7 @@ func (r *resolver) addFiles() {
 		if key, name, scope := packageOf(f); key != "" {
 			pk := r.pkgs[key]
 			if pk == nil {
-				pk = &pkgInfo{key: key, name: name, scope: scope, top: make(map[string][]int32)}
+				pk = &pkgInfo{key: key, name: name, scope: scope} // top: see sizeNameTables
 				r.pkgs[key] = pk
 			}
 			pk.files = append(pk.files, int32(i))
@@ -432,6 +479,8 @@ func (r *resolver) addSymbols() {
 	var wg sync.WaitGroup
 	wg.Go(r.indexNames)
 	defer wg.Wait()
+	var al nodeAlloc
+	r.symNode0 = len(r.nodes)
 	for fi := range r.files {
 		f := &r.files[fi]
 		for li := range f.Facts.Symbols {
@@ -449,22 +498,7 @@ func (r *resolver) addSymbols() {
 			}
 			id := r.uniqueID(base, s.Span.StartLine)
 			r.syms = append(r.syms, sym{file: int32(fi), local: int32(li), id: id, name: s.Name, kind: string(s.Kind), parent: parent, owner: -1})
-			n := graph.Node{
-				ID: id, Label: label(s), FileType: "code", SourceFile: f.Path,
-				SourceLocation: r.loc(s.Span.StartLine), Kind: string(s.Kind), Visibility: string(s.Visibility),
-				Language: f.Language, IsTest: s.Test || f.test, Doc: s.Doc,
-			}
-			if s.Span.StartLine > 0 {
-				n.Span = &graph.Span{StartLine: int(s.Span.StartLine), StartCol: int(s.Span.StartCol), EndLine: int(s.Span.EndLine), EndCol: int(s.Span.EndCol)}
-			}
-			if sig := s.Signature; sig != nil && !typeCarrier(s) {
-				gs := &graph.Signature{ReturnType: sig.Return, Raw: sig.Raw, Params: make([]graph.Param, 0, len(sig.Params))}
-				for _, p := range sig.Params {
-					gs.Params = append(gs.Params, graph.Param{Name: p.Name, TypeRef: p.Type})
-				}
-				n.Signature = gs
-			}
-			r.nodes = append(r.nodes, n)
+			r.nodes = append(r.nodes, r.symbolNode(f, s, id, &al))
 			if parent >= 0 {
 				rel := "contains"
 				if isCallable(string(s.Kind)) && isType(r.syms[parent].kind) {
@@ -478,26 +512,79 @@ func (r *resolver) addSymbols() {
 	}
 }
 
+// symNode is symbol g's node: addSymbols appends them in symbol order.
+func (r *resolver) symNode(g int32) *graph.Node { return &r.nodes[r.symNode0+int(g)] }
+
+// symbolNode is the node of symbol s of f, whose id is id.
+func (r *resolver) symbolNode(f *fileInfo, s *abi.Symbol, id string, al *nodeAlloc) graph.Node {
+	n := graph.Node{
+		ID: id, Label: label(s), FileType: "code", SourceFile: f.Path,
+		SourceLocation: r.loc(s.Span.StartLine), Kind: string(s.Kind), Visibility: string(s.Visibility),
+		Language: f.Language, IsTest: s.Test || f.test, Doc: s.Doc,
+	}
+	if s.Span.StartLine > 0 {
+		n.Span = al.spans.one()
+		*n.Span = graph.Span{StartLine: int(s.Span.StartLine), StartCol: int(s.Span.StartCol), EndLine: int(s.Span.EndLine), EndCol: int(s.Span.EndCol)}
+	}
+	if sig := s.Signature; sig != nil && !typeCarrier(s) {
+		gs := al.sigs.one()
+		*gs = graph.Signature{ReturnType: sig.Return, Raw: sig.Raw, Params: al.params.many(len(sig.Params))}
+		for i, p := range sig.Params {
+			gs.Params[i] = graph.Param{Name: p.Name, TypeRef: p.Type}
+		}
+		n.Signature = gs
+	}
+	return n
+}
+
+// nodeAlloc hands out the small records symbol nodes point to from a few
+// large chunks: one allocation each for ~300k spans, signatures and their
+// parameters on GOROOT/src was ~0.05 CPU-s of every resolution. The
+// graph keeps all of them alive together anyway.
+type nodeAlloc struct {
+	spans  slab[graph.Span]
+	sigs   slab[graph.Signature]
+	params slab[graph.Param]
+}
+
+// slab allocates Ts in chunks of slabChunk.
+type slab[T any] struct{ free []T }
+
+const slabChunk = 4096
+
+// one is a new zero T.
+func (s *slab[T]) one() *T { return &s.many(1)[0] }
+
+// many is n new zero Ts, a slice whose capacity is n: an append to it
+// copies rather than overwrites a neighbour. It is never nil, as
+// make([]T, 0, n) is not.
+func (s *slab[T]) many(n int) []T {
+	if n > slabChunk/4 {
+		return make([]T, n)
+	}
+	if len(s.free) < n {
+		s.free = make([]T, slabChunk)
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:]
+	return out
+}
+
 // indexNames fills the tables later passes look definitions up in by
 // name: each package's or file's top-level definitions (methods with a
 // receiver are attached to their type later), each family's top-level
 // callables and types, and each callable's nested symbols, all in symbol
 // order. It reads only the facts and each file's first symbol index.
 func (r *resolver) indexNames() {
+	r.sizeNameTables()
 	for fi := range r.files {
 		f := &r.files[fi]
-		if f.pkg == nil {
-			f.top = make(map[string][]int32)
-		}
 		syms := f.Facts.Symbols
 		for li := range syms {
 			s := &syms[li]
 			g := f.first + int32(li)
 			if s.Parent >= 0 {
 				if isCallable(string(syms[s.Parent].Kind)) {
-					if r.nested == nil {
-						r.nested = make(map[int32][]int32)
-					}
 					p := f.first + s.Parent
 					r.nested[p] = append(r.nested[p], g)
 				}
@@ -513,13 +600,55 @@ func (r *resolver) indexNames() {
 			}
 			if isCallable(string(s.Kind)) || isType(string(s.Kind)) {
 				m := r.byFamily[f.Family]
-				if m == nil {
-					m = make(map[string][]int32)
-					r.byFamily[f.Family] = m
-				}
 				m[s.Name] = append(m[s.Name], g)
 			}
 		}
+	}
+}
+
+// sizeNameTables makes the maps indexNames fills, each with room for as
+// many names as it will get entries: grown an insertion at a time, the
+// large ones (a family's, with ~100k names on GOROOT/src) rehashed again
+// and again.
+func (r *resolver) sizeNameTables() {
+	family := map[string]int{}
+	nested := 0
+	for fi := range r.files {
+		f := &r.files[fi]
+		syms := f.Facts.Symbols
+		top, fam := 0, 0
+		for li := range syms {
+			s := &syms[li]
+			switch {
+			case s.Parent >= 0:
+				if isCallable(string(syms[s.Parent].Kind)) {
+					nested++
+				}
+			case s.Receiver != "":
+			default:
+				top++
+				if isCallable(string(s.Kind)) || isType(string(s.Kind)) {
+					fam++
+				}
+			}
+		}
+		if f.pkg != nil {
+			f.pkg.ntop += top
+		} else {
+			f.top = make(map[string][]int32, top)
+		}
+		if fam > 0 {
+			family[f.Family] += fam
+		}
+	}
+	for _, pk := range r.pkgs {
+		pk.top = make(map[string][]int32, pk.ntop)
+	}
+	for fam, n := range family {
+		r.byFamily[fam] = make(map[string][]int32, n)
+	}
+	if nested > 0 {
+		r.nested = make(map[int32][]int32, nested)
 	}
 }
 
@@ -705,13 +834,19 @@ func pick(r *resolver, cands []int32, ok func(string) bool) int32 {
 			n++
 		}
 	}
+	if n > 1 && n == len(cands) {
+		return r.pickAmong(cands) // all match: no copy to make
+	}
 	if n > 1 {
-		matching := make([]int32, 0, n)
+		// A scratch list: pickAmong keeps none of it (areTwins and
+		// twinPick copy what they keep), and pick does not recurse.
+		matching := r.pickScratch[:0]
 		for _, c := range cands {
 			if ok(r.syms[c].kind) {
 				matching = append(matching, c)
 			}
 		}
+		r.pickScratch = matching
 		return r.pickAmong(matching) // build variants; else ambiguous
 	}
 	return found

@@ -371,7 +371,8 @@ func (r *resolver) planReuse() {
 	for i := range r.files {
 		if !dirty[i] {
 			was := r.prev.files[r.files[i].Path]
-			dirty[i] = slices.ContainsFunc(was.noted, func(n string) bool { return changed[n] })
+			isChanged := func(n string) bool { return changed[n] }
+			dirty[i] = slices.ContainsFunc(was.noted, isChanged) || slices.ContainsFunc(was.vnoted, isChanged)
 		}
 		r.reuse[i] = !dirty[i]
 		if dirty[i] {
@@ -386,9 +387,11 @@ func (r *resolver) planReuse() {
 // out of range.
 func (r *resolver) replayable(f *fileInfo, fm *fileMemo) bool {
 	n := int32(len(f.Facts.Symbols))
-	for _, e := range fm.edges {
-		if e.caller >= n || e.caller < -1 {
-			return false
+	for _, list := range [][]memoEdge{fm.edges, fm.values} {
+		for _, e := range list {
+			if e.caller >= n || e.caller < -1 {
+				return false
+			}
 		}
 	}
 	for _, u := range fm.unlinked {

@@ -96,6 +96,23 @@ func (g gen) call(facts *abi.Facts, line uint32) {
 	facts.Calls = append(facts.Calls, c)
 }
 
+// valueRef makes a function named as a value (resolveValueRefs): plain,
+// through an import's alias, or a bound method.
+func (g gen) valueRef(facts *abi.Facts, line uint32) {
+	from := int32(-1)
+	if n := len(facts.Symbols); n > 0 && g.r.IntN(4) > 0 {
+		from = int32(g.r.IntN(n))
+	}
+	target := g.pick(funcNames)
+	switch g.r.IntN(3) {
+	case 1:
+		target = lastElement(g.pick(scopes)) + "." + target
+	case 2:
+		target = "self." + g.pick(memNames)
+	}
+	facts.Relations = append(facts.Relations, abi.Relation{From: from, Kind: abi.RelReferences, Context: abi.CtxValue, Target: target, Line: line})
+}
+
 func (g gen) importOf(facts *abi.Facts, line uint32) {
 	s := g.pick(scopes)
 	im := abi.Import{Path: s, Keys: []string{s}, Kind: abi.ImportModule, Line: line}
@@ -137,6 +154,9 @@ func (g gen) file(i int) File {
 		g.call(facts, 100+l)
 	}
 	g.relation(facts, 200)
+	for l := range uint32(g.r.IntN(3)) {
+		g.valueRef(facts, 300+l)
+	}
 	return keyed(File{Path: fmt.Sprintf("%s/f%d.%s", scope, i, fam), Language: fam, Family: fam, ABI: 2, Semantics: sem, Facts: facts})
 }
 
@@ -203,6 +223,9 @@ func (g gen) edit(files []File, next int) []File {
 		}
 	case 4:
 		g.call(facts, 600)
+		if g.r.IntN(2) == 0 {
+			g.valueRef(facts, 650)
+		}
 	case 5:
 		g.importOf(facts, 700)
 	case 6: // move lines: spans and so overload ids shift
@@ -418,5 +441,95 @@ func TestNotedNames(t *testing.T) {
 	}
 	if len(fm.edges) != 1 || fm.edges[0].target != "a_b_conn_close" || fm.stats.Calls != 2 || fm.stats.Unresolved != 1 {
 		t.Errorf("edges %+v, stats %+v", fm.edges, fm.stats)
+	}
+}
+
+// TestEdgeCapHint: the memo carries the run's edge count through its
+// encoding, the next run sizes its edges from it within the bound, and
+// the hint is only a capacity: any value, too small or absurd, gives the
+// graph a full resolution gives.
+func TestEdgeCapHint(t *testing.T) {
+	g := gen{rand.New(rand.NewPCG(9, 10))}
+	var files []File
+	for i := range 8 {
+		files = append(files, g.file(i))
+	}
+	_, _, r, err := build(t.Context(), files, &Options{Build: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.next.edges <= 0 || r.next.edges != len(r.edges) {
+		t.Fatalf("memo records %d edges, the run made %d", r.next.edges, len(r.edges))
+	}
+	back, err := DecodeMemo(r.next.Encode(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.edges != r.next.edges {
+		t.Fatalf("decoded memo has %d edges, want %d", back.edges, r.next.edges)
+	}
+	files = g.edit(files, 100)
+	want, wantStats := graphBytes(t, files)
+	for _, hint := range []int{back.edges, 0, 1, 1 << 40} {
+		back.edges = hint
+		gi, got, err := BuildIncremental(t.Context(), files, Options{Build: "b", Prev: back})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal([]any{gi.Nodes, gi.Edges})
+		if !bytes.Equal(b, want) || got.Stats != wantStats {
+			t.Errorf("edge hint %d: the graph differs from a full resolution", hint)
+		}
+	}
+}
+
+// TestUnlinkedCallsOnCaller: an unlinked member call's name lands on its
+// caller's node and no other (recordUnlinked finds the node by index).
+func TestUnlinkedCallsOnCaller(t *testing.T) {
+	py := func(path string, facts *abi.Facts) File {
+		return File{Path: path, Language: "python", Family: "python", ABI: 2, Semantics: pySemantics, Facts: facts}
+	}
+	files := []File{
+		py("a.py", &abi.Facts{Symbols: []abi.Symbol{
+			{Name: "Conn", Kind: "class", Parent: -1, Span: sp(1)},
+			{Name: "close", Kind: "method", Parent: 0, Span: sp(2)},
+			{Name: "flush", Kind: "method", Parent: 0, Span: sp(3)},
+		}}),
+		py("b.py", &abi.Facts{
+			Symbols: []abi.Symbol{
+				{Name: "f", Kind: "function", Parent: -1, Span: sp(1)},
+				{Name: "g", Kind: "function", Parent: -1, Span: sp(5)},
+			},
+			Calls: []abi.Call{
+				{Caller: 1, Name: "flush", Receiver: "x", Line: 6},
+				{Caller: 1, Name: "close", Receiver: "x", Line: 7},
+				{Caller: 1, Name: "close", Receiver: "y", Line: 8},
+				{Caller: 1, Name: "nowhere", Receiver: "x", Line: 9},
+			},
+		}),
+	}
+	g, _ := Build(files)
+	got := map[string]string{}
+	for _, n := range g.Nodes {
+		if raw, ok := n.Extra["unlinked_calls"]; ok {
+			got[n.ID] = string(raw)
+		}
+	}
+	want := map[string]string{"b_g": `["close","flush"]`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("unlinked_calls: %v, want %v", got, want)
+	}
+}
+
+// TestMarshalNames: marshalNames writes what json.Marshal writes.
+func TestMarshalNames(t *testing.T) {
+	for _, names := range [][]string{
+		nil, {}, {"close"}, {"Close", "flush", "__init__", "$x"}, {"a<b"}, {"q\"uote", "x"}, {"back\\slash"},
+		{"&"}, {"tab\t"}, {"é"}, {"\u2028"}, {"\xff"}, {""}, {"~", " "},
+	} {
+		want, _ := json.Marshal(names)
+		if got := marshalNames(names); !bytes.Equal(got, want) {
+			t.Errorf("marshalNames(%q) = %s, want %s", names, got, want)
+		}
 	}
 }

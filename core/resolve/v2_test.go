@@ -1,6 +1,7 @@
 package resolve
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
@@ -342,6 +343,75 @@ func TestCompatible(t *testing.T) {
 		}
 		if got := compatible(tt.b, tt.a); got != tt.want {
 			t.Errorf("%d: not symmetric", i)
+		}
+	}
+}
+
+// compatibleByMaps is compatible as it was first written, with a map of
+// value sets per axis: the reference TestCompatibleRandom checks the
+// allocation-free compatible against.
+func compatibleByMaps(a, b []abi.Constraint) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return true
+	}
+	type axis struct{ pos, neg map[string]bool }
+	axes := map[string]*axis{}
+	for _, cs := range [][]abi.Constraint{a, b} {
+		for _, c := range cs {
+			ax := axes[c.Axis]
+			if ax == nil {
+				ax = &axis{neg: map[string]bool{}}
+				axes[c.Axis] = ax
+			}
+			if c.Negated {
+				for _, v := range c.Values {
+					ax.neg[v] = true
+				}
+				continue
+			}
+			next := map[string]bool{}
+			for _, v := range c.Values {
+				if ax.pos == nil || ax.pos[v] {
+					next[v] = true
+				}
+			}
+			ax.pos = next
+		}
+	}
+	for _, ax := range axes {
+		if ax.pos == nil {
+			continue
+		}
+		left := false
+		for v := range ax.pos {
+			if !ax.neg[v] {
+				left = true
+			}
+		}
+		if !left {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCompatibleRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	list := func() []abi.Constraint {
+		var cs []abi.Constraint
+		for range r.IntN(4) {
+			c := abi.Constraint{Axis: []string{"os", "arch"}[r.IntN(2)], Negated: r.IntN(3) == 0}
+			for range r.IntN(4) {
+				c.Values = append(c.Values, []string{"a", "b", "c"}[r.IntN(3)])
+			}
+			cs = append(cs, c)
+		}
+		return cs
+	}
+	for i := range 20000 {
+		a, b := list(), list()
+		if got, want := compatible(a, b), compatibleByMaps(a, b); got != want {
+			t.Fatalf("%d: compatible(%v, %v) = %v, want %v", i, a, b, got, want)
 		}
 	}
 }
