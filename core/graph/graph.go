@@ -198,15 +198,14 @@ func (g *Graph) Canonicalize() {
 	// edge's endpoint nodes, the hand-off to NewIndex below.
 	edgeOrder := make([]int32, 0, len(g.Edges))
 	var dropped []int32
+	var sites siteArena
 	src := make([]int32, len(g.Edges))
 	dst := make([]int32, len(g.Edges))
 	w = 0
 	for i, k := range keys {
 		e := &g.Edges[k.index]
 		if w > 0 && keys[i-1].ends == k.ends && g.Edges[edgeOrder[w-1]].Key() == e.Key() {
-			last := &g.Edges[edgeOrder[w-1]]
-			last.Sites = append(last.Sites, Site{e.SourceFile, e.SourceLocation})
-			last.Sites = append(last.Sites, e.Sites...)
+			sites.merge(&g.Edges[edgeOrder[w-1]], e)
 			dropped = append(dropped, k.index)
 			continue
 		}
@@ -241,6 +240,44 @@ func (g *Graph) Canonicalize() {
 			e.Sites = nil
 		}
 	}
+}
+
+// siteChunk is how many sites a siteArena allocates at a time.
+const siteChunk = 4096
+
+// siteArena builds the merged Sites lists of duplicate edges in shared
+// chunks: appending to each kept edge's own list cost an allocation per
+// growth, each a small object for the collector. A kept edge's duplicates
+// are merged one after another, so its list is always the open one, at
+// the end of the current chunk; each list is clipped to its length, so a
+// later append copies it.
+type siteArena struct {
+	buf  []Site
+	open *Edge // the edge whose list ends buf
+	from int   // where open's list starts in buf
+}
+
+// merge adds dup's primary site and Sites to kept's list, after kept's own
+// sites the first time.
+func (a *siteArena) merge(kept, dup *Edge) {
+	if a.open != kept {
+		a.open, a.from = kept, len(a.buf)
+		a.push(kept.Sites...)
+	}
+	a.push(Site{dup.SourceFile, dup.SourceLocation})
+	a.push(dup.Sites...)
+	kept.Sites = a.buf[a.from:len(a.buf):len(a.buf)]
+}
+
+// push appends sites to the open list, moving that list to a fresh chunk
+// when the current one is full.
+func (a *siteArena) push(sites ...Site) {
+	if len(a.buf)+len(sites) > cap(a.buf) {
+		open := a.buf[a.from:]
+		buf := make([]Site, 0, max(siteChunk, 2*(len(open)+len(sites))))
+		a.buf, a.from = append(buf, open...), 0
+	}
+	a.buf = append(a.buf, sites...)
 }
 
 // rankEdges gives each edge its key: its endpoints' ranks, source in the
