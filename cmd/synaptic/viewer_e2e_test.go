@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // chromium finds the headless browser `.ci/run` installs (Debian package
@@ -46,9 +47,11 @@ func TestViewerInChromium(t *testing.T) {
 	browser := chromium(t)
 	_, graphPath := serveFixture(t)
 	s := startHTTP(t, serveEnv(), "--graph", graphPath)
-	if !strings.Contains(s.stderr.String(), "[synaptic] viewer on "+s.base+"/") {
-		t.Fatalf("serve does not announce the viewer (built without its library? run make):\n%s", s.stderr.String())
-	}
+	// The banner follows the ready file startHTTP waits for, so the line
+	// may not be read yet (the flake under load).
+	waitFor(t, 10*time.Second, "serve to announce the viewer (built without its library? run make)", func() bool {
+		return strings.Contains(s.stderr.String(), "[synaptic] viewer on "+s.base+"/")
+	})
 	page := s.base + "/#" + url.Values{"q": {"tax"}, "expand": {"WithTax"}, "source": {"1"}}.Encode()
 	dom := string(browse(t, browser, "--dump-dom", page))
 	for _, want := range []string{
