@@ -72,10 +72,9 @@ func appendCallbackSection(b []byte, f *Facts) []byte {
 // decodeCallbackSection reads the section when it is next; (symbol,
 // parameter) pairs must rise strictly and name a parameter.
 func decodeCallbackSection(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != callbackSectionTag {
+	if !d.openSection(callbackSectionTag) {
 		return
 	}
-	d.off++
 	lastSym, lastParam := -1, -1
 	for range d.Len(3) {
 		i, j := int(d.Uvarint()), int(d.Uvarint())

@@ -78,10 +78,9 @@ func appendChannelSection(b []byte, f *Facts) []byte {
 }
 
 func decodeChannelSection(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != channelSectionTag {
+	if !d.openSection(channelSectionTag) {
 		return
 	}
-	d.off++
 	if n := d.Len(6); n > 0 {
 		f.Channels = make([]ChannelSite, n)
 	}

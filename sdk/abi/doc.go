@@ -46,10 +46,9 @@ func appendDocSection(b []byte, f *Facts) []byte {
 // rise strictly and stay inside the symbol table, so one encoding means
 // one set of docs.
 func decodeDocSection(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != docSectionTag {
+	if !d.openSection(docSectionTag) {
 		return
 	}
-	d.off++
 	n := d.Len(2)
 	last := int64(-2)
 	for range n {

@@ -49,10 +49,9 @@ func appendDynamicSection(b []byte, f *Facts) []byte {
 
 // decodeDynamicSection reads the dynamic-sites section when it is next.
 func decodeDynamicSection(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != dynamicSectionTag {
+	if !d.openSection(dynamicSectionTag) {
 		return
 	}
-	d.off++
 	if n := d.Len(4); n > 0 {
 		f.Dynamic = make([]DynamicSite, n)
 	}

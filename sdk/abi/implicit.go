@@ -37,10 +37,9 @@ func appendImplicitSection(b []byte, f *Facts) []byte {
 // decodeImplicitSection reads the section when it is next; indexes must
 // rise strictly and name a call, so one encoding means one set of facts.
 func decodeImplicitSection(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != implicitSectionTag {
+	if !d.openSection(implicitSectionTag) {
 		return
 	}
-	d.off++
 	n := d.Len(1)
 	if d.err == nil && n == 0 {
 		d.fail(fmt.Errorf("abi: empty implicit-calls section"))

@@ -60,10 +60,9 @@ func commonPrefix(a, b string) int {
 // strictly rising, each import's keys new (the v2 section gave it none),
 // a shared prefix no longer than the previous key.
 func decodeKeysSection(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != keysSectionTag {
+	if !d.openSection(keysSectionTag) {
 		return
 	}
-	d.off++
 	last := -1
 	for range d.Len(2) {
 		i := int(d.Uvarint())

@@ -54,10 +54,9 @@ func appendProjectParts(e *Encoder, parts []ProjectPart) {
 // decodeProjectParts reads the parts block when it is next: names
 // strictly rising, bounded, UTF-8; digests non-empty.
 func decodeProjectParts(d *Decoder) ([]ProjectPart, error) {
-	if d.Err() != nil || d.Remaining() == 0 || d.buf[d.off] != projectPartsTag {
+	if !d.openSection(projectPartsTag) {
 		return nil, nil
 	}
-	d.off++
 	n := d.Len(2)
 	if n > MaxProjectParts {
 		return nil, fmt.Errorf("abi: %d project parts (at most %d)", n, MaxProjectParts)
@@ -137,10 +136,9 @@ func appendProjectDepsSection(b []byte, f *Facts) []byte {
 // decodeProjectDepsSection reads the section when it is next: names
 // strictly rising (SortedDeps makes them so), bounded.
 func decodeProjectDepsSection(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != projectDepsSectionTag {
+	if !d.openSection(projectDepsSectionTag) {
 		return
 	}
-	d.off++
 	n := d.Len(1)
 	if n == 0 || n > MaxProjectDeps {
 		d.fail(fmt.Errorf("abi: %d project dependencies (want 1 to %d)", n, MaxProjectDeps))

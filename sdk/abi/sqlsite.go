@@ -45,10 +45,9 @@ func appendSQLSection(b []byte, f *Facts) []byte {
 }
 
 func decodeSQLSection(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != sqlSectionTag {
+	if !d.openSection(sqlSectionTag) {
 		return
 	}
-	d.off++
 	if n := d.Len(4); n > 0 {
 		f.SQL = make([]SQLSite, n)
 	}

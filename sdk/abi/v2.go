@@ -258,10 +258,9 @@ func appendOptTypeRef(b []byte, r *TypeRef) []byte {
 // must rise strictly and stay in range, so one encoding means one set of
 // facts.
 func decodeV2Section(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != v2SectionTag {
+	if !d.openSection(v2SectionTag) {
 		return
 	}
-	d.off++
 	ff := &f.File
 	ff.Scope = d.String()
 	ff.Modules = getStrings(d)
@@ -381,10 +380,9 @@ func appendConstraints(b []byte, cs []Constraint) []byte {
 // decodeSymbolVariantSection reads the symbols' variants when they are
 // next; indexes rise strictly and stay in range.
 func decodeSymbolVariantSection(d *Decoder, f *Facts) {
-	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != symbolVariantSectionTag {
+	if !d.openSection(symbolVariantSectionTag) {
 		return
 	}
-	d.off++
 	last := -1
 	for range d.Len(2) {
 		i := int(d.Uvarint())

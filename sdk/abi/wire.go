@@ -122,6 +122,17 @@ func (d *Decoder) Len(min int) int {
 	return int(v)
 }
 
+// openSection consumes the tag of an optional trailing section when it is
+// the next byte, and reports whether it was: a section written only when
+// set is read only when present.
+func (d *Decoder) openSection(tag byte) bool {
+	if d.err != nil || d.Remaining() == 0 || d.buf[d.off] != tag {
+		return false
+	}
+	d.off++
+	return true
+}
+
 // String reads a length-prefixed string.
 func (d *Decoder) String() string {
 	n := d.Uvarint()
