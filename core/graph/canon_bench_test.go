@@ -3,7 +3,6 @@ package graph
 import (
 	"cmp"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -18,14 +17,7 @@ import (
 // The records are shuffled afresh (untimed) before each iteration, as
 // resolution leaves them in file order.
 func BenchmarkCanonicalizeIndex(b *testing.B) {
-	data, err := os.ReadFile(benchGraphPath(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g0, err := Parse(data)
-	if err != nil {
-		b.Fatal(err)
-	}
+	g0, _ := parseBenchGraph(b)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var cpu time.Duration // of the timed part: on a shared machine, wall time is noise
 	for b.Loop() {
@@ -48,14 +40,7 @@ func BenchmarkCanonicalizeIndex(b *testing.B) {
 // into a duplicate edge, and nodes and edges in source-file order (then
 // line), not id order. Its cpu-ms/op is the figure to compare builds by.
 func BenchmarkCanonicalizeResolved(b *testing.B) {
-	data, err := os.ReadFile(benchGraphPath(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g0, err := Parse(data)
-	if err != nil {
-		b.Fatal(err)
-	}
+	g0, _ := parseBenchGraph(b)
 	nodes, edges := resolvedOrder(g0)
 	b.ReportAllocs()
 	var cpu time.Duration

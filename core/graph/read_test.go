@@ -245,6 +245,20 @@ func benchGraphPath(b *testing.B) string {
 	return p
 }
 
+// parseBenchGraph parses the benchmark graph (see benchGraphPath) and
+// returns it with its bytes.
+func parseBenchGraph(b *testing.B) (*Graph, []byte) {
+	data, err := os.ReadFile(benchGraphPath(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g, data
+}
+
 func BenchmarkParseGoroot(b *testing.B) {
 	data, err := os.ReadFile(benchGraphPath(b))
 	if err != nil {
@@ -266,14 +280,7 @@ func BenchmarkParseGoroot(b *testing.B) {
 // everything from the graph (any Graph), "after-parse" right after Parse,
 // taking the id map and endpoints Parse found.
 func BenchmarkNewIndex(b *testing.B) {
-	data, err := os.ReadFile(benchGraphPath(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := Parse(data)
-	if err != nil {
-		b.Fatal(err)
-	}
+	g, data := parseBenchGraph(b)
 	NewIndex(g) // takes the hand-off
 	b.Run("lookup", func(b *testing.B) {
 		b.ReportAllocs()

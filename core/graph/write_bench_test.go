@@ -2,7 +2,6 @@ package graph
 
 import (
 	"io"
-	"os"
 	"testing"
 
 	"github.com/synaptic-graph/synaptic/core/internal/cputime"
@@ -12,14 +11,7 @@ import (
 // every extraction writes), to io.Discard: the encoding alone, on the
 // cores GOMAXPROCS gives it.
 func BenchmarkWriteGoroot(b *testing.B) {
-	data, err := os.ReadFile(benchGraphPath(b))
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, err := Parse(data)
-	if err != nil {
-		b.Fatal(err)
-	}
+	g, data := parseBenchGraph(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
