@@ -120,10 +120,7 @@ func (m *Memo) Encode(buf []byte) []byte {
 				body.Uvarint(n.sum)
 			}
 		}
-		body.Uvarint(uint64(len(fm.noted)))
-		for _, n := range fm.noted {
-			body.Uvarint(ref(n))
-		}
+		encodeNames(&body, fm.noted, ref)
 		encodeEdges(&body, fm.edges, ref)
 		st := fm.stats
 		for _, v := range []int{st.Calls, st.Extracted, st.Inferred, st.Ambiguous, st.Unresolved, st.Implicit} {
@@ -135,10 +132,7 @@ func (m *Memo) Encode(buf []byte) []byte {
 			body.Uvarint(ref(u.name))
 		}
 		encodeEdges(&body, fm.values, ref)
-		body.Uvarint(uint64(len(fm.vnoted)))
-		for _, n := range fm.vnoted {
-			body.Uvarint(ref(n))
-		}
+		encodeNames(&body, fm.vnoted, ref)
 	}
 	e := abi.Encoder{Buf: buf}
 	e.Buf = append(e.Buf, memoMagic...)
@@ -150,6 +144,23 @@ func (m *Memo) Encode(buf []byte) []byte {
 	}
 	e.Buf = append(e.Buf, body.Buf...)
 	return e.Buf
+}
+
+// encodeNames appends a list of names to body, as string-table indexes.
+func encodeNames(body *abi.Encoder, names []string, ref func(string) uint64) {
+	body.Uvarint(uint64(len(names)))
+	for _, n := range names {
+		body.Uvarint(ref(n))
+	}
+}
+
+// decodeNames reads what encodeNames wrote.
+func decodeNames(d *abi.Decoder, str func() string) []string {
+	names := make([]string, d.Len(1))
+	for i := range names {
+		names[i] = str()
+	}
+	return names
 }
 
 // encodeEdges appends a list of memo edges to body.
@@ -217,10 +228,7 @@ func DecodeMemo(data []byte) (*Memo, error) {
 			}
 		}
 		fm.defsSum, fm.bindsSum = sumNamed(fm.defs), sumNamed(fm.binds)
-		fm.noted = make([]string, d.Len(1))
-		for i := range fm.noted {
-			fm.noted[i] = str()
-		}
+		fm.noted = decodeNames(d, str)
 		fm.edges = decodeEdges(d, str)
 		v := func() int { return int(d.Uvarint()) }
 		fm.stats = Stats{Calls: v(), Extracted: v(), Inferred: v(), Ambiguous: v(), Unresolved: v(), Implicit: v()}
@@ -229,10 +237,7 @@ func DecodeMemo(data []byte) (*Memo, error) {
 			fm.unlinked[i] = memoUnlinked{caller: d.Int32(), name: str()}
 		}
 		fm.values = decodeEdges(d, str)
-		fm.vnoted = make([]string, d.Len(1))
-		for i := range fm.vnoted {
-			fm.vnoted[i] = str()
-		}
+		fm.vnoted = decodeNames(d, str)
 		if _, dup := m.files[p]; dup {
 			bad = true
 		}

@@ -368,10 +368,10 @@ func (r *resolver) planReuse() {
 	}
 	r.reuse = make([]bool, len(r.files))
 	resolved := 0
+	isChanged := func(n string) bool { return changed[n] }
 	for i := range r.files {
 		if !dirty[i] {
 			was := r.prev.files[r.files[i].Path]
-			isChanged := func(n string) bool { return changed[n] }
 			dirty[i] = slices.ContainsFunc(was.noted, isChanged) || slices.ContainsFunc(was.vnoted, isChanged)
 		}
 		r.reuse[i] = !dirty[i]
