@@ -214,5 +214,5 @@ func implicitNote(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (%d of them implicit: operators, subscripts and protocols such as len(x), mostly on builtin values)", n)
+	return fmt.Sprintf(" (%d of them implicit: operator, subscript and protocol sites such as len(x))", n)
 }
