@@ -48,9 +48,13 @@ func runPhases(b *testing.B, args ...string) (int64, map[string]float64) {
 	phases := map[string]float64{}
 	for _, line := range strings.Split(string(out), "\n") {
 		f := strings.Fields(line)
-		if len(f) >= 3 && f[0] == "phase" {
-			if v, err := strconv.ParseFloat(strings.TrimSuffix(f[len(f)-1], "s"), 64); err == nil {
-				phases[strings.Join(f[1:len(f)-1], " ")] = v
+		if len(f) < 3 || f[0] != "phase" {
+			continue
+		}
+		for i := 2; i < len(f); i++ { // "phase load cache 0.185s 0.31 CPU-s"
+			if v, err := strconv.ParseFloat(strings.TrimSuffix(f[i], "s"), 64); err == nil && strings.HasSuffix(f[i], "s") {
+				phases[strings.Join(f[1:i], " ")] = v
+				break
 			}
 		}
 	}

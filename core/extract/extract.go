@@ -211,10 +211,12 @@ func (t *WorkerTime) merge(by map[string]LanguageTime) {
 	}
 }
 
-// Phase is the wall time of one pipeline step.
+// Phase is the wall and process CPU time of one pipeline step: CPU above
+// wall means both cores worked, equal means the step ran on one.
 type Phase struct {
-	Name    string
-	Seconds float64
+	Name       string
+	Seconds    float64
+	CPUSeconds float64
 }
 
 // Run extracts opts.Root. Canceling ctx (SIGINT, SIGTERM) stops the run
@@ -276,11 +278,11 @@ func run(ctx context.Context, opts Options) (*Summary, error) {
 	if err != nil {
 		sum.Warnings = append(sum.Warnings, err.Error()+"; without it no cache can be trusted: doing a full extraction")
 	}
-	last := time.Now()
+	last, lastCPU := time.Now(), cputime.Process()
 	phase := func(name string) {
-		now := time.Now()
-		sum.Phases = append(sum.Phases, Phase{name, now.Sub(last).Seconds()})
-		last = now
+		now, cpu := time.Now(), cputime.Process()
+		sum.Phases = append(sum.Phases, Phase{name, now.Sub(last).Seconds(), (cpu - lastCPU).Seconds()})
+		last, lastCPU = now, cpu
 		if opts.PhaseDone != nil {
 			opts.PhaseDone(name)
 		}

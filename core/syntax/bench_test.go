@@ -94,14 +94,20 @@ func BenchmarkParseGoroot(b *testing.B) {
 	b.ReportMetric(st.SerializeCPU.Seconds(), "free-cpu-s")
 }
 
-// BenchmarkParseSerializeGoroot: parse + flat serialization, one parser.
+// BenchmarkParseSerializeGoroot: parse + flat serialization, one parser;
+// the cursor variants serialize with the TSTreeCursor walk walk.c
+// replaced, the baseline its serialize-cpu-s is read against.
 func BenchmarkParseSerializeGoroot(b *testing.B) {
-	for _, named := range []bool{false, true} {
-		name := "all"
-		if named {
-			name = "named"
+	for _, v := range []struct {
+		name          string
+		named, cursor bool
+	}{{"all", false, false}, {"named", true, false}, {"all-cursor", false, true}, {"named-cursor", true, true}} {
+		named := v.named
+		parse := (*Parser).Parse
+		if v.cursor {
+			parse = (*Parser).parseCursor
 		}
-		b.Run(name, func(b *testing.B) {
+		b.Run(v.name, func(b *testing.B) {
 			files, total := gorootCorpus(b)
 			g := mustGrammar(b, "go")
 			p := NewParser()
@@ -112,7 +118,7 @@ func BenchmarkParseSerializeGoroot(b *testing.B) {
 			cpu0 := threadCPU()
 			for b.Loop() {
 				for _, src := range files {
-					tr, err := p.Parse(g, src, ParseOptions{NamedOnly: named})
+					tr, err := parse(p, g, src, ParseOptions{NamedOnly: named})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -25,20 +25,22 @@ syn_parser *syn_parser_new(void) {
 void syn_parser_free(syn_parser *p) {
   if (!p) return;
   if (p->parser) ts_parser_delete(p->parser);
-  free(p->recs);
+  free(p->out.recs);
+  free(p->out.frames);
   free(p->stack);
   free(p->anc);
   free(p);
 }
 
 void syn_parser_release_buffers(syn_parser *p) {
-  free(p->recs);
+  free(p->out.recs);
+  free(p->out.frames);
   free(p->stack);
   free(p->anc);
-  p->recs = NULL;
+  p->out = (syn_out){0};
   p->stack = NULL;
   p->anc = NULL;
-  p->len = p->cap = p->sp = p->stack_cap = p->anc_len = p->anc_cap = 0;
+  p->sp = p->stack_cap = p->anc_len = p->anc_cap = 0;
 }
 
 static uint64_t thread_ns(void) {
@@ -68,16 +70,16 @@ static int visit(syn_parser *p, const syn_grammar *g, TSTreeCursor *c,
   bool named = ts_node_is_named(n);
   uint32_t idx = SYN_NONE;
   if (force || !named_only || named) {
-    if (p->len >= (size_t)UINT32_MAX - 1) return SYN_ERR_TOOBIG;
-    if (p->len >= p->cap &&
-        !grow((void **)&p->recs, &p->cap, p->len + 1,
+    if (p->out.len >= (size_t)UINT32_MAX - 1) return SYN_ERR_TOOBIG;
+    if (p->out.len >= p->out.cap &&
+        !grow((void **)&p->out.recs, &p->out.cap, p->out.len + 1,
               SYN_RECORD_WORDS * sizeof(uint32_t)))
       return SYN_ERR_NOMEM;
     if (p->anc_len >= p->anc_cap &&
         !grow((void **)&p->anc, &p->anc_cap, p->anc_len + 1, sizeof(uint32_t)))
       return SYN_ERR_NOMEM;
-    size_t i = p->len++;
-    uint32_t *r = p->recs + i * SYN_RECORD_WORDS;
+    size_t i = p->out.len++;
+    uint32_t *r = p->out.recs + i * SYN_RECORD_WORDS;
     TSSymbol sym = ts_node_symbol(n);
     uint32_t kind = sym < g->ncanon ? g->canon[sym] : g->error_kind;
     uint32_t flags = named ? 1u : 0u;
@@ -92,7 +94,7 @@ static int visit(syn_parser *p, const syn_grammar *g, TSTreeCursor *c,
     r[4] = ts_node_end_point(n).row;
     r[5] = 0;
     r[6] = 1;
-    if (p->anc_len > 0) p->recs[(size_t)p->anc[p->anc_len - 1] * SYN_RECORD_WORDS + 5]++;
+    if (p->anc_len > 0) p->out.recs[(size_t)p->anc[p->anc_len - 1] * SYN_RECORD_WORDS + 5]++;
     p->anc[p->anc_len++] = (uint32_t)i;
     idx = (uint32_t)i;  // < SYN_NONE thanks to the TOOBIG check
   }
@@ -103,9 +105,44 @@ static int visit(syn_parser *p, const syn_grammar *g, TSTreeCursor *c,
   return 0;
 }
 
+// cursor_walk writes the records by walking a TSTreeCursor with the
+// public node accessors: the definition walk.c must match, kept for the
+// differential tests (SYN_MODE_CURSOR).
+static int cursor_walk(syn_parser *p, const syn_grammar *g, TSNode root,
+                       int named_only) {
+  int rc;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  if ((rc = visit(p, g, &c, named_only, 1)) != 0) goto out;
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      if ((rc = visit(p, g, &c, named_only, 0)) != 0) goto out;
+      continue;
+    }
+    for (;;) {
+      uint32_t idx = p->stack[--p->sp];
+      if (idx != SYN_NONE) {
+        size_t i = idx;
+        p->out.recs[i * SYN_RECORD_WORDS + 6] = (uint32_t)(p->out.len - i);
+        p->anc_len--;
+      }
+      if (ts_tree_cursor_goto_next_sibling(&c)) {
+        if ((rc = visit(p, g, &c, named_only, 0)) != 0) goto out;
+        break;
+      }
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        rc = SYN_OK;
+        goto out;
+      }
+    }
+  }
+out:
+  ts_tree_cursor_delete(&c);
+  return rc;
+}
+
 int syn_parse(syn_parser *p, const syn_grammar *g, const char *src,
               uint32_t len, uint64_t timeout_micros, int mode) {
-  p->len = 0;
+  p->out.len = 0;
   p->sp = 0;
   p->anc_len = 0;
   p->has_error = 0;
@@ -134,41 +171,17 @@ int syn_parse(syn_parser *p, const syn_grammar *g, const char *src,
     p->files++;
     return SYN_OK;
   }
-  int named_only = mode == SYN_MODE_NAMED_ONLY;
-  int rc;
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  if ((rc = visit(p, g, &c, named_only, 1)) != 0) goto out;
-  for (;;) {
-    if (ts_tree_cursor_goto_first_child(&c)) {
-      if ((rc = visit(p, g, &c, named_only, 0)) != 0) goto out;
-      continue;
-    }
-    for (;;) {
-      uint32_t idx = p->stack[--p->sp];
-      if (idx != SYN_NONE) {
-        size_t i = idx;
-        p->recs[i * SYN_RECORD_WORDS + 6] = (uint32_t)(p->len - i);
-        p->anc_len--;
-      }
-      if (ts_tree_cursor_goto_next_sibling(&c)) {
-        if ((rc = visit(p, g, &c, named_only, 0)) != 0) goto out;
-        break;
-      }
-      if (!ts_tree_cursor_goto_parent(&c)) {
-        rc = SYN_OK;
-        goto out;
-      }
-    }
-  }
-out:
-  ts_tree_cursor_delete(&c);
+  int named_only = (mode & ~SYN_MODE_CURSOR) == SYN_MODE_NAMED_ONLY;
+  int rc = (mode & SYN_MODE_CURSOR)
+               ? cursor_walk(p, g, root, named_only)
+               : syn_walk(&p->out, tree, g->canon, g->ncanon, g->error_kind, named_only);
   ts_tree_delete(tree);
   p->serialize_ns += thread_ns() - t1;
   if (rc != SYN_OK) {
-    p->len = 0;
+    p->out.len = 0;
   } else {
     p->files++;
-    p->nodes += p->len;
+    p->nodes += p->out.len;
   }
   return rc;
 }

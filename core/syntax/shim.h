@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "walk.h"
+
 typedef uint16_t TSSymbol;
 typedef uint16_t TSFieldId;
 typedef struct TSLanguage TSLanguage;
@@ -84,31 +86,20 @@ uint32_t ts_language_version(const TSLanguage *self);
 
 // ---- synaptic serializer shim (shim.c) ----
 
-// Status codes returned by syn_parse.
-enum {
-  SYN_OK = 0,
-  SYN_ERR_LANGUAGE = 1, // ts_parser_set_language refused the grammar
-  SYN_ERR_TIMEOUT = 2,  // parse halted (timeout) and returned no tree
-  SYN_ERR_NOMEM = 3,    // record or stack buffer could not grow
-  SYN_ERR_TOOBIG = 4,   // more than UINT32_MAX-1 records
-};
-
 // Parse modes.
 enum {
   SYN_MODE_PARSE_ONLY = 0,
   SYN_MODE_ALL = 1,
   SYN_MODE_NAMED_ONLY = 2,
+  // Flag: serialize with the TSTreeCursor walk, the reference the tests
+  // compare walk.c against.
+  SYN_MODE_CURSOR = 4,
 };
-
-#define SYN_RECORD_WORDS 7
-#define SYN_NONE UINT32_MAX
 
 typedef struct syn_parser {
   TSParser *parser;
   const TSLanguage *lang;
-  uint32_t *recs;    // len records of SYN_RECORD_WORDS uint32 each
-  size_t len;        // records written by the last parse
-  size_t cap;        // capacity in records
+  syn_out out;       // records of the last parse (walk.h)
   uint32_t *stack;   // per cursor depth: record index or SYN_NONE (not emitted)
   size_t sp, stack_cap;
   uint32_t *anc;     // record indices of emitted ancestors

@@ -5,7 +5,9 @@
 //
 // Parsing and serialization happen in one cgo call per file, in a small C
 // shim (shim.c) that drives the tree-sitter runtime linked from
-// github.com/smacker/go-tree-sitter. The binding's per-node Go API is not
+// github.com/smacker/go-tree-sitter; walk.c writes the records straight
+// from the tree's subtrees, through tree-sitter's internal headers
+// (vendored in tsinternal/, checked against the module's copies). The binding's per-node Go API is not
 // used: it is several times slower and keeps every node it hands out alive.
 // Only this package knows which binding is used; migrating to another one
 // (e.g. github.com/tree-sitter/go-tree-sitter) means changing shim.h and the
@@ -325,7 +327,7 @@ func (p *Parser) BufferBytes() int {
 	if p.p == nil {
 		return 0
 	}
-	return int(p.p.cap) * RecordSize
+	return int(p.p.out.cap) * RecordSize
 }
 
 // ReleaseBuffers frees the record and stack buffers (e.g. after a huge file,
@@ -385,16 +387,26 @@ func (p *Parser) run(g *Grammar, src []byte, timeout time.Duration, mode C.int) 
 // tree with just the root. The returned Records are valid until the next
 // call on p (see Tree).
 func (p *Parser) Parse(g *Grammar, src []byte, opts ParseOptions) (Tree, error) {
+	return p.parse(g, src, opts, 0)
+}
+
+// parseCursor is Parse through the TSTreeCursor walk, the reference the
+// differential tests hold the direct walk (walk.c) to.
+func (p *Parser) parseCursor(g *Grammar, src []byte, opts ParseOptions) (Tree, error) {
+	return p.parse(g, src, opts, C.SYN_MODE_CURSOR)
+}
+
+func (p *Parser) parse(g *Grammar, src []byte, opts ParseOptions, flags C.int) (Tree, error) {
 	mode := C.int(C.SYN_MODE_ALL)
 	if opts.NamedOnly {
 		mode = C.SYN_MODE_NAMED_ONLY
 	}
-	if err := p.run(g, src, opts.Timeout, mode); err != nil {
+	if err := p.run(g, src, opts.Timeout, mode|flags); err != nil {
 		return Tree{}, err
 	}
-	n := int(p.p.len)
+	n := int(p.p.out.len)
 	return Tree{
-		Records:   unsafe.Slice((*byte)(unsafe.Pointer(p.p.recs)), n*RecordSize),
+		Records:   unsafe.Slice((*byte)(unsafe.Pointer(p.p.out.recs)), n*RecordSize),
 		NodeCount: n,
 		HasError:  p.p.has_error != 0,
 	}, nil

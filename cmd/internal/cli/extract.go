@@ -77,7 +77,7 @@ SIGINT or SIGTERM stops a run and leaves the previous outputs as they were.`)
 	}
 	if *verbose {
 		for _, ph := range sum.Phases {
-			fmt.Fprintf(stdio.Err, "  phase %-18s %.3fs\n", ph.Name, ph.Seconds)
+			fmt.Fprintf(stdio.Err, "  phase %-18s %.3fs  %.2f CPU-s\n", ph.Name, ph.Seconds, ph.CPUSeconds)
 		}
 		if sum.ResolveMode != "" {
 			fmt.Fprintf(stdio.Err, "  resolve: %s\n", sum.ResolveMode)
