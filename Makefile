@@ -130,6 +130,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParsePattern$$' -fuzztime $(FUZZTIME) ./core/discover
 	$(GO) test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) ./core/discover
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./core/syntax
+	$(GO) test -run '^$$' -fuzz '^FuzzWalk$$' -fuzztime $(FUZZTIME) ./core/syntax
 	$(GO) test -run '^$$' -fuzz '^FuzzGlob$$' -fuzztime $(FUZZTIME) ./core/search
 	$(GO) test -run '^$$' -fuzz '^FuzzScan$$' -fuzztime $(FUZZTIME) ./core/search
 	$(GO) test -run '^$$' -fuzz '^FuzzIsBinary$$' -fuzztime $(FUZZTIME) ./core/search
