@@ -27,6 +27,7 @@ void syn_parser_free(syn_parser *p) {
   if (p->parser) ts_parser_delete(p->parser);
   free(p->out.recs);
   free(p->out.frames);
+  free(p->ref.recs);
   free(p->stack);
   free(p->anc);
   free(p);
@@ -35,9 +36,11 @@ void syn_parser_free(syn_parser *p) {
 void syn_parser_release_buffers(syn_parser *p) {
   free(p->out.recs);
   free(p->out.frames);
+  free(p->ref.recs);
   free(p->stack);
   free(p->anc);
   p->out = (syn_out){0};
+  p->ref = (syn_out){0};
   p->stack = NULL;
   p->anc = NULL;
   p->sp = p->stack_cap = p->anc_len = p->anc_cap = 0;
@@ -107,7 +110,7 @@ static int visit(syn_parser *p, const syn_grammar *g, TSTreeCursor *c,
 
 // cursor_walk writes the records by walking a TSTreeCursor with the
 // public node accessors: the definition walk.c must match, kept for the
-// differential tests (SYN_MODE_CURSOR).
+// differential tests (SYN_MODE_REFERENCE).
 static int cursor_walk(syn_parser *p, const syn_grammar *g, TSNode root,
                        int named_only) {
   int rc;
@@ -138,6 +141,21 @@ static int cursor_walk(syn_parser *p, const syn_grammar *g, TSNode root,
 out:
   ts_tree_cursor_delete(&c);
   return rc;
+}
+
+// reference_walk leaves the cursor walk's records in p->ref.
+static int reference_walk(syn_parser *p, const syn_grammar *g, TSNode root,
+                          int named_only) {
+  int rc = cursor_walk(p, g, root, named_only);
+  if (rc != SYN_OK) return rc;
+  size_t n = p->out.len;
+  if (n > p->ref.cap &&
+      !grow((void **)&p->ref.recs, &p->ref.cap, n, SYN_RECORD_WORDS * sizeof(uint32_t)))
+    return SYN_ERR_NOMEM;
+  if (n) memcpy(p->ref.recs, p->out.recs, n * SYN_RECORD_WORDS * sizeof(uint32_t));
+  p->ref.len = n;
+  p->out.len = 0;
+  return SYN_OK;
 }
 
 int syn_parse(syn_parser *p, const syn_grammar *g, const char *src,
@@ -171,10 +189,15 @@ int syn_parse(syn_parser *p, const syn_grammar *g, const char *src,
     p->files++;
     return SYN_OK;
   }
-  int named_only = (mode & ~SYN_MODE_CURSOR) == SYN_MODE_NAMED_ONLY;
-  int rc = (mode & SYN_MODE_CURSOR)
-               ? cursor_walk(p, g, root, named_only)
-               : syn_walk(&p->out, tree, g->canon, g->ncanon, g->error_kind, named_only);
+  int named_only = (mode & 3) == SYN_MODE_NAMED_ONLY;
+  int rc = SYN_OK;
+  if (mode & SYN_MODE_CURSOR) {
+    rc = cursor_walk(p, g, root, named_only);
+  } else {
+    if (mode & SYN_MODE_REFERENCE) rc = reference_walk(p, g, root, named_only);
+    if (rc == SYN_OK)
+      rc = syn_walk(&p->out, tree, g->canon, g->ncanon, g->error_kind, named_only);
+  }
   ts_tree_delete(tree);
   p->serialize_ns += thread_ns() - t1;
   if (rc != SYN_OK) {

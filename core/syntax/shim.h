@@ -91,15 +91,20 @@ enum {
   SYN_MODE_PARSE_ONLY = 0,
   SYN_MODE_ALL = 1,
   SYN_MODE_NAMED_ONLY = 2,
-  // Flag: serialize with the TSTreeCursor walk, the reference the tests
-  // compare walk.c against.
-  SYN_MODE_CURSOR = 4,
+  // Flag: also serialize the same tree with the TSTreeCursor walk, into
+  // ref: the reference the tests hold walk.c to. (Two parses of the same
+  // source need not give the same tree: some external scanners keep state
+  // from the previous file.)
+  SYN_MODE_REFERENCE = 4,
+  // Flag: serialize with the TSTreeCursor walk only (its benchmark).
+  SYN_MODE_CURSOR = 8,
 };
 
 typedef struct syn_parser {
   TSParser *parser;
   const TSLanguage *lang;
   syn_out out;       // records of the last parse (walk.h)
+  syn_out ref;       // the cursor walk's records (SYN_MODE_REFERENCE)
   uint32_t *stack;   // per cursor depth: record index or SYN_NONE (not emitted)
   size_t sp, stack_cap;
   uint32_t *anc;     // record indices of emitted ancestors

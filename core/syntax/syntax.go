@@ -390,8 +390,21 @@ func (p *Parser) Parse(g *Grammar, src []byte, opts ParseOptions) (Tree, error) 
 	return p.parse(g, src, opts, 0)
 }
 
-// parseCursor is Parse through the TSTreeCursor walk, the reference the
-// differential tests hold the direct walk (walk.c) to.
+// parseReference is Parse that also serializes the same tree with the
+// TSTreeCursor walk, the reference the differential tests hold the direct
+// walk (walk.c) to. Both results are valid until the next call on p.
+func (p *Parser) parseReference(g *Grammar, src []byte, opts ParseOptions) (walk, cursor Tree, err error) {
+	walk, err = p.parse(g, src, opts, C.SYN_MODE_REFERENCE)
+	if err != nil {
+		return Tree{}, Tree{}, err
+	}
+	n := int(p.p.ref.len)
+	cursor = Tree{Records: unsafe.Slice((*byte)(unsafe.Pointer(p.p.ref.recs)), n*RecordSize), NodeCount: n, HasError: walk.HasError}
+	return walk, cursor, nil
+}
+
+// parseCursor is Parse through the TSTreeCursor walk alone, the baseline
+// of the serialization benchmarks.
 func (p *Parser) parseCursor(g *Grammar, src []byte, opts ParseOptions) (Tree, error) {
 	return p.parse(g, src, opts, C.SYN_MODE_CURSOR)
 }
