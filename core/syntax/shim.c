@@ -55,16 +55,6 @@ static uint64_t thread_ns(void) {
   return 0;
 }
 
-static int grow(void **buf, size_t *cap, size_t need, size_t elem) {
-  size_t n = *cap ? *cap : 256;
-  while (n < need) n *= 2;
-  void *nb = realloc(*buf, n * elem);
-  if (!nb) return 0;
-  *buf = nb;
-  *cap = n;
-  return 1;
-}
-
 // visit writes the cursor's current node (unless it is filtered out) and
 // pushes it on the depth stack. Returns 0 on success or an SYN_ERR_* code.
 static int visit(syn_parser *p, const syn_grammar *g, TSTreeCursor *c,
@@ -75,11 +65,11 @@ static int visit(syn_parser *p, const syn_grammar *g, TSTreeCursor *c,
   if (force || !named_only || named) {
     if (p->out.len >= (size_t)UINT32_MAX - 1) return SYN_ERR_TOOBIG;
     if (p->out.len >= p->out.cap &&
-        !grow((void **)&p->out.recs, &p->out.cap, p->out.len + 1,
+        !syn_grow((void **)&p->out.recs, &p->out.cap, p->out.len + 1,
               SYN_RECORD_WORDS * sizeof(uint32_t)))
       return SYN_ERR_NOMEM;
     if (p->anc_len >= p->anc_cap &&
-        !grow((void **)&p->anc, &p->anc_cap, p->anc_len + 1, sizeof(uint32_t)))
+        !syn_grow((void **)&p->anc, &p->anc_cap, p->anc_len + 1, sizeof(uint32_t)))
       return SYN_ERR_NOMEM;
     size_t i = p->out.len++;
     uint32_t *r = p->out.recs + i * SYN_RECORD_WORDS;
@@ -102,7 +92,7 @@ static int visit(syn_parser *p, const syn_grammar *g, TSTreeCursor *c,
     idx = (uint32_t)i;  // < SYN_NONE thanks to the TOOBIG check
   }
   if (p->sp >= p->stack_cap &&
-      !grow((void **)&p->stack, &p->stack_cap, p->sp + 1, sizeof(uint32_t)))
+      !syn_grow((void **)&p->stack, &p->stack_cap, p->sp + 1, sizeof(uint32_t)))
     return SYN_ERR_NOMEM;
   p->stack[p->sp++] = idx;
   return 0;
@@ -150,7 +140,7 @@ static int reference_walk(syn_parser *p, const syn_grammar *g, TSNode root,
   if (rc != SYN_OK) return rc;
   size_t n = p->out.len;
   if (n > p->ref.cap &&
-      !grow((void **)&p->ref.recs, &p->ref.cap, n, SYN_RECORD_WORDS * sizeof(uint32_t)))
+      !syn_grow((void **)&p->ref.recs, &p->ref.cap, n, SYN_RECORD_WORDS * sizeof(uint32_t)))
     return SYN_ERR_NOMEM;
   if (n) memcpy(p->ref.recs, p->out.recs, n * SYN_RECORD_WORDS * sizeof(uint32_t));
   p->ref.len = n;
@@ -189,7 +179,7 @@ int syn_parse(syn_parser *p, const syn_grammar *g, const char *src,
     p->files++;
     return SYN_OK;
   }
-  int named_only = (mode & 3) == SYN_MODE_NAMED_ONLY;
+  int named_only = (mode & SYN_MODE_MASK) == SYN_MODE_NAMED_ONLY;
   int rc = SYN_OK;
   if (mode & SYN_MODE_CURSOR) {
     rc = cursor_walk(p, g, root, named_only);

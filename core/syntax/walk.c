@@ -42,7 +42,7 @@ typedef struct {
   size_t depth;
 } walker;
 
-static int grow(void **buf, size_t *cap, size_t need, size_t elem) {
+int syn_grow(void **buf, size_t *cap, size_t need, size_t elem) {
   size_t n = *cap ? *cap : 256;
   while (n < need) n *= 2;
   void *nb = realloc(*buf, n * elem);
@@ -67,7 +67,7 @@ static frame *push(walker *w, Subtree s, uint32_t bytes, uint32_t row,
                    TSFieldId inherited, uint32_t rec, uint32_t owner) {
   syn_out *o = w->out;
   if (w->depth >= o->frames_cap &&
-      !grow(&o->frames, &o->frames_cap, w->depth + 1, sizeof(frame)))
+      !syn_grow(&o->frames, &o->frames_cap, w->depth + 1, sizeof(frame)))
     return NULL;
   frame *f = (frame *)o->frames + w->depth++;
   uint16_t production = s.ptr->production_id;
@@ -99,7 +99,7 @@ static int emit(walker *w, Subtree s, TSSymbol alias, TSFieldId field,
   syn_out *o = w->out;
   if (o->len >= (size_t)UINT32_MAX - 1) return SYN_ERR_TOOBIG;
   if (o->len >= o->cap &&
-      !grow((void **)&o->recs, &o->cap, o->len + 1,
+      !syn_grow((void **)&o->recs, &o->cap, o->len + 1,
             SYN_RECORD_WORDS * sizeof(uint32_t)))
     return SYN_ERR_NOMEM;
   TSSymbol sym = alias ? alias : ts_subtree_symbol(s);

@@ -30,6 +30,10 @@ typedef struct syn_out {
   size_t frames_cap;
 } syn_out;
 
+// syn_grow makes *buf hold at least need elements of elem bytes, doubling
+// from 256; returns 0 when realloc fails (the buffer is then unchanged).
+int syn_grow(void **buf, size_t *cap, size_t need, size_t elem);
+
 // syn_walk writes the flat preorder records of tree (a TSTree *) into out:
 // the nodes a TSTreeCursor visits, with the same fields, read from the
 // subtrees directly. canon maps public symbol ids below ncanon to kinds;
