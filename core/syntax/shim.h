@@ -91,6 +91,7 @@ enum {
   SYN_MODE_PARSE_ONLY = 0,
   SYN_MODE_ALL = 1,
   SYN_MODE_NAMED_ONLY = 2,
+  SYN_MODE_MASK = 3, // the mode proper; the bits above are flags
   // Flag: also serialize the same tree with the TSTreeCursor walk, into
   // ref: the reference the tests hold walk.c to. (Two parses of the same
   // source need not give the same tree: some external scanners keep state
