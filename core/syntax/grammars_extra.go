@@ -23,6 +23,11 @@ const TSLanguage *tree_sitter_sql(void);
 const TSLanguage *tree_sitter_swift(void);
 const TSLanguage *tree_sitter_toml(void);
 const TSLanguage *tree_sitter_yaml(void);
+
+// The lua scanner's state: C globals of its scanner.c (see sharedScanner).
+extern char ending_char;
+extern uint8_t level_count;
+static void syn_lua_scanner_reset(void) { ending_char = 0; level_count = 0; }
 */
 import "C"
 
@@ -68,7 +73,8 @@ func init() {
 	register("hcl", func() unsafe.Pointer { return unsafe.Pointer(C.tree_sitter_hcl()) })
 	register("html", func() unsafe.Pointer { return unsafe.Pointer(C.tree_sitter_html()) })
 	register("kotlin", func() unsafe.Pointer { return unsafe.Pointer(C.tree_sitter_kotlin()) })
-	register("lua", func() unsafe.Pointer { return unsafe.Pointer(C.tree_sitter_lua()) })
+	registerShared("lua", func() unsafe.Pointer { return unsafe.Pointer(C.tree_sitter_lua()) },
+		&sharedScanner{reset: func() { C.syn_lua_scanner_reset() }})
 	register("php", func() unsafe.Pointer { return unsafe.Pointer(C.tree_sitter_php()) })
 	register("protobuf", func() unsafe.Pointer { return unsafe.Pointer(C.tree_sitter_proto()) })
 	register("ruby", func() unsafe.Pointer { return unsafe.Pointer(C.tree_sitter_ruby()) })

@@ -88,6 +88,7 @@ type Grammar struct {
 	ErrorKind uint16
 
 	lang   *C.TSLanguage
+	shared *sharedScanner // nil unless the grammar's scanner keeps global state
 	canon  []uint16       // canonical kind by symbol id
 	cg     *C.syn_grammar // C view of lang/canon, allocated once, never freed
 	byName map[kindKey]uint16
@@ -191,19 +192,36 @@ func newGrammar(name string, lang unsafe.Pointer) (*Grammar, error) {
 // ---- registry ----
 
 type entry struct {
-	lang func() unsafe.Pointer
-	once sync.Once
-	g    *Grammar
-	err  error
+	lang   func() unsafe.Pointer
+	shared *sharedScanner
+	once   sync.Once
+	g      *Grammar
+	err    error
 }
 
 var registry = map[string]*entry{}
 
 func register(name string, lang func() unsafe.Pointer) {
+	registerShared(name, lang, nil)
+}
+
+// sharedScanner serializes the parses of a grammar whose external scanner
+// keeps its state in C globals instead of its per-parser payload (lua):
+// two workers parsing at once would race on it, and a parse that ends
+// inside a token would leave it set for the next one, since the grammar's
+// deserialize ignores the empty state tree-sitter starts each parse with.
+type sharedScanner struct {
+	mu    sync.Mutex
+	reset func() // clears the globals; called with mu held
+}
+
+// registerShared registers a grammar whose scanner state is global;
+// shared == nil is an ordinary grammar.
+func registerShared(name string, lang func() unsafe.Pointer, shared *sharedScanner) {
 	if _, dup := registry[name]; dup {
 		panic("syntax: grammar registered twice: " + name)
 	}
-	registry[name] = &entry{lang: lang}
+	registry[name] = &entry{lang: lang, shared: shared}
 }
 
 // Lookup returns the built-in grammar called name ("go", "python", ...).
@@ -219,7 +237,12 @@ func load(name string) (*Grammar, error) {
 	if !ok {
 		return nil, fmt.Errorf("syntax: unknown grammar %q", name)
 	}
-	e.once.Do(func() { e.g, e.err = newGrammar(name, e.lang()) })
+	e.once.Do(func() {
+		e.g, e.err = newGrammar(name, e.lang())
+		if e.g != nil {
+			e.g.shared = e.shared
+		}
+	})
 	return e.g, e.err
 }
 
@@ -359,6 +382,11 @@ func (p *Parser) run(g *Grammar, src []byte, timeout time.Duration, mode C.int) 
 	ptr := &emptySrc[0]
 	if len(src) > 0 {
 		ptr = unsafe.SliceData(src)
+	}
+	if sh := g.shared; sh != nil {
+		sh.mu.Lock()
+		defer sh.mu.Unlock()
+		sh.reset()
 	}
 	// src is Go memory without pointers, passed for the duration of the call
 	// only: tree-sitter does not keep it after ts_parser_parse_string returns
