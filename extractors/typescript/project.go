@@ -144,11 +144,14 @@ type appliedConfig struct {
 func readProject(in *abi.ProjectInput) *project {
 	p := &project{Root: in.Root}
 	var applied []appliedConfig
-	// Above the root: the nearest package.json with a name encloses it,
-	// and the workspace root is at or above that one.
+	// Above the root: the nearest package.json is the root's package
+	// scope, as Node's lookup has it, unless the root has one of its own;
+	// when it has a name, it encloses the root (self-references resolve
+	// through it). The workspace root is at or above that one.
 	var enclosing *npmPackage
 	enclosingLevels := 0
-	workspace := ""
+	scoped := hasFile(in.Files, packageJSON) // the nearest package.json is found
+	var workspaces []int                     // levels above the root of workspace roots, nearest first
 	for _, f := range aboveNearestFirst(in.Files) {
 		levels, base := levelsAbove(f.Path)
 		switch base {
@@ -158,19 +161,18 @@ func readProject(in *abi.ProjectInput) *project {
 				p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %v; its package name does not resolve imports (fix the file)", f.Path, err))
 				continue
 			}
-			if enclosing == nil && pkg.Name != "" {
-				if inside, ok := rootInside(in.Root, levels); ok {
+			if !scoped {
+				scoped = true
+				if inside, ok := rootInside(in.Root, levels); ok && pkg.Name != "" {
 					pkg.Inside = inside
 					enclosing, enclosingLevels = &pkg, levels
 				}
 			}
-			if enclosing != nil && ws && workspace == "" {
-				workspace = ancestor(in.Root, levels)
+			if ws {
+				workspaces = append(workspaces, levels)
 			}
 		case pnpmWorkspace:
-			if enclosing != nil && levels >= enclosingLevels && workspace == "" {
-				workspace = ancestor(in.Root, levels)
-			}
+			workspaces = append(workspaces, levels)
 		case tsconfigJSON, jsconfigJSON:
 			if inside, ok := rootInside(in.Root, levels); ok {
 				applied = append(applied, appliedConfig{f, place{Inside: inside}, path.Join(ancestor(in.Root, levels), base)})
@@ -205,15 +207,57 @@ func readProject(in *abi.ProjectInput) *project {
 			p.Summary = append(p.Summary, fmt.Sprintf("%s above the root: %s (paths, baseUrl)", path.Base(a.file.Path), a.above))
 		}
 	}
-	if enclosing != nil {
-		line := fmt.Sprintf("package %q (package.json above the root: %s), root is its %s",
-			enclosing.Name, path.Join(ancestor(in.Root, enclosingLevels), packageJSON), enclosing.Inside)
-		if workspace != "" {
-			line += "; workspace root " + workspace
-		}
+	if line := p.rootLine(enclosing, enclosingLevels, workspaces); line != "" {
 		p.Summary = append([]string{line}, p.Summary...)
 	}
 	return p
+}
+
+// rootLine says which package the root was resolved as, and in which
+// workspace: the enclosing package above the root, else the root's own
+// package.json; the workspace root is the nearest one at or above that
+// package. "" when nothing at or above the root names a package or a
+// workspace.
+func (p *project) rootLine(enclosing *npmPackage, enclosingLevels int, workspaces []int) string {
+	workspace := ""
+	for _, levels := range workspaces {
+		if levels >= enclosingLevels {
+			workspace = ancestor(p.Root, levels)
+			break
+		}
+	}
+	var line string
+	switch own := p.rootPackage(); {
+	case enclosing != nil:
+		line = fmt.Sprintf("package %q (package.json above the root: %s), root is its %s",
+			enclosing.Name, path.Join(ancestor(p.Root, enclosingLevels), packageJSON), enclosing.Inside)
+	case own != "":
+		line = fmt.Sprintf("package %q (package.json at the root)", own)
+	case workspace != "":
+		return "no package.json at or above the root names a package; workspace root " + workspace
+	default:
+		return ""
+	}
+	if workspace != "" {
+		line += "; workspace root " + workspace
+	}
+	return line
+}
+
+// hasFile reports whether files holds path.
+func hasFile(files []abi.ProjectFile, path string) bool {
+	return slices.ContainsFunc(files, func(f abi.ProjectFile) bool { return f.Path == path })
+}
+
+// rootPackage is the name of the package whose package.json is at the
+// root, "" when there is none.
+func (p *project) rootPackage() string {
+	for _, pkg := range p.Packages {
+		if pkg.Dir == "." {
+			return pkg.Name
+		}
+	}
+	return ""
 }
 
 // addConfig reads a tsconfig.json, with what it inherits through

@@ -67,6 +67,46 @@ func TestProjectInfo(t *testing.T) {
 	}
 }
 
+// TestProjectRootLine: the summary names the package the root was
+// resolved as (above the root, else its own package.json) and the
+// workspace it belongs to.
+func TestProjectRootLine(t *testing.T) {
+	ws := abi.ProjectFile{Path: "../../pnpm-workspace.yaml", Data: []byte("packages:\n  - packages/*\n")}
+	own := abi.ProjectFile{Path: "package.json", Data: []byte(`{"name":"zod"}`)}
+	tests := []struct {
+		name  string
+		files []abi.ProjectFile
+		want  string // the first summary line; "" none
+	}{
+		{"own package in a pnpm workspace", []abi.ProjectFile{own, ws}, `package "zod" (package.json at the root); workspace root /ws`},
+		{"own package, no workspace", []abi.ProjectFile{own}, `package "zod" (package.json at the root)`},
+		{"npm workspaces field", []abi.ProjectFile{own, {Path: "../../package.json", Data: []byte(`{"name":"mono","workspaces":["packages/*"]}`)}},
+			`package "zod" (package.json at the root); workspace root /ws`},
+		{"workspace only", []abi.ProjectFile{ws}, "no package.json at or above the root names a package; workspace root /ws"},
+		{"a workspace below the enclosing package is not its workspace", []abi.ProjectFile{
+			{Path: "../pnpm-workspace.yaml", Data: []byte("packages: []\n")},
+			{Path: "../../package.json", Data: []byte(`{"name":"mono"}`)},
+		}, `package "mono" (package.json above the root: /ws/package.json), root is its packages/zod`},
+		{"an unnamed package.json above is the root's scope: no package encloses it", []abi.ProjectFile{
+			{Path: "../package.json", Data: []byte(`{"type":"module"}`)},
+			{Path: "../../package.json", Data: []byte(`{"name":"mono"}`)},
+		}, ""},
+		{"nothing", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := readProject(&abi.ProjectInput{Root: "/ws/packages/zod", Files: tt.files})
+			got := ""
+			if len(p.Summary) > 0 {
+				got = p.Summary[0]
+			}
+			if got != tt.want {
+				t.Errorf("summary line = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestImportKeys: the candidate paths of each kind of specifier, in the
 // order Node and TypeScript probe them.
 func TestImportKeys(t *testing.T) {
