@@ -35,6 +35,7 @@ func Dirs(root string) ([]string, error) {
 		sem:      make(chan struct{}, 2*runtime.GOMAXPROCS(0)),
 	}
 	w.exclude = w.readExclude()
+	w.readTracked()
 	err = w.walkDir(real, "", nil, true)
 	w.wg.Wait()
 	if err != nil {

@@ -20,7 +20,11 @@
 //     and .synapticignore files (same syntax, higher precedence) are
 //     counted in Result.IgnoredCount, not listed: they are usually many and
 //     the user asked for them to be left out. An ignored directory counts
-//     once and is not entered.
+//     once and is not entered. As in git, the git rules never leave out a
+//     file git tracks (committed before the rule, or added with -f): the
+//     index of the work tree holding the root is read for those, and an
+//     ignored directory holding one is entered for its tracked files only.
+//     A .synapticignore match still leaves a tracked file out.
 //  3. Sensitive files (keys, credentials, dotenv files) are listed with
 //     SkipSensitive even when Options.Match would not want them, so a
 //     report can say they were seen and left alone.
@@ -43,8 +47,11 @@
 //
 // Ignore files above the root are not read: the root is treated as the
 // repository's top even when it is a subdirectory of one, and the user's
-// global excludes file (core.excludesFile) is not read either, so the result
-// depends only on the tree.
+// global excludes file (core.excludesFile) is not read either, so what is
+// ignored depends only on the tree. The one thing read from above the root
+// is the enclosing work tree's index, and it only takes tracked files back.
+// A split index (core.splitIndex) is not read: ignore rules then apply to
+// tracked files too.
 package discover
 
 import (
@@ -180,6 +187,7 @@ func Walk(root string, opts Options) (*Result, error) {
 		w.maxSize = DefaultMaxFileSize
 	}
 	w.exclude = w.readExclude()
+	w.readTracked()
 	err = w.walkDir(real, "", nil, true)
 	w.wg.Wait()
 	if err != nil {
@@ -207,6 +215,7 @@ type walker struct {
 	opts     Options
 	maxSize  int64
 	exclude  *ignoreFile
+	tracked  tracked       // what git tracks below the root: never ignored
 	sem      chan struct{} // free slots for concurrent directory walks; nil = sequential
 
 	wg      sync.WaitGroup
@@ -261,24 +270,16 @@ func joinRel(dir, name string) string {
 // ("gitdir: ...", as in worktrees and submodules) and a worktree's
 // commondir, where git keeps info/exclude for all worktrees.
 func (w *walker) readExclude() *ignoreFile {
-	gitDir := filepath.Join(w.rootReal, ".git")
-	if data, err := safefile.ReadPath(gitDir, maxIgnoreBytes); err == nil {
-		line, _, _ := strings.Cut(string(data), "\n")
-		dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-		if !ok {
-			return nil
+	gitDir, ok := gitDirAt(w.rootReal)
+	if !ok {
+		gitDir = filepath.Join(w.rootReal, ".git") // its exclude may appear: still an input
+	}
+	if c, err := safefile.ReadPath(filepath.Join(gitDir, "commondir"), maxIgnoreBytes); err == nil {
+		common := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
 		}
-		gitDir = strings.TrimSpace(dir)
-		if !filepath.IsAbs(gitDir) {
-			gitDir = filepath.Join(w.rootReal, gitDir)
-		}
-		if c, err := safefile.ReadPath(filepath.Join(gitDir, "commondir"), maxIgnoreBytes); err == nil {
-			common := strings.TrimSpace(string(c))
-			if !filepath.IsAbs(common) {
-				common = filepath.Join(gitDir, common)
-			}
-			gitDir = common
-		}
+		gitDir = common
 	}
 	p := filepath.Join(gitDir, "info", "exclude")
 	in := Input{Abs: p, Size: -1} // absent: its appearing changes the walk too
@@ -291,6 +292,16 @@ func (w *walker) readExclude() *ignoreFile {
 		return nil
 	}
 	return parseIgnoreFile(data)
+}
+
+// readTracked reads what git tracks below the root, with the index as an
+// input of the walk.
+func (w *walker) readTracked() {
+	var in *Input
+	w.tracked, in = trackedFiles(w.rootReal)
+	if in != nil {
+		w.res.Inputs = append(w.res.Inputs, *in)
+	}
 }
 
 // walkDir lists the directory at abs (a resolved path) known as rel. sc is
@@ -348,7 +359,7 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 		}
 	}
 	if gitFile != nil || synFile != nil {
-		sc = &scope{parent: sc, base: rel, git: gitFile, syn: synFile}
+		sc = sc.child(rel, gitFile, synFile)
 	}
 
 	// Stat files relative to the open directory where the platform allows
@@ -370,7 +381,7 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 		}
 	}
 
-	var subdirs []string
+	var subdirs []subdir
 	for _, e := range entries {
 		name := e.Name()
 		childRel := joinRel(rel, name)
@@ -378,8 +389,8 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 		case t&fs.ModeSymlink != 0:
 			w.symlink(a, abs, joinAbs(abs, name), childRel, name, sc)
 		case t.IsDir():
-			if !w.pruneDir(a, sc, childRel, name) {
-				subdirs = append(subdirs, name)
+			if sub, ok := w.enter(a, sc, childRel, name); ok {
+				subdirs = append(subdirs, subdir{name, sub})
 			}
 		case t.IsRegular():
 			if slices.Contains(badIgnore, name) || !w.admit(a, sc, childRel, name, dirWhy) {
@@ -394,7 +405,7 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 			}
 			w.keep(a, childRel, joinAbs(abs, name), fi, err)
 		default:
-			if sc.ignored(w.exclude, childRel, name, false) {
+			if w.ignored(sc, childRel, name, false) {
 				a.ignored++
 				continue
 			}
@@ -403,19 +414,49 @@ func (w *walker) walkDir(abs, rel string, sc *scope, isRoot bool) error {
 	}
 	w.merge(a)
 
-	for _, name := range subdirs {
-		childAbs, childRel := joinAbs(abs, name), joinRel(rel, name)
+	for _, d := range subdirs {
+		childAbs, childRel := joinAbs(abs, d.name), joinRel(rel, d.name)
 		select {
 		case w.sem <- struct{}{}:
 			w.wg.Go(func() {
 				defer func() { <-w.sem }()
-				w.walkDir(childAbs, childRel, sc, false)
+				w.walkDir(childAbs, childRel, d.sc, false)
 			})
 		default:
-			w.walkDir(childAbs, childRel, sc, false)
+			w.walkDir(childAbs, childRel, d.sc, false)
 		}
 	}
 	return nil
+}
+
+// subdir is a directory to walk and the ignore scope it is walked in.
+type subdir struct {
+	name string
+	sc   *scope
+}
+
+// ignored decides a path by the ignore files, keeping what git tracks
+// (scope.ignoredTracked).
+func (w *walker) ignored(sc *scope, rel, name string, isDir bool) bool {
+	ig, _ := sc.ignoredTracked(w.exclude, w.tracked, rel, name, isDir)
+	return ig
+}
+
+// enter reports whether the directory rel is walked, and in which scope;
+// one left out is counted.
+func (w *walker) enter(a *acc, sc *scope, rel, name string) (*scope, bool) {
+	if w.noise(a, sc, rel, name) {
+		return nil, false
+	}
+	ig, onlyTracked := sc.ignoredTracked(w.exclude, w.tracked, rel, name, true)
+	switch {
+	case ig:
+		a.ignored++
+		return nil, false
+	case onlyTracked:
+		return sc.trackedOnly(rel), true
+	}
+	return sc, true
 }
 
 // readIgnore reads one ignore file, reporting it if unreadable (ok false).
@@ -436,21 +477,19 @@ func (w *walker) readIgnore(a *acc, dirAbs, dirRel string, e fs.DirEntry) (f *ig
 	return parseIgnoreFile(data), true
 }
 
-// pruneDir reports whether the directory rel is left out, counting it.
-func (w *walker) pruneDir(a *acc, sc *scope, rel, name string) bool {
-	if isNoiseDir(name, false) {
-		if mandatoryNoise[name] {
-			a.pruned++
-			return true
-		}
-		// An explicit .synapticignore negation walks a noise directory.
-		if ig, ok := sc.decide(layerSynaptic, rel, name, true); !ok || ig {
-			a.pruned++
-			return true
-		}
+// noise reports whether the directory rel is a noise directory left
+// out, counting it.
+func (w *walker) noise(a *acc, sc *scope, rel, name string) bool {
+	if !isNoiseDir(name, false) {
+		return false
 	}
-	if sc.ignored(w.exclude, rel, name, true) {
-		a.ignored++
+	if mandatoryNoise[name] {
+		a.pruned++
+		return true
+	}
+	// An explicit .synapticignore negation walks a noise directory.
+	if ig, ok := sc.decide(layerSynaptic, rel, name, true); !ok || ig {
+		a.pruned++
 		return true
 	}
 	return false
@@ -461,7 +500,7 @@ func (w *walker) pruneDir(a *acc, sc *scope, rel, name string) bool {
 // sensitive), Options.Match and lock files. It reports false, having
 // counted or reported the file, when the file is left out.
 func (w *walker) admit(a *acc, sc *scope, rel, name, dirWhy string) bool {
-	if sc.ignored(w.exclude, rel, name, false) {
+	if w.ignored(sc, rel, name, false) {
 		a.ignored++
 		return false
 	}
@@ -537,7 +576,7 @@ func (w *walker) inside(p string) bool {
 func (w *walker) symlink(a *acc, dirAbs, linkAbs, rel, name string, sc *scope) {
 	target, err := filepath.EvalSymlinks(linkAbs)
 	if err != nil {
-		if sc.ignored(w.exclude, rel, name, false) {
+		if w.ignored(sc, rel, name, false) {
 			a.ignored++
 			return
 		}
@@ -558,10 +597,11 @@ func (w *walker) symlink(a *acc, dirAbs, linkAbs, rel, name string, sc *scope) {
 		return
 	}
 	isDir := fi.IsDir()
-	if isDir && isNoiseDir(name, false) && w.pruneDir(a, sc, rel, name) {
+	if isDir && w.noise(a, sc, rel, name) {
 		return
 	}
-	if sc.ignored(w.exclude, rel, name, isDir) {
+	// git tracks a link as the link, whatever it points to.
+	if w.ignored(sc, rel, name, isDir) && !w.tracked.has(rel) {
 		a.ignored++
 		return
 	}

@@ -15,7 +15,7 @@ import (
 
 // writeTree creates files under dir: each key is a slash path, and a key
 // ending in "/" makes an empty directory.
-func writeTree(t *testing.T, dir string, files map[string]string) {
+func writeTree(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for rel, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(rel))

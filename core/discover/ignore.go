@@ -162,6 +162,24 @@ type scope struct {
 	base   string // directory of the files below, relative to the root; "" = root
 	git    *ignoreFile
 	syn    *ignoreFile
+	// onlyTracked: the files below are in a directory the git rules
+	// ignore, entered because git tracks files in it; only those count.
+	onlyTracked bool
+}
+
+// tracking reports whether s is below a git-ignored directory (see
+// scope.onlyTracked); the nil scope is not.
+func (s *scope) tracking() bool { return s != nil && s.onlyTracked }
+
+// trackedOnly is the scope below the git-ignored directory base that is
+// entered for the files git tracks in it.
+func (s *scope) trackedOnly(base string) *scope {
+	return &scope{parent: s, base: base, onlyTracked: true}
+}
+
+// child is the scope of the directory base below s, with its ignore files.
+func (s *scope) child(base string, git, syn *ignoreFile) *scope {
+	return &scope{parent: s, base: base, git: git, syn: syn, onlyTracked: s.tracking()}
 }
 
 // layer selects which ignore files of a scope chain are consulted.
@@ -205,6 +223,11 @@ func (s *scope) ignored(exclude *ignoreFile, rel, name string, isDir bool) bool 
 	if ig, ok := s.decide(layerSynaptic, rel, name, isDir); ok {
 		return ig
 	}
+	return s.gitIgnored(exclude, rel, name, isDir)
+}
+
+// gitIgnored is git's own verdict: .gitignore files, then exclude.
+func (s *scope) gitIgnored(exclude *ignoreFile, rel, name string, isDir bool) bool {
 	if ig, ok := s.decide(layerGit, rel, name, isDir); ok {
 		return ig
 	}
@@ -213,4 +236,24 @@ func (s *scope) ignored(exclude *ignoreFile, rel, name string, isDir bool) bool 
 		return ig
 	}
 	return false
+}
+
+// ignoredTracked is ignored with git's exception: git never ignores a
+// file it tracks, so neither does the walk. A directory the git rules
+// ignore is still entered when git tracks a file in it, and only tracked
+// files count below it (onlyTracked: the caller gives that directory a
+// scope saying so). A .synapticignore match that ignores is final; one
+// that re-includes does not reopen a git-ignored directory to untracked
+// files, as git itself never does.
+func (s *scope) ignoredTracked(exclude *ignoreFile, t tracked, rel, name string, isDir bool) (ignored, onlyTracked bool) {
+	if ig, ok := s.decide(layerSynaptic, rel, name, isDir); ok && (ig || !s.tracking()) {
+		return ig, false
+	}
+	if !s.tracking() && !s.gitIgnored(exclude, rel, name, isDir) {
+		return false, false
+	}
+	if isDir {
+		return !t.under(rel), !s.tracking()
+	}
+	return !t.has(rel), false
 }

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -92,24 +93,52 @@ func (p ReadPolicy) allowed(rel string) bool {
 func (p ReadPolicy) ignored(parts []string) (rule string, yes bool) {
 	exclude := p.readIgnore(".git/info/exclude")
 	var sc *scope
+	var tracked tracked
+	trackedRead := false
 	dir := ""
 	for i, name := range parts {
 		git := p.readIgnore(joinRel(dir, ".gitignore"))
 		syn := p.readIgnore(joinRel(dir, ".synapticignore"))
 		if git != nil || syn != nil {
-			sc = &scope{parent: sc, base: dir, git: git, syn: syn}
+			sc = sc.child(dir, git, syn)
 		}
 		rel := joinRel(dir, name)
 		isDir := i < len(parts)-1
-		if sc.ignored(exclude, rel, name, isDir) {
-			if isDir {
-				return "directory " + rel + "/ is ignored", true
+		if sc.tracking() || sc.ignored(exclude, rel, name, isDir) {
+			// What git tracks is kept, as the walk keeps it; the index is
+			// read only for a path the ignore files leave out.
+			if !trackedRead {
+				tracked, trackedRead = p.tracked(), true
 			}
-			return "matched by an ignore file", true
+			ig, onlyTracked := sc.ignoredTracked(exclude, tracked, rel, name, isDir)
+			switch {
+			case ig && isDir:
+				return "directory " + rel + "/ is ignored", true
+			case ig:
+				return "matched by an ignore file", true
+			case onlyTracked:
+				sc = sc.trackedOnly(rel)
+			}
 		}
 		dir = rel
 	}
 	return "", false
+}
+
+// tracked is what git tracks below the policy's root (see trackedFiles).
+func (p ReadPolicy) tracked() tracked {
+	if p.Root == nil {
+		return nil
+	}
+	root, err := filepath.Abs(p.Root.Name())
+	if err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if err != nil {
+		return nil
+	}
+	t, _ := trackedFiles(root)
+	return t
 }
 
 // readIgnore reads one ignore file through the root, if it is a regular
