@@ -34,6 +34,12 @@ func TestServeFreshenSaysWhatIsPending(t *testing.T) {
 	if f["provisional_files"] != 1.0 || f["pending_files"] != 0.0 || f["graph_built"] == "" {
 		t.Errorf("_meta does not say the graph is provisional: %v", res.Meta)
 	}
+	// The same file saved again is still one changed file.
+	write(t, root, map[string]string{"price/discount.go": "package price\n\nfunc Discount(c int) int { return WithTax(c) / 2 }\n\nfunc Half(c int) int { return c / 2 }\n"})
+	settle()
+	if txt := node("Half"); !strings.Contains(txt, "Node: Half()") || !strings.Contains(txt, "(provisional: 1 changed file(s)") {
+		t.Fatalf("a second save of the same file is not one provisional file:\n%s", txt)
+	}
 	waitFor(t, 30*time.Second, "the exact graph", func() bool {
 		txt := node("Discount")
 		return strings.Contains(txt, "Node: Discount()") && !strings.Contains(txt, "(provisional")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -84,13 +85,13 @@ type freshener struct {
 	// gen counts patches: an exact run started before the latest one
 	// lacks it, so its graph is not served and it runs again.
 	gen         uint64
-	running     bool          // an exact run is in flight
-	stopExact   func()        // interrupts the exact run in flight (a newer edit makes it stale)
-	again       bool          // ... and another must follow it
-	provisional int           // files patched in since the last exact graph
-	pending     int           // changed files left to the background run (over patchMax)
-	walked      time.Duration // the last Changes, for the log
-	walkedTree  bool          // ... and whether it had to walk the tree
+	running     bool            // an exact run is in flight
+	stopExact   func()          // interrupts the exact run in flight (a newer edit makes it stale)
+	again       bool            // ... and another must follow it
+	provisional map[string]bool // files patched in since the last exact graph (an edit saved twice counts once)
+	pending     int             // changed files left to the background run (over patchMax)
+	walked      time.Duration   // the last Changes, for the log
+	walkedTree  bool            // ... and whether it had to walk the tree
 	lastPatch   time.Time
 	servedAt    time.Time                       // when the served graph was made
 	state       atomic.Pointer[tools.Freshness] // what answers' _meta say, read without the lock
@@ -273,7 +274,12 @@ func (fr *freshener) patch(ctx context.Context, ch extract.Changes) error {
 	fr.gen++
 	fr.lastPatch = time.Now()
 	fr.servedAt = fr.lastPatch
-	fr.provisional += ch.Len()
+	if fr.provisional == nil {
+		fr.provisional = map[string]bool{}
+	}
+	for _, rel := range slices.Concat(ch.Changed, ch.Removed) {
+		fr.provisional[rel] = true
+	}
 	found := "stat"
 	if fr.walkedTree {
 		found = "walk"
@@ -319,7 +325,7 @@ func (fr *freshener) publish() {
 	if x := fr.cat.Index(); x != nil {
 		f.Commit = x.G.BuiltAtCommit
 	}
-	f.PendingFiles, f.ProvisionalFiles = fr.pending, fr.provisional
+	f.PendingFiles, f.ProvisionalFiles = fr.pending, len(fr.provisional)
 	fr.state.Store(&f)
 }
 
@@ -331,10 +337,10 @@ func (fr *freshener) note() string {
 		return "(the graph may be stale: refreshing it from the source failed: " + fr.failed + ")"
 	case fr.pending > 0:
 		return fmt.Sprintf("(pending re-extraction: %d changed file(s); this answer is from the graph before them)", fr.pending)
-	case fr.provisional > 0 && fr.noPersist:
-		return fmt.Sprintf("(provisional: %d changed file(s) patched in memory; %s is read-only, so links from other packages are not re-resolved)", fr.provisional, fr.out)
-	case fr.provisional > 0:
-		return fmt.Sprintf("(provisional: %d changed file(s) patched in; links from other packages are being re-resolved)", fr.provisional)
+	case len(fr.provisional) > 0 && fr.noPersist:
+		return fmt.Sprintf("(provisional: %d changed file(s) patched in memory; %s is read-only, so links from other packages are not re-resolved)", len(fr.provisional), fr.out)
+	case len(fr.provisional) > 0:
+		return fmt.Sprintf("(provisional: %d changed file(s) patched in; links from other packages are being re-resolved)", len(fr.provisional))
 	case fr.othersWriting:
 		return "(pending: another synaptic process is re-extracting this repository; this answer is from the graph before it)"
 	}
@@ -505,7 +511,7 @@ func (fr *freshener) exactLoop(ctx context.Context) {
 				return
 			}
 			fr.cat.SetGraph(g)
-			fr.failed, fr.provisional, fr.pending, fr.running = "", 0, 0, false
+			fr.failed, fr.provisional, fr.pending, fr.running = "", nil, 0, false
 			fr.servedAt = time.Now()
 			fr.publish()
 			if live != nil {
