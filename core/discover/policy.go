@@ -93,8 +93,8 @@ func (p ReadPolicy) allowed(rel string) bool {
 func (p ReadPolicy) ignored(parts []string) (rule string, yes bool) {
 	exclude := p.readIgnore(".git/info/exclude")
 	var sc *scope
-	var tracked tracked
-	trackedRead := false
+	var inIndex tracked // what git tracks, read at the first ignored path
+	indexRead := false
 	dir := ""
 	for i, name := range parts {
 		git := p.readIgnore(joinRel(dir, ".gitignore"))
@@ -107,10 +107,10 @@ func (p ReadPolicy) ignored(parts []string) (rule string, yes bool) {
 		if sc.tracking() || sc.ignored(exclude, rel, name, isDir) {
 			// What git tracks is kept, as the walk keeps it; the index is
 			// read only for a path the ignore files leave out.
-			if !trackedRead {
-				tracked, trackedRead = p.tracked(), true
+			if !indexRead {
+				inIndex, indexRead = p.tracked(), true
 			}
-			ig, onlyTracked := sc.ignoredTracked(exclude, tracked, rel, name, isDir)
+			ig, onlyTracked := sc.ignoredTracked(exclude, inIndex, rel, name, isDir)
 			switch {
 			case ig && isDir:
 				return "directory " + rel + "/ is ignored", true
